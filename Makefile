@@ -1,0 +1,43 @@
+# bloomfilter: Bloom filter data type for PostgreSQL (PGXS)
+
+EXTENSION = bloomfilter
+MODULE_big = bloomfilter
+OBJS = src/bloom_core.o src/bloomfilter_io.o src/bloomfilter_elem.o \
+	src/bloomfilter_op.o src/bloomfilter_agg.o
+SHLIB_LINK = -lmurmurhash
+DATA = $(wildcard bloomfilter--*.sql)
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- developer entry points (see README) ----
+
+PG_MAJOR ?= 15
+CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
+EXTRA_CLEAN = test/unit_core
+
+test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
+
+.PHONY: deps unit test demo
+
+deps:
+	@bash scripts/deps.sh
+
+unit: test/unit_core
+	./test/unit_core
+
+# Build, install, then run every suite against a throwaway cluster.
+test: deps
+	$(MAKE) all
+	$(MAKE) install
+	$(MAKE) unit
+	pg_virtualenv -v $(PG_MAJOR) $(MAKE) installcheck
+
+demo: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql

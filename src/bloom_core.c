@@ -1,0 +1,782 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_core.c
+ *	  Stored format, hashing, bit layout and sizing of the bloomfilter type.
+ *
+ * A bloomfilter value is a 48-byte header followed by nbits/8 bytes of bits,
+ * grouped into 64-byte blocks.  Everything here is plain C with no server
+ * dependency, so that the same code answers in the backend, in the unit
+ * tests and under the fuzzers.
+ *
+ * Hashing.  Each element is reduced to canonical bytes by the caller (see
+ * bloomfilter_op.c for the per-type rules) and hashed with MurmurHash3
+ * x64_128 from libmurmurhash, seeded with the filter's 32-bit seed.  The two
+ * 64-bit output words are h1 and h2.  Both words are used in full; no step
+ * truncates to 32 bits.
+ *
+ * Layout ("blocked512", layout 1).  The element's block is the high 64 bits
+ * of the 128-bit product h1 * nblocks, which is uniform over the blocks
+ * without a division.  Inside the block the element owns exactly k distinct
+ * bits, drawn from a 64-bit linear congruential sequence
+ *
+ *		x(0) = h2,	x(i+1) = x(i) * 6364136223846793005 + (h1 | 1)
+ *
+ * whose top nine bits give a bit number 0..511; a number already drawn for
+ * this element is skipped.  Bit b of a block is bit (b & 7) of byte (b >> 3),
+ * so the stored bytes mean the same on every architecture.  Adding an element
+ * ORs its k bits into one block and checking it reads one block: one cache
+ * miss either way, and a point check of a stored filter can fetch the header
+ * and a single block by TOAST slices.
+ *
+ * Why distinct bits: with them the false-positive rate has an exact model.
+ * An element falls in a block that holds j others, j binomial with mean
+ * n / nblocks; given j, the chance that k fixed bits are all covered follows
+ * a small dynamic program over hypergeometric draws.  Sizing picks the
+ * smallest number of blocks, and the best k for it, whose modelled rate at
+ * capacity is at most the requested one.  The standard optimum for an
+ * unblocked filter is m = -n ln p / (ln 2)^2 bits; the blocked layout needs a
+ * few percent more, the price of touching a single cache line (the README has
+ * the table).
+ *
+ * Header, all little-endian:
+ *
+ *		0	uint32	magic "BLMF"
+ *		4	uint8	version (1)
+ *		5	uint8	layout (1 = blocked512)
+ *		6	uint8	hash id (1 = MurmurHash3 x64_128)
+ *		7	uint8	k, bits per element (1..64)
+ *		8	uint32	seed
+ *		12	uint32	flags, zero in version 1
+ *		16	uint64	nbits, a positive multiple of 512
+ *		24	uint64	capacity the filter was sized for
+ *		32	float64 error rate it was sized for (IEEE 754)
+ *		40	uint64	number of bits set
+ *
+ * Version, layout and flags leave room for later variants (scalable or
+ * counting filters) without reinterpreting stored values.
+ *
+ * Limits.  A filter holds at most BLOOM_MAX_BYTES, so that its base64 text
+ * form still fits in a 1 GB allocation and pg_dump can write it.  Error rates
+ * below BLOOM_MIN_ERROR_RATE are refused: 512-bit blocks cannot reach them at
+ * a sensible size.
+ *
+ * XXX Sizing uses floating point (lgamma, exp); a platform whose libm rounds
+ * differently could in principle pick another size for a (capacity, rate)
+ * pair that sits exactly on a boundary.  Stored filters are unaffected; only
+ * a union of filters created on two such platforms would see a shape
+ * mismatch.
+ *
+ * src/bloom_core.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_core.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <murmurhash.h>
+
+#define BLOOM_LCG_MULT		UINT64_C(6364136223846793005)
+
+/* bounded so that no input can loop; never reached by real hashes */
+#define BLOOM_MASK_MAX_DRAWS	(16 * BLOOM_MAX_HASHES)
+
+/* ---- little-endian access ---- */
+
+static inline uint64_t
+load64le(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void
+store64le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline uint32_t
+load32le(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static inline void
+store32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
+
+/* ---- header ---- */
+
+void
+bloom_header_decode(const uint8_t *buf, BloomHeader *hdr)
+{
+	uint64_t	rate_bits = load64le(buf + 32);
+
+	hdr->version = buf[4];
+	hdr->layout = buf[5];
+	hdr->hash_id = buf[6];
+	hdr->nhashes = buf[7];
+	hdr->seed = load32le(buf + 8);
+	hdr->flags = load32le(buf + 12);
+	hdr->nbits = load64le(buf + 16);
+	hdr->capacity = load64le(buf + 24);
+	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
+	hdr->bits_set = load64le(buf + 40);
+}
+
+void
+bloom_header_encode(const BloomHeader *hdr, uint8_t *buf)
+{
+	uint64_t	rate_bits;
+
+	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
+	store32le(buf, BLOOM_MAGIC);
+	buf[4] = hdr->version;
+	buf[5] = hdr->layout;
+	buf[6] = hdr->hash_id;
+	buf[7] = hdr->nhashes;
+	store32le(buf + 8, hdr->seed);
+	store32le(buf + 12, hdr->flags);
+	store64le(buf + 16, hdr->nbits);
+	store64le(buf + 24, hdr->capacity);
+	store64le(buf + 32, rate_bits);
+	store64le(buf + 40, hdr->bits_set);
+}
+
+void
+bloom_header_init(BloomHeader *hdr, uint64_t capacity, double error_rate,
+				  uint32_t seed, uint64_t nbits, int nhashes)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->version = BLOOM_VERSION;
+	hdr->layout = BLOOM_LAYOUT_BLOCKED512;
+	hdr->hash_id = BLOOM_HASH_MURMUR3_X64_128;
+	hdr->nhashes = (uint8_t) nhashes;
+	hdr->seed = seed;
+	hdr->nbits = nbits;
+	hdr->capacity = capacity;
+	hdr->error_rate = error_rate;
+}
+
+/* ---- validation ---- */
+
+/*
+ * Check a decoded header against the total length of the value (header plus
+ * bits).  Everything but the bits-set count, which needs the bits.
+ */
+BloomCheck
+bloom_validate_header(const BloomHeader *hdr, size_t len)
+{
+	if (hdr->version != BLOOM_VERSION)
+		return BLOOM_BAD_VERSION;
+	if (hdr->layout != BLOOM_LAYOUT_BLOCKED512)
+		return BLOOM_BAD_LAYOUT;
+	if (hdr->hash_id != BLOOM_HASH_MURMUR3_X64_128)
+		return BLOOM_BAD_HASH;
+	if (hdr->flags != 0)
+		return BLOOM_BAD_RESERVED;
+	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 ||
+		hdr->nbits / BLOOM_BLOCK_BITS > BLOOM_MAX_BLOCKS)
+		return BLOOM_BAD_NBITS;
+	if (len != BLOOM_HEADER_SIZE + hdr->nbits / 8)
+		return BLOOM_BAD_LENGTH;
+	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
+		return BLOOM_BAD_NHASHES;
+	if (hdr->capacity == 0 || hdr->capacity > (uint64_t) INT64_MAX)
+		return BLOOM_BAD_CAPACITY;
+	if (!(hdr->error_rate > 0.0 && hdr->error_rate < 1.0))
+		return BLOOM_BAD_ERROR_RATE;
+	if (hdr->bits_set > hdr->nbits)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
+
+/*
+ * Full check of a serialized filter: header fields, exact length and the
+ * bits-set count against the bits themselves.  On success *hdr holds the
+ * decoded header.
+ */
+BloomCheck
+bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
+{
+	BloomCheck	check;
+
+	if (len < BLOOM_HEADER_SIZE)
+		return BLOOM_BAD_LENGTH;
+	if (load32le(buf) != BLOOM_MAGIC)
+		return BLOOM_BAD_MAGIC;
+	bloom_header_decode(buf, hdr);
+	check = bloom_validate_header(hdr, len);
+	if (check != BLOOM_OK)
+		return check;
+	if (bloom_popcount(buf + BLOOM_HEADER_SIZE, len - BLOOM_HEADER_SIZE) !=
+		hdr->bits_set)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
+
+const char *
+bloom_check_message(BloomCheck check)
+{
+	switch (check)
+	{
+		case BLOOM_OK:
+			return "The value is valid.";
+		case BLOOM_BAD_LENGTH:
+			return "The length does not match the header.";
+		case BLOOM_BAD_MAGIC:
+			return "The value does not start with the bloomfilter magic number.";
+		case BLOOM_BAD_VERSION:
+			return "The format version is not supported by this build.";
+		case BLOOM_BAD_LAYOUT:
+			return "The bit layout is not supported by this build.";
+		case BLOOM_BAD_HASH:
+			return "The hash function is not supported by this build.";
+		case BLOOM_BAD_RESERVED:
+			return "Reserved header fields must be zero.";
+		case BLOOM_BAD_NBITS:
+			return "The number of bits must be a positive multiple of 512 within the size limit.";
+		case BLOOM_BAD_NHASHES:
+			return "The number of hash functions must be between 1 and 64.";
+		case BLOOM_BAD_CAPACITY:
+			return "The capacity must be between 1 and 9223372036854775807.";
+		case BLOOM_BAD_ERROR_RATE:
+			return "The error rate must be greater than 0 and less than 1.";
+		case BLOOM_BAD_BITS_SET:
+			return "The count of bits set does not match the bits.";
+	}
+	return "The value is invalid.";
+}
+
+/*
+ * Filters can be combined only if an element maps to the same bits in both.
+ * Capacity and error rate do not affect that, but they are part of what the
+ * user asked for, so we require them to match as well.
+ */
+bool
+bloom_same_shape(const BloomHeader *a, const BloomHeader *b)
+{
+	return a->version == b->version && a->layout == b->layout &&
+		a->hash_id == b->hash_id && a->nhashes == b->nhashes &&
+		a->seed == b->seed && a->nbits == b->nbits;
+}
+
+/* ---- sizing ---- */
+
+static double
+log_choose(double n, double k)
+{
+	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0);
+}
+
+/*
+ * Modelled false-positive rate of a blocked filter of nblocks blocks holding
+ * n elements with k distinct bits each.  A probe picks a block; the number j
+ * of elements in it is Binomial(n, 1/nblocks).  cover[c] is the chance that
+ * exactly c of the probe's k bits are set after the block's elements so far;
+ * each element sets a uniformly random k-subset of the 512 bits, so it covers
+ * t more of the u = k - c uncovered probe bits with hypergeometric
+ * probability C(u,t) C(512-u, k-t) / C(512, k).
+ */
+double
+bloom_model_fpp(double n, uint64_t nblocks, int k)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		trans[BLOOM_MAX_HASHES + 1][BLOOM_MAX_HASHES + 1];
+	double		cover[BLOOM_MAX_HASHES + 1];
+	double		next[BLOOM_MAX_HASHES + 1];
+	double		q = 1.0 / (double) nblocks;
+	double		lambda = n * q;
+	double		jmax;
+	double		fpp = 0.0;
+	double		lc_bk = log_choose(B, k);
+
+	for (int u = 0; u <= k; u++)
+		for (int t = 0; t <= u; t++)
+			trans[u][t] = exp(log_choose(u, t) + log_choose(B - u, k - t) - lc_bk);
+
+	memset(cover, 0, sizeof(cover));
+	cover[0] = 1.0;
+
+	jmax = (nblocks == 1) ? n : fmin(n, ceil(lambda + 12.0 * sqrt(lambda) + 30.0));
+	for (double j = 0; j <= jmax; j += 1.0)
+	{
+		double		pmf;
+
+		if (nblocks == 1)
+			pmf = (j == n) ? 1.0 : 0.0;
+		else
+			pmf = exp(log_choose(n, j) + j * log(q) + (n - j) * log1p(-q));
+		fpp += pmf * cover[k];
+
+		/* one more element in the block */
+		memset(next, 0, sizeof(next));
+		for (int c = 0; c <= k; c++)
+		{
+			int			u = k - c;
+
+			if (cover[c] == 0.0)
+				continue;
+			for (int t = 0; t <= u; t++)
+				next[c + t] += cover[c] * trans[u][t];
+		}
+		memcpy(cover, next, sizeof(cover));
+	}
+	return fpp;
+}
+
+/* best k for a given number of blocks, and its modelled rate */
+static double
+bloom_best_k(double n, uint64_t nblocks, int *best_k)
+{
+	double		lambda = n / (double) nblocks;
+	int			guess = (int) floor(log(2.0) * BLOOM_BLOCK_BITS / fmax(lambda, 1e-9));
+	double		best = 2.0;
+
+	if (guess < 1)
+		guess = 1;
+	if (guess > BLOOM_MAX_HASHES)
+		guess = BLOOM_MAX_HASHES;
+	*best_k = guess;
+
+	/* the rate is unimodal in k: walk down from the guess, then up */
+	for (int step = -1; step <= 1; step += 2)
+	{
+		for (int k = (step < 0 ? guess : guess + 1);
+			 k >= 1 && k <= BLOOM_MAX_HASHES; k += step)
+		{
+			double		f = bloom_model_fpp(n, nblocks, k);
+
+			if (f < best)
+			{
+				best = f;
+				*best_k = k;
+			}
+			else
+				break;
+		}
+	}
+	return best;
+}
+
+/*
+ * Size a filter for capacity elements at error_rate.  Returns false when it
+ * would exceed BLOOM_MAX_BYTES.  The caller has checked that capacity >= 1
+ * and BLOOM_MIN_ERROR_RATE <= error_rate < 1.
+ */
+bool
+bloom_size(uint64_t capacity, double error_rate, uint64_t *nbits, int *nhashes)
+{
+	double		n = (double) capacity;
+	double		m_std = -n * log(error_rate) / (log(2.0) * log(2.0));
+	double		lo_d = floor(m_std / BLOOM_BLOCK_BITS * 0.95);
+	uint64_t	lo,
+				hi;
+	int			k;
+
+	/* a blocked filter never beats the standard optimum */
+	if (lo_d > (double) BLOOM_MAX_BLOCKS)
+		return false;
+	lo = (lo_d < 1.0) ? 1 : (uint64_t) lo_d;
+
+	/* find some hi that is big enough, then bisect down to the smallest */
+	hi = lo;
+	while (bloom_best_k(n, hi, &k) > error_rate)
+	{
+		lo = hi + 1;
+		if (hi >= BLOOM_MAX_BLOCKS)
+			return false;
+		hi = (hi * 2 > BLOOM_MAX_BLOCKS) ? BLOOM_MAX_BLOCKS : hi * 2;
+	}
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (bloom_best_k(n, mid, &k) <= error_rate)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/*
+	 * Where one block already overshoots (tiny capacities), the best k is
+	 * far more than needed; the fewest bits that keep the promise are
+	 * cheaper to set and to check.
+	 */
+	bloom_best_k(n, hi, &k);
+	for (int fewer = 1; fewer < k; fewer++)
+	{
+		if (bloom_model_fpp(n, hi, fewer) <= error_rate)
+		{
+			k = fewer;
+			break;
+		}
+	}
+	*nhashes = k;
+	*nbits = hi * BLOOM_BLOCK_BITS;
+	return true;
+}
+
+/* ---- hashing and bits ---- */
+
+BloomHash
+bloom_hash(const void *data, size_t len, uint32_t seed)
+{
+	uint64_t	out[2];
+	BloomHash	h;
+
+	lmmh_x64_128(data, (unsigned int) len, seed, out);
+	h.h1 = out[0];
+	h.h2 = out[1];
+	return h;
+}
+
+/* integers of every width hash as the same little-endian int8 */
+BloomHash
+bloom_hash_int64(int64_t value, uint32_t seed)
+{
+	uint8_t		buf[8];
+
+	store64le(buf, (uint64_t) value);
+	return bloom_hash(buf, sizeof(buf), seed);
+}
+
+void
+bloom_mask(BloomHash h, int nhashes, BloomMask *mask)
+{
+	uint64_t	x = h.h2;
+	uint64_t	c = h.h1 | 1;
+	int			got = 0;
+
+	memset(mask, 0, sizeof(*mask));
+	for (int draws = 0; got < nhashes && draws < BLOOM_MASK_MAX_DRAWS; draws++)
+	{
+		unsigned	pos;
+		uint64_t	bit;
+
+		x = x * BLOOM_LCG_MULT + c;
+		pos = (unsigned) (x >> 55);
+		bit = UINT64_C(1) << (pos & 63);
+		if ((mask->w[pos >> 6] & bit) == 0)
+		{
+			mask->w[pos >> 6] |= bit;
+			got++;
+		}
+	}
+}
+
+int
+bloom_block_add(uint8_t *block, const BloomMask *mask)
+{
+	int			added = 0;
+
+	for (int i = 0; i < BLOOM_BLOCK_BYTES / 8; i++)
+	{
+		uint64_t	old,
+					fresh;
+
+		if (mask->w[i] == 0)
+			continue;
+		old = load64le(block + 8 * i);
+		fresh = mask->w[i] & ~old;
+		if (fresh)
+		{
+			added += __builtin_popcountll(fresh);
+			store64le(block + 8 * i, old | fresh);
+		}
+	}
+	return added;
+}
+
+bool
+bloom_block_test(const uint8_t *block, const BloomMask *mask)
+{
+	for (int i = 0; i < BLOOM_BLOCK_BYTES / 8; i++)
+	{
+		if ((load64le(block + 8 * i) & mask->w[i]) != mask->w[i])
+			return false;
+	}
+	return true;
+}
+
+int
+bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
+{
+	BloomMask	mask;
+
+	bloom_mask(h, nhashes, &mask);
+	return bloom_block_add(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
+						   &mask);
+}
+
+bool
+bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
+{
+	const uint8_t *block = bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES;
+	BloomMask	mask;
+
+	/* start the load of the block before computing the mask */
+	__builtin_prefetch(block);
+	bloom_mask(h, nhashes, &mask);
+	return bloom_block_test(block, &mask);
+}
+
+/*
+ * Add many hashes at once.  A large filter misses cache on every add; doing
+ * the adds in groups, with the blocks of a whole group prefetched first, lets
+ * those misses overlap instead of queueing one behind another.
+ */
+#define BLOOM_PREFETCH_GROUP 32
+
+uint64_t
+bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
+				const BloomHash *hashes, size_t n)
+{
+	uint64_t	added = 0;
+
+	for (size_t start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
+	{
+		size_t		end = start + BLOOM_PREFETCH_GROUP < n ? start + BLOOM_PREFETCH_GROUP : n;
+		uint8_t    *blocks[BLOOM_PREFETCH_GROUP];
+
+		for (size_t i = start; i < end; i++)
+		{
+			blocks[i - start] = bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES;
+			__builtin_prefetch(blocks[i - start], 1);
+		}
+		for (size_t i = start; i < end; i++)
+		{
+			BloomMask	mask;
+
+			bloom_mask(hashes[i], nhashes, &mask);
+			added += bloom_block_add(blocks[i - start], &mask);
+		}
+	}
+	return added;
+}
+
+uint64_t
+bloom_popcount(const uint8_t *bits, size_t nbytes)
+{
+	uint64_t	count = 0;
+	size_t		i = 0;
+
+	for (; i + 8 <= nbytes; i += 8)
+		count += __builtin_popcountll(load64le(bits + i));
+	for (; i < nbytes; i++)
+		count += __builtin_popcount(bits[i]);
+	return count;
+}
+
+uint64_t
+bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes)
+{
+	uint64_t	count = 0;
+
+	/* nbytes is a multiple of the block size, so of 8 */
+	for (size_t i = 0; i < nbytes; i += 8)
+	{
+		uint64_t	v = load64le(dst + i) | load64le(src + i);
+
+		store64le(dst + i, v);
+		count += __builtin_popcountll(v);
+	}
+	return count;
+}
+
+uint64_t
+bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes)
+{
+	uint64_t	count = 0;
+
+	for (size_t i = 0; i < nbytes; i += 8)
+	{
+		uint64_t	v = load64le(dst + i) & load64le(src + i);
+
+		store64le(dst + i, v);
+		count += __builtin_popcountll(v);
+	}
+	return count;
+}
+
+static int
+bloom_block_popcount(const uint8_t *block)
+{
+	return (int) bloom_popcount(block, BLOOM_BLOCK_BYTES);
+}
+
+/*
+ * Elements added, estimated block by block: a block holding j elements of k
+ * distinct bits has 512 (1 - (1 - k/512)^j) bits set on average; invert that
+ * for each block and sum.  Summing per block accounts for the uneven spread
+ * of elements that a single estimate over the whole filter would miss.
+ */
+double
+bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks, int nhashes)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		per_count[BLOOM_BLOCK_BITS + 1];
+	double		denom = log1p(-(double) nhashes / B);
+	double		total = 0.0;
+
+	for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
+	{
+		/* a full block says "at least this many"; cap it one bit short */
+		double		cc = (c == BLOOM_BLOCK_BITS) ? B - 1 : c;
+
+		per_count[c] = (nhashes >= BLOOM_BLOCK_BITS) ? cc / nhashes :
+			log1p(-cc / B) / denom;
+	}
+	for (uint64_t b = 0; b < nblocks; b++)
+		total += per_count[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+	return total;
+}
+
+/*
+ * False-positive rate at the current fill: a probe lands in a uniformly
+ * random block with c bits set and needs its k distinct bits all among them,
+ * probability C(c,k) / C(512,k).
+ */
+double
+bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
+{
+	double		per_count[BLOOM_BLOCK_BITS + 1];
+	double		total = 0.0;
+
+	for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
+	{
+		double		f = 1.0;
+
+		for (int i = 0; i < nhashes && f > 0.0; i++)
+			f *= (double) (c - i) / (double) (BLOOM_BLOCK_BITS - i);
+		per_count[c] = f > 0.0 ? f : 0.0;
+	}
+	for (uint64_t b = 0; b < nblocks; b++)
+		total += per_count[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+	return total / (double) nblocks;
+}
+
+/* ---- base64 ---- */
+
+static const char b64_alphabet[] =
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t
+bloom_base64_encoded_len(size_t len)
+{
+	return (len + 2) / 3 * 4;
+}
+
+size_t
+bloom_base64_decoded_max(size_t srclen)
+{
+	return srclen / 4 * 3;
+}
+
+void
+bloom_base64_encode(const uint8_t *src, size_t len, char *dst)
+{
+	size_t		i = 0;
+
+	for (; i + 3 <= len; i += 3)
+	{
+		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
+
+		*dst++ = b64_alphabet[(v >> 18) & 63];
+		*dst++ = b64_alphabet[(v >> 12) & 63];
+		*dst++ = b64_alphabet[(v >> 6) & 63];
+		*dst++ = b64_alphabet[v & 63];
+	}
+	if (i < len)
+	{
+		uint32_t	v = (uint32_t) src[i] << 16;
+
+		if (i + 1 < len)
+			v |= (uint32_t) src[i + 1] << 8;
+		*dst++ = b64_alphabet[(v >> 18) & 63];
+		*dst++ = b64_alphabet[(v >> 12) & 63];
+		*dst++ = (i + 1 < len) ? b64_alphabet[(v >> 6) & 63] : '=';
+		*dst++ = '=';
+	}
+}
+
+static int
+b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/*
+ * Strict decoder: length a multiple of 4, padding only at the very end, and
+ * the unused bits of the last group zero, so every value has exactly one
+ * text form.  dst must hold bloom_base64_decoded_max(srclen) bytes.
+ */
+bool
+bloom_base64_decode(const char *src, size_t srclen, uint8_t *dst, size_t *dstlen)
+{
+	size_t		out = 0;
+
+	if (srclen % 4 != 0)
+		return false;
+	for (size_t i = 0; i < srclen; i += 4)
+	{
+		int			v[4];
+		int			pad = 0;
+		bool		last = (i + 4 == srclen);
+
+		for (int j = 0; j < 4; j++)
+		{
+			if (last && j >= 2 && src[i + j] == '=' && (j == 3 || src[i + 3] == '='))
+			{
+				v[j] = 0;
+				pad++;
+				continue;
+			}
+			v[j] = b64_value(src[i + j]);
+			if (v[j] < 0)
+				return false;
+		}
+		dst[out++] = (uint8_t) ((v[0] << 2) | (v[1] >> 4));
+		if (pad == 2)
+		{
+			if ((v[1] & 15) != 0)
+				return false;
+			break;
+		}
+		dst[out++] = (uint8_t) (((v[1] & 15) << 4) | (v[2] >> 2));
+		if (pad == 1)
+		{
+			if ((v[2] & 3) != 0)
+				return false;
+			break;
+		}
+		dst[out++] = (uint8_t) (((v[2] & 3) << 6) | v[3]);
+	}
+	*dstlen = out;
+	return true;
+}

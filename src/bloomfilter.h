@@ -1,0 +1,92 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter.h
+ *	  The bloomfilter varlena type: stored struct, accessors and the helpers
+ *	  shared by the I/O, operation and aggregate modules.
+ *
+ * src/bloomfilter.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMFILTER_H
+#define BLOOMFILTER_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/expandeddatum.h"
+
+#include "bloom_core.h"
+
+/*
+ * On disk: the varlena length word, the 48-byte little-endian header of
+ * bloom_core.c, then nbits / 8 bytes of bits.  There is no padding, and no
+ * field is read through a cast of this struct: bloom_header_decode does it.
+ */
+typedef struct BloomFilter
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	uint8		data[FLEXIBLE_ARRAY_MEMBER];	/* header, then bits */
+} BloomFilter;
+
+#define BLOOMFILTER_BITS(bf)		((bf)->data + BLOOM_HEADER_SIZE)
+#define BLOOMFILTER_SIZE(nbits)	\
+	add_size(VARHDRSZ + BLOOM_HEADER_SIZE, (Size) ((nbits) / 8))
+
+#define DatumGetBloomFilterP(d)		((BloomFilter *) PG_DETOAST_DATUM(d))
+#define DatumGetBloomFilterPCopy(d) ((BloomFilter *) PG_DETOAST_DATUM_COPY(d))
+#define PG_GETARG_BLOOMFILTER_P(n)	DatumGetBloomFilterP(PG_GETARG_DATUM(n))
+#define PG_GETARG_BLOOMFILTER_P_COPY(n) DatumGetBloomFilterPCopy(PG_GETARG_DATUM(n))
+#define PG_RETURN_BLOOMFILTER_P(x)	PG_RETURN_POINTER(x)
+
+/*
+ * How an element of one SQL type becomes canonical bytes, resolved once per
+ * call site and kept in fn_extra.
+ */
+typedef enum BloomElemKind
+{
+	BLOOM_ELEM_INT2,
+	BLOOM_ELEM_INT4,
+	BLOOM_ELEM_INT8,
+	BLOOM_ELEM_TEXT,			/* text, varchar, bytea: the bytes as stored */
+	BLOOM_ELEM_BPCHAR,			/* without trailing blanks */
+	BLOOM_ELEM_NAME,
+	BLOOM_ELEM_UUID,
+	BLOOM_ELEM_SEND				/* anything else: its binary send output */
+} BloomElemKind;
+
+typedef struct BloomElemType
+{
+	Oid			typid;
+	BloomElemKind kind;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	FmgrInfo	send;			/* for BLOOM_ELEM_SEND */
+} BloomElemType;
+
+/* bloomfilter_elem.c */
+extern void bloom_elem_init(BloomElemType *et, Oid typid, MemoryContext mcxt);
+extern BloomHash bloom_elem_hash(BloomElemType *et, Datum value, uint32 seed);
+extern void *bloom_fn_cache(FunctionCallInfo fcinfo, int argno,
+							bool array_element, Size size);
+
+/* bloomfilter_io.c */
+extern void bloom_check_serialized(const uint8 *buf, size_t len,
+								   BloomHeader *hdr, int sqlstate);
+extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
+extern void bloom_open(const BloomFilter *bf, BloomHeader *hdr);
+extern BloomFilter *bloom_alloc(const BloomHeader *hdr);
+extern void bloom_store_header(BloomFilter *bf, const BloomHeader *hdr);
+extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
+							  const char *operation);
+extern void bloom_check_params(int64 capacity, double error_rate);
+extern void bloom_size_or_error(int64 capacity, double error_rate,
+								uint64 *nbits, int *nhashes);
+
+/* bloomfilter_agg.c: the expanded form used as an aggregate state */
+typedef struct ExpandedBloom ExpandedBloom;
+extern bool bloom_is_expanded(Datum d);
+extern bool bloom_expanded_test(Datum d, BloomElemType *et, Datum value);
+
+#endif							/* BLOOMFILTER_H */
