@@ -7,7 +7,9 @@ OBJS = src/bloom_core.o src/bloomfilter_io.o src/bloomfilter_elem.o \
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
 
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+# setup first: it creates the extension the other suites use
+REGRESS = setup $(filter-out setup,$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
+REGRESS_OPTS = --encoding=UTF8
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -41,6 +41,12 @@
 #define BLOOM_MAX_BYTES			((uint64_t) 767 * 1024 * 1024)
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
+/*
+ * Sizing aims the modelled rate at capacity at this fraction of the requested
+ * one, so that a measurement (which samples) stays under the request.
+ */
+#define BLOOM_SIZING_MARGIN		0.9
+
 /* Smallest error rate we size for; below it a 512-bit block cannot deliver. */
 #define BLOOM_MIN_ERROR_RATE	1e-10
 

@@ -119,8 +119,12 @@ bloom_store_header(BloomFilter *bf, const BloomHeader *hdr)
 static void
 bloom_describe(StringInfo buf, const BloomHeader *h)
 {
-	appendStringInfo(buf, "nbits=" UINT64_FORMAT ", nhashes=%d, seed=%u, layout=%d, hash=%d",
-					 h->nbits, h->nhashes, h->seed, h->layout, h->hash_id);
+	appendStringInfo(buf, "%llu bits, %d hashes, seed %u",
+					 (unsigned long long) h->nbits, h->nhashes, h->seed);
+	if (h->layout != BLOOM_LAYOUT_BLOCKED512)
+		appendStringInfo(buf, ", layout %d", h->layout);
+	if (h->hash_id != BLOOM_HASH_MURMUR3_X64_128)
+		appendStringInfo(buf, ", hash %d", h->hash_id);
 }
 
 void

@@ -1,0 +1,28 @@
+-- Install the first release; later releases walk the upgrade chain here.
+CREATE EXTENSION bloomfilter VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+
+-- every object of the extension has a comment
+SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS undocumented
+FROM pg_depend d
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
+WHERE d.deptype = 'e'
+  AND obj_description(d.objid, (SELECT relname FROM pg_class WHERE oid = d.classid)) IS NULL
+ORDER BY 1;
+
+-- every function is parallel safe and immutable; strict unless NULL must be handled
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict
+FROM pg_proc p
+JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
+ORDER BY p.proname, p.oid::regprocedure::text;
+
+-- the aggregates: state type bloomfilter (not internal), bf_union combines
+SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state,
+       a.aggcombinefn, a.aggfinalfn, p.proparallel
+FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+WHERE p.proname LIKE 'bf\_%'
+ORDER BY 1::text;
+
+-- the type stores out of line uncompressed, so point checks can read slices
+SELECT typname, typstorage, typalign, typlen FROM pg_type WHERE typname = 'bloomfilter';

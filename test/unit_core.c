@@ -1,0 +1,463 @@
+/*-------------------------------------------------------------------------
+ *
+ * unit_core.c
+ *	  Unit tests of the server-independent core: hashing, the bit layout,
+ *	  the header codec, validation, sizing and base64.
+ *
+ * The pinned values below are the format contract: if one of them changes,
+ * stored filters would start giving different answers.
+ *
+ * test/unit_core.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int	passed = 0;
+static int	failed = 0;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) \
+			passed++; \
+		else \
+		{ \
+			failed++; \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+		} \
+	} while (0)
+
+static void
+put64le(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+/*
+ * SMHasher's verification: hash keys {}, {0}, {0,1}, ... {0..254} with seeds
+ * 256 - len, hash the concatenated 16-byte results with seed 0, and read the
+ * first four bytes as a little-endian uint32.
+ */
+static void
+test_smhasher_verification(void)
+{
+	uint8_t		key[256];
+	uint8_t		hashes[256 * 16];
+	BloomHash	h;
+	uint32_t	verification;
+
+	for (int i = 0; i < 256; i++)
+	{
+		key[i] = (uint8_t) i;
+		h = bloom_hash(key, (size_t) i, (uint32_t) (256 - i));
+		put64le(hashes + i * 16, h.h1);
+		put64le(hashes + i * 16 + 8, h.h2);
+	}
+	h = bloom_hash(hashes, sizeof(hashes), 0);
+	verification = (uint32_t) h.h1;
+	CHECK(verification == 0x6384BA69,
+		  "MurmurHash3_x64_128 verification 0x%08X, expected 0x6384BA69", verification);
+}
+
+static void
+test_int_canonical(void)
+{
+	uint8_t		le[8];
+	BloomHash	a,
+				b;
+
+	/* integers hash as 8 little-endian bytes whatever the host */
+	put64le(le, (uint64_t) (int64_t) -5);
+	a = bloom_hash(le, 8, 7);
+	b = bloom_hash_int64(-5, 7);
+	CHECK(a.h1 == b.h1 && a.h2 == b.h2, "int64 canonical bytes are not little-endian");
+
+	a = bloom_hash_int64(42, 0);
+	b = bloom_hash_int64(42, 1);
+	CHECK(a.h1 != b.h1, "the seed does not change the hash");
+}
+
+/* pinned: element 42 (int8), seed 0, in a 1000-block filter with k = 7 */
+static void
+test_layout_pinned(void)
+{
+	BloomHash	h = bloom_hash_int64(42, 0);
+	BloomMask	mask;
+	int			nbits = 0;
+	uint64_t	block = bloom_block_of(h.h1, 1000);
+	static const uint64_t expect_mask[8] = {
+		UINT64_C(0x0000800000080000), UINT64_C(0x0000000000000000),
+		UINT64_C(0x0000000000000000), UINT64_C(0x0020000000000000),
+		UINT64_C(0x0000000000000000), UINT64_C(0x0000000200004000),
+		UINT64_C(0x0000000000000041), UINT64_C(0x0000000000000000)
+	};
+	bool		mask_ok = true;
+
+	bloom_mask(h, 7, &mask);
+	for (int i = 0; i < 8; i++)
+	{
+		nbits += __builtin_popcountll(mask.w[i]);
+		if (mask.w[i] != expect_mask[i])
+			mask_ok = false;
+	}
+	printf("# pinned: h1=0x%016llX h2=0x%016llX block=%llu mask=",
+		   (unsigned long long) h.h1, (unsigned long long) h.h2,
+		   (unsigned long long) block);
+	for (int i = 0; i < 8; i++)
+		printf("%016llX%s", (unsigned long long) mask.w[i], i < 7 ? "," : "\n");
+	CHECK(nbits == 7, "mask has %d bits, expected 7", nbits);
+	CHECK(h.h1 == UINT64_C(0xB6ACC39989D27DF8) && h.h2 == UINT64_C(0x24B917FB96F22F80), "hash of 42 changed");
+	CHECK(block == 713, "block of 42 changed: %llu", (unsigned long long) block);
+	CHECK(mask_ok, "bit pattern of 42 changed");
+}
+
+static void
+test_mask_properties(void)
+{
+	bool		ok_bits = true;
+	bool		ok_block = true;
+
+	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
+	{
+		for (int64_t v = 0; v < 2000; v++)
+		{
+			BloomHash	h = bloom_hash_int64(v * 7919 + k, 0);
+			BloomMask	mask;
+			int			n = 0;
+
+			bloom_mask(h, k, &mask);
+			for (int i = 0; i < 8; i++)
+				n += __builtin_popcountll(mask.w[i]);
+			if (n != k)
+				ok_bits = false;
+			if (bloom_block_of(h.h1, 12345) >= 12345)
+				ok_block = false;
+		}
+	}
+	CHECK(ok_bits, "a mask does not have exactly k distinct bits");
+	CHECK(ok_block, "a block index is out of range");
+	CHECK(bloom_block_of(UINT64_MAX, 3) == 2 && bloom_block_of(0, 3) == 0,
+		  "block_of does not span the range");
+}
+
+/* bit b of a block is bit (b & 7) of byte (b >> 3) */
+static void
+test_byte_order_of_bits(void)
+{
+	uint8_t		block[BLOOM_BLOCK_BYTES];
+	BloomMask	mask;
+
+	memset(block, 0, sizeof(block));
+	memset(&mask, 0, sizeof(mask));
+	mask.w[1] = UINT64_C(1) << 10;	/* bit 74 = byte 9, bit 2 */
+	CHECK(bloom_block_add(block, &mask) == 1, "adding one bit reports %d", 1);
+	CHECK(block[9] == 0x04, "bit 74 landed elsewhere (byte 9 = 0x%02x)", block[9]);
+	CHECK(bloom_block_add(block, &mask) == 0, "adding a set bit counts it again");
+	CHECK(bloom_block_test(block, &mask), "a set bit tests false");
+}
+
+static void
+test_header_codec(void)
+{
+	BloomHeader h,
+				d;
+	uint8_t		buf[BLOOM_HEADER_SIZE];
+
+	bloom_header_init(&h, 1000, 0.01, 0xAABBCCDD, 10240, 5);
+	h.bits_set = 77;
+	bloom_header_encode(&h, buf);
+	CHECK(memcmp(buf, "BLMF", 4) == 0, "magic bytes are not BLMF");
+	CHECK(buf[4] == 1 && buf[5] == 1 && buf[6] == 1 && buf[7] == 5,
+		  "version/layout/hash/k bytes wrong");
+	CHECK(buf[8] == 0xDD && buf[11] == 0xAA, "seed is not little-endian");
+	CHECK(buf[16] == 0x00 && buf[17] == 0x28, "nbits is not little-endian at 16");
+	CHECK(buf[24] == 0xE8 && buf[25] == 0x03, "capacity is not at 24");
+	CHECK(buf[40] == 77, "bits_set is not at 40");
+	bloom_header_decode(buf, &d);
+	CHECK(memcmp(&h, &d, sizeof(h)) == 0, "header does not round-trip");
+}
+
+/* a valid serialized filter with a few elements, for the validation tests */
+static uint8_t *
+make_filter(size_t *len, uint64_t capacity, double rate)
+{
+	BloomHeader h;
+	uint64_t	nbits;
+	int			k;
+	uint8_t    *buf;
+
+	bloom_size(capacity, rate, &nbits, &k);
+	bloom_header_init(&h, capacity, rate, 0, nbits, k);
+	*len = bloom_total_bytes(&h);
+	buf = calloc(1, *len);
+	for (int64_t v = 0; v < 10; v++)
+		h.bits_set += bloom_add(buf + BLOOM_HEADER_SIZE, bloom_nblocks(&h), k,
+								bloom_hash_int64(v, 0));
+	bloom_header_encode(&h, buf);
+	return buf;
+}
+
+static BloomCheck
+validate_mutated(const uint8_t *orig, size_t len, size_t off, uint8_t value,
+				 size_t newlen)
+{
+	uint8_t    *copy = malloc(len + 1);
+	BloomHeader h;
+	BloomCheck	c;
+
+	memcpy(copy, orig, len);
+	copy[len] = 0;
+	if (off < len)
+		copy[off] = value;
+	c = bloom_validate(copy, newlen, &h);
+	free(copy);
+	return c;
+}
+
+static void
+test_validation(void)
+{
+	size_t		len;
+	uint8_t    *f = make_filter(&len, 1000, 0.01);
+	BloomHeader h;
+	uint8_t		nan_bits[8];
+	double		nan = NAN;
+	uint8_t    *bad;
+
+	CHECK(bloom_validate(f, len, &h) == BLOOM_OK, "a fresh filter is invalid");
+	/* an offset past the end mutates nothing */
+	CHECK(validate_mutated(f, len, len, 0, len - 1) == BLOOM_BAD_LENGTH, "truncated accepted");
+	CHECK(validate_mutated(f, len, len, 0, len + 1) == BLOOM_BAD_LENGTH, "overlong accepted");
+	CHECK(validate_mutated(f, len, len, 0, 10) == BLOOM_BAD_LENGTH, "short header accepted");
+	CHECK(validate_mutated(f, len, 0, 'X', len) == BLOOM_BAD_MAGIC, "bad magic accepted");
+	CHECK(validate_mutated(f, len, 4, 2, len) == BLOOM_BAD_VERSION, "version 2 accepted");
+	CHECK(validate_mutated(f, len, 5, 9, len) == BLOOM_BAD_LAYOUT, "layout 9 accepted");
+	CHECK(validate_mutated(f, len, 6, 0, len) == BLOOM_BAD_HASH, "hash 0 accepted");
+	CHECK(validate_mutated(f, len, 7, 0, len) == BLOOM_BAD_NHASHES, "k 0 accepted");
+	CHECK(validate_mutated(f, len, 7, 65, len) == BLOOM_BAD_NHASHES, "k 65 accepted");
+	CHECK(validate_mutated(f, len, 13, 1, len) == BLOOM_BAD_RESERVED, "flags accepted");
+	CHECK(validate_mutated(f, len, 16, 1, len) == BLOOM_BAD_NBITS, "nbits not a multiple of 512 accepted");
+	CHECK(validate_mutated(f, len, 23, 0x80, len) == BLOOM_BAD_NBITS, "huge nbits accepted");
+	CHECK(validate_mutated(f, len, 40, f[40] + 1, len) == BLOOM_BAD_BITS_SET,
+		  "wrong bits_set accepted");
+	CHECK(validate_mutated(f, len, BLOOM_HEADER_SIZE, f[BLOOM_HEADER_SIZE] ^ 1, len) ==
+		  BLOOM_BAD_BITS_SET, "flipped bit accepted");
+
+	bad = malloc(len);
+	memcpy(bad, f, len);
+	memset(bad + 16, 0, 8);
+	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_NBITS, "nbits 0 accepted");
+	memcpy(bad, f, len);
+	memset(bad + 24, 0, 8);
+	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_CAPACITY, "capacity 0 accepted");
+	memcpy(bad, f, len);
+	memcpy(nan_bits, &nan, 8);
+	memcpy(bad + 32, nan_bits, 8);
+	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_ERROR_RATE, "NaN error rate accepted");
+	free(bad);
+	free(f);
+}
+
+static void
+test_sizing(void)
+{
+	static const double rates[] = {0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6};
+	static const uint64_t caps[] = {1, 10, 1000, 1000000};
+	bool		ok = true;
+	uint64_t	nbits;
+	int			k;
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		for (size_t j = 0; j < sizeof(caps) / sizeof(caps[0]); j++)
+		{
+			double		model;
+
+			if (!bloom_size(caps[j], rates[i], &nbits, &k))
+			{
+				ok = false;
+				continue;
+			}
+			model = bloom_model_fpp((double) caps[j], nbits / BLOOM_BLOCK_BITS, k);
+			if (model > BLOOM_SIZING_MARGIN * rates[i] || nbits % BLOOM_BLOCK_BITS != 0 || k < 1 ||
+				k > BLOOM_MAX_HASHES)
+			{
+				ok = false;
+				printf("# sizing %llu @ %g: nbits=%llu k=%d model=%g\n",
+					   (unsigned long long) caps[j], rates[i],
+					   (unsigned long long) nbits, k, model);
+			}
+			/* one block fewer would break the promise (minimality) */
+			if (nbits > BLOOM_BLOCK_BITS)
+			{
+				int			k2;
+				double		fewer = 2.0;
+
+				for (k2 = 1; k2 <= BLOOM_MAX_HASHES; k2++)
+					fewer = fmin(fewer, bloom_model_fpp((double) caps[j],
+														nbits / BLOOM_BLOCK_BITS - 1, k2));
+				if (fewer <= BLOOM_SIZING_MARGIN * rates[i])
+				{
+					ok = false;
+					printf("# sizing %llu @ %g is not minimal\n",
+						   (unsigned long long) caps[j], rates[i]);
+				}
+			}
+		}
+	CHECK(ok, "sizing breaks the model or is not minimal");
+
+	/* 1%: within 6% of the standard optimum m = -n ln p / (ln 2)^2 */
+	bloom_size(10000000, 0.01, &nbits, &k);
+	CHECK(nbits <= 1.06 * (-10000000 * log(0.01) / (log(2) * log(2))),
+		  "10M at 1%% takes %llu bits", (unsigned long long) nbits);
+	CHECK(!bloom_size(UINT64_C(10000000000), 0.01, &nbits, &k), "over the size limit accepted");
+}
+
+/* measured false-positive rate at capacity, and the estimates */
+static void
+test_measured_fpr(void)
+{
+	static const double rates[] = {0.01, 0.001};
+
+	for (size_t r = 0; r < 2; r++)
+	{
+		const uint64_t n = 100000;
+		const int64_t probes = 1000000;
+		uint64_t	nbits;
+		int			k;
+		uint8_t    *bits;
+		int64_t		fp = 0;
+		bool		no_fn = true;
+		uint64_t	set = 0;
+		double		card,
+					est,
+					model;
+
+		bloom_size(n, rates[r], &nbits, &k);
+		bits = calloc(1, nbits / 8);
+		for (int64_t v = 0; v < (int64_t) n; v++)
+			set += bloom_add(bits, nbits / BLOOM_BLOCK_BITS, k, bloom_hash_int64(v, 0));
+		for (int64_t v = 0; v < (int64_t) n; v++)
+			no_fn &= bloom_test(bits, nbits / BLOOM_BLOCK_BITS, k, bloom_hash_int64(v, 0));
+		for (int64_t v = 0; v < probes; v++)
+			fp += bloom_test(bits, nbits / BLOOM_BLOCK_BITS, k,
+							 bloom_hash_int64(-1 - v, 0));
+		card = bloom_estimate_cardinality(bits, nbits / BLOOM_BLOCK_BITS, k);
+		est = bloom_estimate_fpp(bits, nbits / BLOOM_BLOCK_BITS, k);
+		printf("# p=%g: measured %.5f, estimated %.5f, cardinality %.0f\n",
+			   rates[r], (double) fp / probes, est, card);
+		CHECK(no_fn, "false negative at p=%g", rates[r]);
+		CHECK((double) fp / probes <= rates[r], "measured %g > %g", (double) fp / probes, rates[r]);
+		CHECK(fabs(card - n) < 0.02 * n, "cardinality estimate %.0f for %llu", card,
+			  (unsigned long long) n);
+		model = bloom_model_fpp((double) n, nbits / BLOOM_BLOCK_BITS, k);
+		CHECK(fabs(est - model) < 0.1 * model, "fpp estimate %g, model %g", est, model);
+		CHECK(set == bloom_popcount(bits, nbits / 8), "bits-set bookkeeping drifted");
+		free(bits);
+	}
+}
+
+static void
+test_batch_matches_single(void)
+{
+	const uint64_t nblocks = 97;
+	uint8_t    *a = calloc(nblocks, BLOOM_BLOCK_BYTES);
+	uint8_t    *b = calloc(nblocks, BLOOM_BLOCK_BYTES);
+	BloomHash	hashes[1000];
+	uint64_t	sa = 0,
+				sb;
+
+	for (int i = 0; i < 1000; i++)
+	{
+		hashes[i] = bloom_hash_int64(i % 700, 3);	/* with repeats */
+		sa += bloom_add(a, nblocks, 6, hashes[i]);
+	}
+	sb = bloom_add_batch(b, nblocks, 6, hashes, 1000);
+	CHECK(memcmp(a, b, nblocks * BLOOM_BLOCK_BYTES) == 0 && sa == sb,
+		  "batched adds differ from single adds");
+	free(a);
+	free(b);
+}
+
+static void
+test_union_intersect(void)
+{
+	const uint64_t nblocks = 50;
+	size_t		nbytes = nblocks * BLOOM_BLOCK_BYTES;
+	uint8_t    *a = calloc(1, nbytes),
+			   *b = calloc(1, nbytes);
+	bool		ok = true;
+	uint64_t	n;
+
+	for (int i = 0; i < 300; i++)
+	{
+		bloom_add(a, nblocks, 5, bloom_hash_int64(i, 0));
+		bloom_add(b, nblocks, 5, bloom_hash_int64(i + 1000, 0));
+	}
+	n = bloom_union_into(a, b, nbytes);
+	CHECK(n == bloom_popcount(a, nbytes), "union bits count wrong");
+	for (int i = 0; i < 300; i++)
+		ok &= bloom_test(a, nblocks, 5, bloom_hash_int64(i, 0)) &&
+			bloom_test(a, nblocks, 5, bloom_hash_int64(i + 1000, 0));
+	CHECK(ok, "union lost an element");
+	n = bloom_intersect_into(b, a, nbytes);
+	CHECK(n == bloom_popcount(b, nbytes), "intersect bits count wrong");
+	ok = true;
+	for (int i = 0; i < 300; i++)
+		ok &= bloom_test(b, nblocks, 5, bloom_hash_int64(i + 1000, 0));
+	CHECK(ok, "intersection with a superset lost an element");
+	free(a);
+	free(b);
+}
+
+static void
+test_base64(void)
+{
+	static const char *plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+	static const char *coded[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+	static const char *bad[] = {"Zg=", "Z===", "Zh==", "Zm9=", "Zm9v!", "Zg==Zg==", "=Zg=", "Zm 9", "Zg=a"};
+	char		out[16];
+	uint8_t		dec[16];
+	size_t		n;
+
+	for (int i = 0; i < 7; i++)
+	{
+		size_t		len = strlen(plain[i]);
+
+		bloom_base64_encode((const uint8_t *) plain[i], len, out);
+		out[bloom_base64_encoded_len(len)] = '\0';
+		CHECK(strcmp(out, coded[i]) == 0, "base64 of \"%s\" is %s", plain[i], out);
+		CHECK(bloom_base64_decode(coded[i], strlen(coded[i]), dec, &n) &&
+			  n == len && memcmp(dec, plain[i], len) == 0, "decode of %s", coded[i]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(!bloom_base64_decode(bad[i], strlen(bad[i]), dec, &n),
+			  "accepted bad base64 \"%s\"", bad[i]);
+}
+
+int
+main(void)
+{
+	test_smhasher_verification();
+	test_int_canonical();
+	test_layout_pinned();
+	test_mask_properties();
+	test_byte_order_of_bits();
+	test_header_codec();
+	test_validation();
+	test_sizing();
+	test_measured_fpr();
+	test_batch_matches_single();
+	test_union_intersect();
+	test_base64();
+
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
