@@ -10,6 +10,7 @@ DATA = $(wildcard bloomfilter--*.sql)
 # setup first: it creates the extension the other suites use
 REGRESS = setup $(filter-out setup,$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
 REGRESS_OPTS = --encoding=UTF8
+ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
