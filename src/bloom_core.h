@@ -156,6 +156,7 @@ extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);
 /* OR mask into a block; returns how many bits were newly set */
 extern int	bloom_block_add(uint8_t *block, const BloomMask *mask);
 extern bool bloom_block_test(const uint8_t *block, const BloomMask *mask);
+extern bool bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes);
 
 /* whole-filter helpers over the bit area */
 extern int	bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h);

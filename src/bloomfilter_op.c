@@ -207,7 +207,6 @@ bloom_probe_slices(BloomElemType *et, Datum fdatum, Datum elem)
 	BloomHash	h;
 	uint64		block;
 	struct varlena *slice;
-	BloomMask	mask;
 	bool		result;
 
 	bloom_read_header(fdatum, &hdr);
@@ -221,8 +220,7 @@ bloom_probe_slices(BloomElemType *et, Datum fdatum, Datum elem)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("bloomfilter value is corrupt"),
 				 errdetail("A block could not be read in full.")));
-	bloom_mask(h, hdr.nhashes, &mask);
-	result = bloom_block_test((const uint8 *) VARDATA_ANY(slice), &mask);
+	result = bloom_block_test_hash((const uint8 *) VARDATA_ANY(slice), h, hdr.nhashes);
 	pfree(slice);
 	return result;
 }
