@@ -34,9 +34,12 @@ typedef struct BloomFilter
 	add_size(VARHDRSZ + BLOOM_HEADER_SIZE, (Size) ((nbits) / 8))
 
 #define DatumGetBloomFilterP(d)		((BloomFilter *) PG_DETOAST_DATUM(d))
-#define DatumGetBloomFilterPCopy(d) ((BloomFilter *) PG_DETOAST_DATUM_COPY(d))
+#define DatumGetBloomFilterPCopy(d) bloom_copy(d)
 #define PG_GETARG_BLOOMFILTER_P(n)	DatumGetBloomFilterP(PG_GETARG_DATUM(n))
 #define PG_GETARG_BLOOMFILTER_P_COPY(n) DatumGetBloomFilterPCopy(PG_GETARG_DATUM(n))
+
+/* long loops over bits look for a cancel this often (bytes) */
+#define BLOOM_INTERRUPT_BYTES (1024 * 1024)
 #define PG_RETURN_BLOOMFILTER_P(x)	PG_RETURN_POINTER(x)
 
 /*
@@ -77,6 +80,8 @@ extern void bloom_check_serialized(const uint8 *buf, size_t len,
 extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
 extern void bloom_open(const BloomFilter *bf, BloomHeader *hdr);
 extern BloomFilter *bloom_alloc(const BloomHeader *hdr);
+extern BloomFilter *bloom_copy(Datum d);
+extern void bloom_fill(void *dst, const void *src, size_t n);
 extern void bloom_store_header(BloomFilter *bf, const BloomHeader *hdr);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
 							  const char *operation);

@@ -94,7 +94,7 @@ eb_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 	Assert(allocated_size == BLOOMFILTER_SIZE(eb->bh.nbits));
 	SET_VARSIZE(bf, allocated_size);
 	bloom_header_encode(&eb->bh, bf->data);
-	memcpy(BLOOMFILTER_BITS(bf), eb->bits, eb->bh.nbits / 8);
+	bloom_fill(BLOOMFILTER_BITS(bf), eb->bits, eb->bh.nbits / 8);
 }
 
 /* a new expanded filter in a child of parent; bits NULL means empty */
@@ -112,10 +112,7 @@ eb_create(MemoryContext parent, const BloomHeader *bh, const uint8 *bits)
 	eb->npending = 0;
 	alloc = MemoryContextAlloc(cxt, nbytes + BLOOM_BLOCK_BYTES - 1);
 	eb->bits = (uint8 *) TYPEALIGN(BLOOM_BLOCK_BYTES, alloc);
-	if (bits)
-		memcpy(eb->bits, bits, nbytes);
-	else
-		memset(eb->bits, 0, nbytes);
+	bloom_fill(eb->bits, bits, nbytes);
 	return eb;
 }
 

@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "bloomfilter.h"
@@ -98,15 +99,56 @@ bloom_open(const BloomFilter *bf, BloomHeader *hdr)
 				 errdetail_internal("%s", bloom_check_message(check))));
 }
 
+/*
+ * Copy (src not NULL) or zero n bytes a megabyte at a time, checking for
+ * interrupts in between.  Touching fresh memory is the slow part of making
+ * a large filter: hundreds of megabytes can take seconds, and a cancel or
+ * statement_timeout has to be answered meanwhile.
+ */
+void
+bloom_fill(void *dst, const void *src, size_t n)
+{
+	for (size_t off = 0; off < n; off += BLOOM_INTERRUPT_BYTES)
+	{
+		size_t		len = Min(BLOOM_INTERRUPT_BYTES, n - off);
+
+		CHECK_FOR_INTERRUPTS();
+		if (src)
+			memcpy((char *) dst + off, (const char *) src + off, len);
+		else
+			memset((char *) dst + off, 0, len);
+	}
+}
+
 /* a zeroed filter for hdr (whose bits_set must be 0) */
 BloomFilter *
 bloom_alloc(const BloomHeader *hdr)
 {
 	Size		size = BLOOMFILTER_SIZE(hdr->nbits);
-	BloomFilter *bf = (BloomFilter *) palloc0(size);
+	BloomFilter *bf = (BloomFilter *) palloc(size);
 
 	SET_VARSIZE(bf, size);
 	bloom_header_encode(hdr, bf->data);
+	bloom_fill(BLOOMFILTER_BITS(bf), NULL, size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	return bf;
+}
+
+/*
+ * A private, modifiable copy of a filter argument.  A value that has to be
+ * detoasted (or flattened) already arrives as a fresh copy; a plain one is
+ * copied here.
+ */
+BloomFilter *
+bloom_copy(Datum d)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	BloomFilter *bf;
+
+	if (VARATT_IS_EXTENDED(raw))
+		return (BloomFilter *) PG_DETOAST_DATUM(d);
+	bf = (BloomFilter *) palloc(VARSIZE(raw));
+	SET_VARSIZE(bf, VARSIZE(raw));
+	bloom_fill(bf->data, VARDATA(raw), VARSIZE(raw) - VARHDRSZ);
 	return bf;
 }
 

@@ -53,9 +53,6 @@ PG_FUNCTION_INFO_V1(bloomfilter_info);
 /* hashes gathered before one batched, prefetched pass over the filter */
 #define BLOOM_ADD_CHUNK 4096
 
-/* long loops over the bits look for cancel this often (bytes) */
-#define BLOOM_INTERRUPT_BYTES (1024 * 1024)
-
 /* fn_extra of bf_contains */
 typedef struct BloomProbeCache
 {
@@ -237,7 +234,7 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum fdatu
 	nbytes = pc->hdr.nbits / 8;
 	pc->alloc = palloc(nbytes + BLOOM_BLOCK_BYTES - 1);
 	pc->bits = (uint8 *) TYPEALIGN(BLOOM_BLOCK_BYTES, pc->alloc);
-	memcpy(pc->bits, bloom_bits(bf), nbytes);
+	bloom_fill(pc->bits, bloom_bits(bf), nbytes);
 	if ((Pointer) bf != DatumGetPointer(fdatum))
 		pfree(bf);
 	MemoryContextSwitchTo(old);
