@@ -80,7 +80,7 @@
 
 #define BLOOM_LCG_MULT		UINT64_C(6364136223846793005)
 
-/* bounded so that no input can loop; never reached by real hashes */
+/* bound on draws per element; see bloom_draw_next */
 #define BLOOM_MASK_MAX_DRAWS	(16 * BLOOM_MAX_HASHES)
 
 /* ---- little-endian access ---- */
@@ -462,28 +462,64 @@ bloom_hash_int64(int64_t value, uint32_t seed)
 	return bloom_hash(buf, sizeof(buf), seed);
 }
 
-void
-bloom_mask(BloomHash h, int nhashes, BloomMask *mask)
+/*
+ * The element's bits inside its block: the one definition of the sequence
+ * described at the top of this file.  Each call returns the next bit number
+ * not drawn before for this element, or -1 once k have been drawn.  The draw
+ * count is bounded so that no input can loop; real hashes never reach it.
+ */
+typedef struct BloomDraw
 {
-	uint64_t	x = h.h2;
-	uint64_t	c = h.h1 | 1;
-	int			got = 0;
+	uint64_t	x;
+	uint64_t	c;
+	int			nhashes;
+	int			got;
+	int			draws;
+	BloomMask	drawn;
+} BloomDraw;
 
-	memset(mask, 0, sizeof(*mask));
-	for (int draws = 0; got < nhashes && draws < BLOOM_MASK_MAX_DRAWS; draws++)
+static inline void
+bloom_draw_init(BloomDraw *d, BloomHash h, int nhashes)
+{
+	d->x = h.h2;
+	d->c = h.h1 | 1;
+	d->nhashes = nhashes;
+	d->got = 0;
+	d->draws = 0;
+	memset(&d->drawn, 0, sizeof(d->drawn));
+}
+
+static inline int
+bloom_draw_next(BloomDraw *d)
+{
+	while (d->got < d->nhashes && d->draws < BLOOM_MASK_MAX_DRAWS)
 	{
 		unsigned	pos;
 		uint64_t	bit;
 
-		x = x * BLOOM_LCG_MULT + c;
-		pos = (unsigned) (x >> 55);
+		d->draws++;
+		d->x = d->x * BLOOM_LCG_MULT + d->c;
+		pos = (unsigned) (d->x >> 55);
 		bit = UINT64_C(1) << (pos & 63);
-		if ((mask->w[pos >> 6] & bit) == 0)
+		if ((d->drawn.w[pos >> 6] & bit) == 0)
 		{
-			mask->w[pos >> 6] |= bit;
-			got++;
+			d->drawn.w[pos >> 6] |= bit;
+			d->got++;
+			return (int) pos;
 		}
 	}
+	return -1;
+}
+
+void
+bloom_mask(BloomHash h, int nhashes, BloomMask *mask)
+{
+	BloomDraw	d;
+
+	bloom_draw_init(&d, h, nhashes);
+	while (bloom_draw_next(&d) >= 0)
+		;
+	*mask = d.drawn;
 }
 
 int
@@ -531,32 +567,21 @@ bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 }
 
 /*
- * Check an element against its block, bit by bit as bloom_mask draws them,
+ * Check an element against its block, bit by bit as they are drawn,
  * stopping at the first clear bit: most absent elements are ruled out after
- * one or two draws instead of k.  Tests exactly the bits bloom_mask sets.
+ * one or two draws instead of k.
  */
 bool
 bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
 {
-	uint64_t	drawn[BLOOM_BLOCK_BYTES / 8] = {0};
-	uint64_t	x = h.h2;
-	uint64_t	c = h.h1 | 1;
-	int			got = 0;
+	BloomDraw	d;
+	int			pos;
 
-	for (int draws = 0; got < nhashes && draws < BLOOM_MASK_MAX_DRAWS; draws++)
+	bloom_draw_init(&d, h, nhashes);
+	while ((pos = bloom_draw_next(&d)) >= 0)
 	{
-		unsigned	pos;
-		uint64_t	bit;
-
-		x = x * BLOOM_LCG_MULT + c;
-		pos = (unsigned) (x >> 55);
-		bit = UINT64_C(1) << (pos & 63);
-		if (drawn[pos >> 6] & bit)
-			continue;
 		if ((block[pos >> 3] & (1u << (pos & 7))) == 0)
 			return false;
-		drawn[pos >> 6] |= bit;
-		got++;
 	}
 	return true;
 }
