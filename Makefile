@@ -25,7 +25,7 @@ EXTRA_CLEAN = test/unit_core
 test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
 
-.PHONY: deps unit test demo
+.PHONY: deps unit test demo check-all bench fuzz
 
 deps:
 	@bash scripts/deps.sh
@@ -44,3 +44,19 @@ demo: deps
 	$(MAKE) all
 	$(MAKE) install
 	pg_virtualenv -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
+
+# Everything: the fast suite, then the heavy checks (test/hardening/*.sh,
+# each against its own throwaway cluster), then the fuzzers.
+check-all: test
+	@set -e; for script in $(sort $(wildcard test/hardening/*.sh)); do \
+		echo "== $$script"; pg_virtualenv -v $(PG_MAJOR) bash $$script; \
+	done
+	@if [ -f fuzz/run.sh ]; then $(MAKE) fuzz; fi
+
+fuzz:
+	bash fuzz/run.sh
+
+bench: deps
+	$(MAKE) all
+	$(MAKE) install
+	bash bench/bench.sh
