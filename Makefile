@@ -16,6 +16,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track headers; every object depends on ours
+$(OBJS): src/bloomfilter.h src/bloom_core.h
+
 # ---- developer entry points (see README) ----
 
 PG_MAJOR ?= 15

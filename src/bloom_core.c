@@ -76,12 +76,28 @@
 #include <math.h>
 #include <string.h>
 
-#include <murmurhash.h>
 
 #define BLOOM_LCG_MULT		UINT64_C(6364136223846793005)
 
 /* bound on draws per element; see bloom_draw_next */
 #define BLOOM_MASK_MAX_DRAWS	(16 * BLOOM_MAX_HASHES)
+
+/*
+ * Bit count of a word.  Without -mpopcnt the compiler's builtin is a libgcc
+ * call; this is a handful of inline instructions either way.
+ */
+static inline int
+popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (int) ((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
 
 /* ---- little-endian access ---- */
 
@@ -440,28 +456,6 @@ bloom_size(uint64_t capacity, double requested_rate, uint64_t *nbits, int *nhash
 
 /* ---- hashing and bits ---- */
 
-BloomHash
-bloom_hash(const void *data, size_t len, uint32_t seed)
-{
-	uint64_t	out[2];
-	BloomHash	h;
-
-	lmmh_x64_128(data, (unsigned int) len, seed, out);
-	h.h1 = out[0];
-	h.h2 = out[1];
-	return h;
-}
-
-/* integers of every width hash as the same little-endian int8 */
-BloomHash
-bloom_hash_int64(int64_t value, uint32_t seed)
-{
-	uint8_t		buf[8];
-
-	store64le(buf, (uint64_t) value);
-	return bloom_hash(buf, sizeof(buf), seed);
-}
-
 /*
  * The element's bits inside its block: the one definition of the sequence
  * described at the top of this file.  Each call returns the next bit number
@@ -478,6 +472,11 @@ typedef struct BloomDraw
 	BloomMask	drawn;
 } BloomDraw;
 
+/*
+ * XXX Each draw waits for the previous multiply.  Tabulating A^i and the
+ * partial sums to make the draws independent was tried and measured slower:
+ * the table loads cost more than the latency they hide.
+ */
 static inline void
 bloom_draw_init(BloomDraw *d, BloomHash h, int nhashes)
 {
@@ -538,7 +537,7 @@ bloom_block_add(uint8_t *block, const BloomMask *mask)
 		fresh = mask->w[i] & ~old;
 		if (fresh)
 		{
-			added += __builtin_popcountll(fresh);
+			added += popcount64(fresh);
 			store64le(block + 8 * i, old | fresh);
 		}
 	}
@@ -556,14 +555,36 @@ bloom_block_test(const uint8_t *block, const BloomMask *mask)
 	return true;
 }
 
+/*
+ * Set an element's bits in its block as they are drawn; returns how many
+ * were newly set.  Same bits as OR-ing in bloom_mask, without building the
+ * mask or counting it.
+ */
+int
+bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes)
+{
+	BloomDraw	d;
+	int			pos;
+	int			added = 0;
+
+	bloom_draw_init(&d, h, nhashes);
+	while ((pos = bloom_draw_next(&d)) >= 0)
+	{
+		/* branch-free: at half fill "already set?" is a coin toss */
+		unsigned	old = block[pos >> 3];
+		unsigned	bit = 1u << (pos & 7);
+
+		block[pos >> 3] = (uint8_t) (old | bit);
+		added += (old & bit) == 0;
+	}
+	return added;
+}
+
 int
 bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 {
-	BloomMask	mask;
-
-	bloom_mask(h, nhashes, &mask);
-	return bloom_block_add(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
-						   &mask);
+	return bloom_block_add_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
+								h, nhashes);
 }
 
 /*
@@ -594,11 +615,12 @@ bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 }
 
 /*
- * Add many hashes at once.  A large filter misses cache on every add; doing
- * the adds in groups, with the blocks of a whole group prefetched first, lets
- * those misses overlap instead of queueing one behind another.
+ * Add many hashes at once.  A large filter misses cache on every add; with
+ * the block of the element BLOOM_PREFETCH_AHEAD places further on requested
+ * while the current one is applied, those misses overlap instead of queueing
+ * one behind another.
  */
-#define BLOOM_PREFETCH_GROUP 32
+#define BLOOM_PREFETCH_AHEAD 16
 
 uint64_t
 bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
@@ -606,23 +628,14 @@ bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 {
 	uint64_t	added = 0;
 
-	for (size_t start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
+	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
+		__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES, 1);
+	for (size_t i = 0; i < n; i++)
 	{
-		size_t		end = start + BLOOM_PREFETCH_GROUP < n ? start + BLOOM_PREFETCH_GROUP : n;
-		uint8_t    *blocks[BLOOM_PREFETCH_GROUP];
-
-		for (size_t i = start; i < end; i++)
-		{
-			blocks[i - start] = bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES;
-			__builtin_prefetch(blocks[i - start], 1);
-		}
-		for (size_t i = start; i < end; i++)
-		{
-			BloomMask	mask;
-
-			bloom_mask(hashes[i], nhashes, &mask);
-			added += bloom_block_add(blocks[i - start], &mask);
-		}
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_PREFETCH_AHEAD].h1,
+													 nblocks) * BLOOM_BLOCK_BYTES, 1);
+		added += bloom_add(bits, nblocks, nhashes, hashes[i]);
 	}
 	return added;
 }
@@ -634,9 +647,9 @@ bloom_popcount(const uint8_t *bits, size_t nbytes)
 	size_t		i = 0;
 
 	for (; i + 8 <= nbytes; i += 8)
-		count += __builtin_popcountll(load64le(bits + i));
+		count += popcount64(load64le(bits + i));
 	for (; i < nbytes; i++)
-		count += __builtin_popcount(bits[i]);
+		count += popcount64(bits[i]);
 	return count;
 }
 
@@ -651,7 +664,7 @@ bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes)
 		uint64_t	v = load64le(dst + i) | load64le(src + i);
 
 		store64le(dst + i, v);
-		count += __builtin_popcountll(v);
+		count += popcount64(v);
 	}
 	return count;
 }
@@ -666,7 +679,7 @@ bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes)
 		uint64_t	v = load64le(dst + i) & load64le(src + i);
 
 		store64le(dst + i, v);
-		count += __builtin_popcountll(v);
+		count += popcount64(v);
 	}
 	return count;
 }

@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <murmurhash.h>
 
 /* Stored header: 48 bytes, every field little-endian. */
 #define BLOOM_HEADER_SIZE		48
@@ -120,9 +123,30 @@ extern bool bloom_size(uint64_t capacity, double error_rate,
 					   uint64_t *nbits, int *nhashes);
 extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
 
-/* hashing and the bit layout */
-extern BloomHash bloom_hash(const void *data, size_t len, uint32_t seed);
-extern BloomHash bloom_hash_int64(int64_t value, uint32_t seed);
+/* hashing: inline, since it runs once per row */
+static inline BloomHash
+bloom_hash(const void *data, size_t len, uint32_t seed)
+{
+	uint64_t	out[2];
+	BloomHash	h;
+
+	lmmh_x64_128(data, (unsigned int) len, seed, out);
+	h.h1 = out[0];
+	h.h2 = out[1];
+	return h;
+}
+
+/* integers of every width hash as the same little-endian int8 */
+static inline BloomHash
+bloom_hash_int64(int64_t value, uint32_t seed)
+{
+	uint64_t	v = (uint64_t) value;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return bloom_hash(&v, sizeof(v), seed);
+}
 
 /* which block an element lives in: high half of h1 * nblocks */
 static inline uint64_t
@@ -153,8 +177,12 @@ typedef struct BloomMask
 
 extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);
 
-/* OR mask into a block; returns how many bits were newly set */
+/*
+ * The mask form sets and tests the same bits as the _hash functions below;
+ * the tests and fuzzers use it as the reference for them.
+ */
 extern int	bloom_block_add(uint8_t *block, const BloomMask *mask);
+extern int	bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes);
 extern bool bloom_block_test(const uint8_t *block, const BloomMask *mask);
 extern bool bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes);
 

@@ -70,9 +70,39 @@ typedef struct BloomElemType
 
 /* bloomfilter_elem.c */
 extern void bloom_elem_init(BloomElemType *et, Oid typid, MemoryContext mcxt);
-extern BloomHash bloom_elem_hash(BloomElemType *et, Datum value, uint32 seed);
-extern void *bloom_fn_cache(FunctionCallInfo fcinfo, int argno,
-							bool array_element, Size size);
+extern BloomHash bloom_elem_hash_bytes(BloomElemType *et, Datum value, uint32 seed);
+extern void *bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno,
+								 bool array_element, Size size);
+
+/* the hash of an element; integers, the common case, without a call */
+static inline BloomHash
+bloom_elem_hash(BloomElemType *et, Datum value, uint32 seed)
+{
+	switch (et->kind)
+	{
+		case BLOOM_ELEM_INT8:
+			return bloom_hash_int64(DatumGetInt64(value), seed);
+		case BLOOM_ELEM_INT4:
+			return bloom_hash_int64((int64) DatumGetInt32(value), seed);
+		case BLOOM_ELEM_INT2:
+			return bloom_hash_int64((int64) DatumGetInt16(value), seed);
+		default:
+			return bloom_elem_hash_bytes(et, value, seed);
+	}
+}
+
+/*
+ * Per-call-site cache in fn_extra: a BloomElemType for argument argno (or
+ * for its array elements), resolved on the first call, followed by whatever
+ * else the caller keeps (size bytes in all).
+ */
+static inline void *
+bloom_fn_cache(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
+{
+	if (likely(fcinfo->flinfo->fn_extra != NULL))
+		return fcinfo->flinfo->fn_extra;
+	return bloom_fn_cache_init(fcinfo, argno, array_element, size);
+}
 
 /* bloomfilter_io.c */
 extern void bloom_check_serialized(const uint8 *buf, size_t len,
@@ -91,7 +121,25 @@ extern void bloom_size_or_error(int64 capacity, double error_rate,
 
 /* bloomfilter_agg.c: the expanded form used as an aggregate state */
 typedef struct ExpandedBloom ExpandedBloom;
-extern bool bloom_is_expanded(Datum d);
+extern const ExpandedObjectMethods bloom_expanded_methods;
+
+/* DatumGetEOHP without the call, for the per-row paths */
+static inline ExpandedObjectHeader *
+bloom_eohp(Datum d)
+{
+	varatt_expanded ptr;
+
+	memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
+	return ptr.eohptr;
+}
+
+static inline bool
+bloom_is_expanded(Datum d)
+{
+	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
+		bloom_eohp(d)->eoh_methods == &bloom_expanded_methods;
+}
 extern bool bloom_expanded_test(Datum d, BloomElemType *et, Datum value);
+extern void bloom_expanded_header(Datum d, BloomHeader *hdr);
 
 #endif							/* BLOOMFILTER_H */

@@ -56,7 +56,7 @@ static Size eb_get_flat_size(ExpandedObjectHeader *eohptr);
 static void eb_flatten_into(ExpandedObjectHeader *eohptr, void *result,
 							Size allocated_size);
 
-static const ExpandedObjectMethods eb_methods = {
+const ExpandedObjectMethods bloom_expanded_methods = {
 	eb_get_flat_size,
 	eb_flatten_into
 };
@@ -107,7 +107,7 @@ eb_create(MemoryContext parent, const BloomHeader *bh, const uint8 *bits)
 	size_t		nbytes = bh->nbits / 8;
 	void	   *alloc;
 
-	EOH_init_header(&eb->hdr, &eb_methods, cxt);
+	EOH_init_header(&eb->hdr, &bloom_expanded_methods, cxt);
 	eb->bh = *bh;
 	eb->npending = 0;
 	alloc = MemoryContextAlloc(cxt, nbytes + BLOOM_BLOCK_BYTES - 1);
@@ -116,17 +116,19 @@ eb_create(MemoryContext parent, const BloomHeader *bh, const uint8 *bits)
 	return eb;
 }
 
-bool
-bloom_is_expanded(Datum d)
+void
+bloom_expanded_header(Datum d, BloomHeader *hdr)
 {
-	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
-		DatumGetEOHP(d)->eoh_methods == &eb_methods;
+	ExpandedBloom *eb = (ExpandedBloom *) bloom_eohp(d);
+
+	eb_flush(eb);
+	*hdr = eb->bh;
 }
 
 bool
 bloom_expanded_test(Datum d, BloomElemType *et, Datum value)
 {
-	ExpandedBloom *eb = (ExpandedBloom *) DatumGetEOHP(d);
+	ExpandedBloom *eb = (ExpandedBloom *) bloom_eohp(d);
 
 	eb_flush(eb);
 	return bloom_test(eb->bits, bloom_nblocks(&eb->bh), eb->bh.nhashes,
@@ -180,7 +182,7 @@ bloomfilter_agg_trans(PG_FUNCTION_ARGS)
 	}
 	else if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
 			 bloom_is_expanded(PG_GETARG_DATUM(0)))
-		eb = (ExpandedBloom *) DatumGetEOHP(PG_GETARG_DATUM(0));
+		eb = (ExpandedBloom *) bloom_eohp(PG_GETARG_DATUM(0));
 	else
 	{
 		/* a flat state (not one we made): take a private expanded copy */

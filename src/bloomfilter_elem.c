@@ -114,7 +114,7 @@ bloom_send_in_db_encoding(FmgrInfo *send, Datum value)
 }
 
 BloomHash
-bloom_elem_hash(BloomElemType *et, Datum value, uint32 seed)
+bloom_elem_hash_bytes(BloomElemType *et, Datum value, uint32 seed)
 {
 	switch (et->kind)
 	{
@@ -165,19 +165,12 @@ bloom_elem_hash(BloomElemType *et, Datum value, uint32 seed)
 	pg_unreachable();
 }
 
-/*
- * Per-call-site cache in fn_extra: a BloomElemType for argument argno (or
- * for its array elements), resolved on the first call, followed by whatever
- * else the caller keeps (size bytes in all, zeroed at first).
- */
+/* the slow path of bloom_fn_cache: the first call at a call site */
 void *
-bloom_fn_cache(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
+bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
 {
-	BloomElemType *et = (BloomElemType *) fcinfo->flinfo->fn_extra;
+	BloomElemType *et;
 	Oid			typid;
-
-	if (et != NULL)
-		return et;
 
 	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))

@@ -79,6 +79,13 @@ bloom_read_header(Datum d, BloomHeader *hdr)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 
+	/* an aggregate's result, not flattened yet: no need to */
+	if (bloom_is_expanded(d))
+	{
+		bloom_expanded_header(d, hdr);
+		return;
+	}
+
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		struct varatt_external ptr;
