@@ -45,11 +45,16 @@ BEGIN
 END \$\$;
 SQL
 
-# time SQL [SETTINGS] -> best of RUNS, seconds
+# time SQL [WORKERS] -> best of RUNS, seconds, as psql's \timing sees it
+# (statements run from a plpgsql loop would not get parallel plans)
 time_sql() {
-	q -c "SET max_parallel_workers_per_gather = ${2:-0}" \
-	  -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" \
-	  -c "SELECT best_of(\$q\$$1\$q\$, $RUNS)" | tail -1
+	local args=(-c "SET max_parallel_workers_per_gather = ${2:-0}"
+	            -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0"
+	            -c "\\timing on")
+	for _ in $(seq "$RUNS"); do args+=(-c "$1"); done
+	psql -X -q -A -t -d $DB "${args[@]}" |
+		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | sort -n | head -1 |
+		awk '{ printf "%.4f", $1 / 1000 }'
 }
 
 echo "probe timings" >&2
