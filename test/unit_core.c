@@ -194,6 +194,38 @@ test_block_test_hash(void)
 	CHECK(agree, "bloom_block_test_hash disagrees with bloom_mask");
 }
 
+/* adding bit by bit sets the same bits, and counts them, as the mask does */
+static void
+test_block_add_hash(void)
+{
+	uint8_t		a[BLOOM_BLOCK_BYTES],
+				b[BLOOM_BLOCK_BYTES];
+	bool		same = true;
+
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	for (int64_t v = 0; v < 3000; v++)
+	{
+		BloomHash	h = bloom_hash_int64(v, 4);
+		int			k = 1 + (int) (v % BLOOM_MAX_HASHES);
+		BloomMask	mask;
+		int			na,
+					nb;
+
+		bloom_mask(h, k, &mask);
+		na = bloom_block_add(a, &mask);
+		nb = bloom_block_add_hash(b, h, k);
+		if (na != nb || memcmp(a, b, sizeof(a)) != 0)
+			same = false;
+		if (v % 100 == 99)
+		{
+			memset(a, 0, sizeof(a));	/* start over before the block fills */
+			memset(b, 0, sizeof(b));
+		}
+	}
+	CHECK(same, "bloom_block_add_hash differs from bloom_block_add");
+}
+
 static void
 test_header_codec(void)
 {
@@ -482,6 +514,7 @@ main(void)
 	test_mask_properties();
 	test_byte_order_of_bits();
 	test_block_test_hash();
+	test_block_add_hash();
 	test_header_codec();
 	test_validation();
 	test_sizing();

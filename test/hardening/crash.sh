@@ -1,0 +1,70 @@
+#!/bin/bash
+# Bulk adds and an aggregate rebuild are running when the server is stopped
+# with an immediate shutdown (no checkpoint: recovery replays the WAL).
+# After restart every add whose transaction committed must be in its
+# filter, and every stored filter must still validate.
+# Run inside a cluster: pg_virtualenv -v 15 bash test/hardening/crash.sh
+set -euo pipefail
+
+DB=bf_crash
+CRASH_AFTER=${CRASH_AFTER:-6}
+
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+psql -X -q -d $DB <<'SQL'
+CREATE EXTENSION bloomfilter;
+CREATE TABLE filters (name int PRIMARY KEY, bf bloomfilter NOT NULL);
+INSERT INTO filters SELECT g, bf_create(2000000, 0.01) FROM generate_series(0, 3) g;
+CREATE TABLE added (name int NOT NULL, key bigint NOT NULL);
+CREATE TABLE rebuilt (n serial, bf bloomfilter NOT NULL);
+SQL
+
+# writer: each transaction adds 1000 new keys to one filter and logs them
+psql -X -q -d $DB -c "
+DO \$\$
+BEGIN
+	FOR i IN 0 .. 1000000 LOOP
+		UPDATE filters SET bf = bf_add_all(bf, ARRAY(SELECT i * 1000 + g FROM generate_series(1, 1000) g)::bigint[])
+		 WHERE name = i % 4;
+		INSERT INTO added SELECT i % 4, i * 1000 + g FROM generate_series(1, 1000) g;
+		COMMIT;
+	END LOOP;
+END \$\$" > /dev/null 2>&1 &
+writer=$!
+# rebuilder: aggregates everything logged so far into a new stored filter
+psql -X -q -d $DB -c "
+DO \$\$
+BEGIN
+	FOR i IN 0 .. 1000000 LOOP
+		INSERT INTO rebuilt (bf) SELECT bf_agg(key, 10000000, 0.01) FROM added;
+		COMMIT;
+	END LOOP;
+END \$\$" > /dev/null 2>&1 &
+rebuilder=$!
+
+sleep "$CRASH_AFTER"
+before=$(psql -X -A -t -d $DB -c "SELECT count(*) FROM added")
+echo "about $before adds committed; immediate shutdown"
+pg_ctlcluster 15 regress stop -m immediate
+wait $writer $rebuilder || true
+pg_ctlcluster 15 regress start
+for _ in $(seq 30); do pg_isready -q && break; sleep 1; done
+
+read -r adds fneg bad rebuilds rebuild_fneg < <(psql -X -A -t -F ' ' -d $DB -c "
+	SELECT (SELECT count(*) FROM added),
+	       (SELECT count(*) FROM added a JOIN filters f USING (name) WHERE NOT bf_contains(f.bf, a.key)),
+	       (SELECT count(*) FROM (SELECT bf FROM filters UNION ALL SELECT bf FROM rebuilt) s
+	         WHERE bf::text::bloomfilter::bytea <> bf::bytea
+	            OR bf::bytea::bloomfilter::bytea <> bf::bytea),
+	       (SELECT count(*) FROM rebuilt),
+	       (SELECT count(*) FROM rebuilt r, LATERAL (SELECT key FROM added ORDER BY key LIMIT 1000) a
+	         WHERE NOT bf_contains(r.bf, a.key) AND r.n = (SELECT max(n) FROM rebuilt)))")
+echo "after restart: $adds committed adds, $fneg false negatives, $rebuilds rebuilt filters, $bad filters failing validation, $rebuild_fneg false negatives in the last rebuild"
+
+passed=0
+failed=0
+for cond in "$adds -ge $before" "$adds -gt 0" "$fneg -eq 0" "$bad -eq 0" "$rebuild_fneg -eq 0"; do
+	if [ $cond ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $cond"; fi
+done
+psql -X -q -d postgres -c "DROP DATABASE $DB"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
