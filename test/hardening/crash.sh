@@ -5,13 +5,13 @@
 # filter, and every stored filter must still validate.
 # Run inside a cluster: pg_virtualenv -v 15 bash test/hardening/crash.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 DB=bf_crash
 CRASH_AFTER=${CRASH_AFTER:-6}
 
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+fresh_db $DB
 psql -X -q -d $DB <<'SQL'
-CREATE EXTENSION bloomfilter;
 CREATE TABLE filters (name int PRIMARY KEY, bf bloomfilter NOT NULL);
 INSERT INTO filters SELECT g, bf_create(2000000, 0.01) FROM generate_series(0, 3) g;
 CREATE TABLE added (name int NOT NULL, key bigint NOT NULL);
@@ -62,11 +62,10 @@ read -r adds fneg bad rebuilds rebuild_fneg < <(psql -X -A -t -F ' ' -d $DB -c "
 	         WHERE NOT bf_contains(r.bf, g))")
 echo "after restart: $adds committed adds, $fneg false negatives, $rebuilds rebuilt filters, $bad filters failing validation, $rebuild_fneg false negatives in rebuilds"
 
-passed=0
-failed=0
-for cond in "$adds -ge $before" "$adds -gt 0" "$rebuilds -gt 0" "$fneg -eq 0" "$bad -eq 0" "$rebuild_fneg -eq 0"; do
-	if [ $cond ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $cond"; fi
-done
+check "every add seen committed before the crash survived" "$adds" -ge "$before"
+check "adds and rebuilds ran" "$((adds > 0 && rebuilds > 0))" -eq 1
+check "no false negatives after recovery" "$fneg" -eq 0
+check "every stored filter validates" "$bad" -eq 0
+check "rebuilt filters hold the first keys" "$rebuild_fneg" -eq 0
 psql -X -q -d postgres -c "DROP DATABASE $DB"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

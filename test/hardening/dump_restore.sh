@@ -3,6 +3,7 @@
 # byte-identical filters that answer every check the same way.
 # Run inside a cluster: pg_virtualenv -v 15 bash test/hardening/dump_restore.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -44,15 +45,10 @@ psql -X -q -d bf_plain -c "CREATE TABLE copied (LIKE filters)" \
 	-c "\copy copied FROM '$work/filters.bin' WITH (FORMAT binary)"
 fingerprint bf_plain copied > "$work/copy.txt"
 
-passed=0
-failed=0
 for kind in custom plain copy; do
-	if cmp -s "$work/src.txt" "$work/$kind.txt"; then
-		passed=$((passed + 1)); echo "ok: $kind round trip is byte-identical ($(wc -l < "$work/$kind.txt") filters)"
-	else
-		failed=$((failed + 1)); echo "FAILED: $kind round trip differs"; diff "$work/src.txt" "$work/$kind.txt" || true
-	fi
+	diff "$work/src.txt" "$work/$kind.txt" || true
+	check "$kind round trip is byte-identical ($(wc -l < "$work/$kind.txt") filters)" \
+		"$(cmp -s "$work/src.txt" "$work/$kind.txt" && echo same)" = same
 done
 for db in bf_src bf_custom bf_plain; do psql -X -q -d postgres -c "DROP DATABASE $db"; done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,16 +5,15 @@
 # and every filter must still validate.
 # Run inside a cluster: pg_virtualenv -v 15 bash test/hardening/stress.sh
 set -euo pipefail
-cd "$(dirname "$0")"
+. "$(dirname "$0")/lib.sh"
 
 DB=bf_stress
 SECONDS_TO_RUN=${STRESS_SECONDS:-60}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+fresh_db $DB
 psql -X -q -d $DB <<'SQL'
-CREATE EXTENSION bloomfilter;
 CREATE TABLE filters (name int PRIMARY KEY, bf bloomfilter NOT NULL);
 INSERT INTO filters SELECT g, bf_create(20000, 0.01) FROM generate_series(0, 7) g;
 CREATE TABLE added (name int NOT NULL, key bigint NOT NULL);
@@ -53,11 +52,8 @@ read -r adds fneg bad fill < <(psql -X -A -t -F ' ' -d $DB -c "
 	       (SELECT round(max(bf_bits_set(bf)::numeric / bf_nbits(bf)), 3) FROM filters)")
 echo "adds logged: $adds, false negatives: $fneg, filters failing validation: $bad, fullest filter fill: $fill"
 
-passed=0
-failed=0
-for cond in "$adds -gt 1000" "$fneg -eq 0" "$bad -eq 0"; do
-	if [ $cond ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $cond"; fi
-done
+check "more than 1000 adds ran" "$adds" -gt 1000
+check "no false negatives" "$fneg" -eq 0
+check "every filter validates" "$bad" -eq 0
 psql -X -q -d postgres -c "DROP DATABASE $DB"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
