@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * fuzz_binary.c
+ *	  libFuzzer harness: the fuzz input is the binary form of a bloomfilter.
+ *
+ * The binary form is what bloomfilter_recv reads off the wire, what the
+ * bytea cast takes, and what an aggregate state is once flattened; recv and
+ * the cast hand the bytes to bloom_validate.  A value it accepts is put
+ * through every operation of fuzz_common.h, union and intersection included.
+ *
+ * Stored values, and flat aggregate states arriving at bf_agg's transition
+ * or combine function, are read through bloom_open, which checks only the
+ * header against the length (no magic, no bit count).  Inputs that pass that
+ * check but not bloom_validate are exercised too: the operations must stay
+ * inside the value whatever its bits-set count says.
+ *
+ * fuzz/fuzz_binary.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "fuzz_common.h"
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	BloomHeader hdr;
+	BloomHeader open_hdr;
+	BloomCheck	check;
+	BloomCheck	open_check = BLOOM_BAD_LENGTH;
+	const char *msg;
+
+	/* the input buffer is exactly size bytes, so ASan sees any overread */
+	check = bloom_validate(data, size, &hdr);
+	msg = bloom_check_message(check);
+	FUZZ_CHECK(msg != NULL && msg[0] != '\0', "no message for check %d", (int) check);
+
+	/* what bloom_open would say about the same bytes */
+	if (size >= BLOOM_HEADER_SIZE)
+	{
+		bloom_header_decode(data, &open_hdr);
+		open_check = bloom_validate_header(&open_hdr, size);
+	}
+
+	if (check == BLOOM_OK)
+	{
+		FUZZ_CHECK(open_check == BLOOM_OK,
+				   "bloom_validate accepts what the header check refuses: %s",
+				   bloom_check_message(open_check));
+		FUZZ_CHECK(fuzz_same_header(&hdr, &open_hdr), "two decodes of one header differ");
+		fuzz_exercise(data, size, &hdr, true, true, data, size);
+		return 0;
+	}
+
+	/* a value refused on its header is refused by the header check too */
+	if (size < BLOOM_HEADER_SIZE)
+		FUZZ_CHECK(check == BLOOM_BAD_LENGTH, "short value refused as: %s", msg);
+	else if (check == BLOOM_BAD_BITS_SET)
+		FUZZ_CHECK(open_check == BLOOM_OK ||
+				   (open_check == BLOOM_BAD_BITS_SET && open_hdr.bits_set > open_hdr.nbits),
+				   "refused on the bit count, but the header check says: %s",
+				   bloom_check_message(open_check));
+	else if (check != BLOOM_BAD_MAGIC)
+		FUZZ_CHECK(open_check == check, "bloom_validate says \"%s\", header check \"%s\"",
+				   msg, bloom_check_message(open_check));
+
+	/* damaged after it was stored: the operations must still hold up */
+	if (open_check == BLOOM_OK)
+		fuzz_exercise(data, size, &open_hdr, false, true, data, size);
+	return 0;
+}
