@@ -1,13 +1,20 @@
-# Shared by the hardening scripts: a fresh database with the extension, and
-# the pass/fail tally that ends in the "N passed, N failed" line.
+# shellcheck shell=bash
+# Shared by the hardening scripts: a fresh database with the extension, the
+# pass/fail tally that ends in the "N passed, N failed" line, and stopping
+# and starting the server of the PG* environment (crash.sh, asan.sh).
 # (Sourced, not run: check-all runs only the *.sh files that are scripts.)
 
 passed=0
 failed=0
 
+# every psql here: no ~/.psqlrc, stop at the first error
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+# one value or one row, unaligned, fields separated by a space
+psql_v() { psql -X -A -t -q -F ' ' -v ON_ERROR_STOP=1 "$@"; }
+
 fresh_db() {	# fresh_db NAME: drop and create it, with the extension
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
-	psql -X -q -d "$1" -c "CREATE EXTENSION bloomfilter"
+	psql_q -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
+	psql_q -d "$1" -c "CREATE EXTENSION bloomfilter"
 }
 
 check() {	# check DESCRIPTION TEST-ARGS...: count a [ TEST-ARGS ] result
@@ -23,4 +30,69 @@ check() {	# check DESCRIPTION TEST-ARGS...: count a [ TEST-ARGS ] result
 finish() {	# print the tally; exit status says whether all passed
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
+}
+
+# ---- the server behind PG*: where it is, stop, kill, start ----
+# pg_virtualenv exports PGHOST/PGPORT/PGUSER but no PGDATA, and as root its
+# cluster lives under /var/lib/postgresql with the configuration in /etc;
+# as another user both are in a temporary directory.  The server itself
+# says where: ask it before stopping it.  pg_ctl refuses to run as root, so
+# it runs as the data directory's owner.
+
+server_locate() {	# sets BINDIR DATA_DIR CONFIG_FILE DATA_OWNER
+	BINDIR=$("${PG_CONFIG:-pg_config}" --bindir)
+	DATA_DIR=$(psql_v -d postgres -c "SHOW data_directory")
+	CONFIG_FILE=$(psql_v -d postgres -c "SHOW config_file")
+	DATA_OWNER=$(stat -c %U "$DATA_DIR")
+}
+
+as_owner() {	# as_owner CMD...: run as the data directory's owner
+	if [ "$(id -un)" = "$DATA_OWNER" ]; then
+		"$@"
+	else
+		runuser -u "$DATA_OWNER" -- "$@"
+	fi
+}
+
+owner_dir() {	# owner_dir DIR: let the server's user write server logs there
+	chmod 755 "$1"
+	if [ "$(id -un)" != "$DATA_OWNER" ]; then chown "$DATA_OWNER" "$1"; fi
+}
+
+server_stop() {	# server_stop fast|immediate: pg_ctl stop in that mode
+	as_owner "$BINDIR/pg_ctl" -D "$DATA_DIR" -m "$1" -w -t 120 stop > /dev/null
+}
+
+server_kill() {	# SIGKILL the postmaster and all its children at once
+	local pm kids
+	pm=$(head -1 "$DATA_DIR/postmaster.pid")
+	# stopped first, so it cannot fork while its children are listed
+	kill -STOP "$pm"
+	kids=$(pgrep -P "$pm" | tr '\n' ' ' || true)
+	# shellcheck disable=SC2086
+	kill -KILL "$pm" $kids
+	# the next postmaster refuses to start while any of them holds the
+	# old shared memory
+	for _ in $(seq 100); do
+		# shellcheck disable=SC2086
+		kill -0 "$pm" $kids 2> /dev/null || return 0
+		sleep 0.1
+	done
+	echo "server_kill: processes survived SIGKILL" >&2
+	return 1
+}
+
+server_start() {	# server_start LOGFILE [VAR=value...]: start, with that environment
+	# (SERVER_EXE, if set, is the postgres executable to start instead)
+	local log=$1 exe=()
+	shift
+	if [ -n "${SERVER_EXE:-}" ]; then exe=(-p "$SERVER_EXE"); fi
+	as_owner env "$@" "$BINDIR/pg_ctl" -D "$DATA_DIR" -o "-c config_file=$CONFIG_FILE" \
+		"${exe[@]}" -l "$log" -w -t 600 start > /dev/null
+	for _ in $(seq 60); do
+		psql -X -q -d postgres -c "SELECT 1" > /dev/null 2>&1 && return 0
+		sleep 1
+	done
+	echo "server_start: no connection after start (log: $log)" >&2
+	return 1
 }
