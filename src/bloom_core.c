@@ -12,7 +12,9 @@
  * bloomfilter_op.c for the per-type rules) and hashed with MurmurHash3
  * x64_128 from libmurmurhash, seeded with the filter's 32-bit seed.  The two
  * 64-bit output words are h1 and h2.  Both words are used in full; no step
- * truncates to 32 bits.
+ * truncates to 32 bits.  Integers, the common element, go through an inline
+ * copy of the same function specialised to eight bytes (bloom_hash_int64 in
+ * bloom_core.h), which the unit tests hold to the library's results.
  *
  * Layout ("blocked512", layout 1).  The element's block is the high 64 bits
  * of the 128-bit product h1 * nblocks, which is uniform over the blocks
@@ -76,11 +78,6 @@
 #include <math.h>
 #include <string.h>
 
-
-#define BLOOM_LCG_MULT		UINT64_C(6364136223846793005)
-
-/* bound on draws per element; see bloom_draw_next */
-#define BLOOM_MASK_MAX_DRAWS	(16 * BLOOM_MAX_HASHES)
 
 /*
  * Bit count of a word.  Without -mpopcnt the compiler's builtin is a libgcc
@@ -456,60 +453,6 @@ bloom_size(uint64_t capacity, double requested_rate, uint64_t *nbits, int *nhash
 
 /* ---- hashing and bits ---- */
 
-/*
- * The element's bits inside its block: the one definition of the sequence
- * described at the top of this file.  Each call returns the next bit number
- * not drawn before for this element, or -1 once k have been drawn.  The draw
- * count is bounded so that no input can loop; real hashes never reach it.
- */
-typedef struct BloomDraw
-{
-	uint64_t	x;
-	uint64_t	c;
-	int			nhashes;
-	int			got;
-	int			draws;
-	BloomMask	drawn;
-} BloomDraw;
-
-/*
- * XXX Each draw waits for the previous multiply.  Tabulating A^i and the
- * partial sums to make the draws independent was tried and measured slower:
- * the table loads cost more than the latency they hide.
- */
-static inline void
-bloom_draw_init(BloomDraw *d, BloomHash h, int nhashes)
-{
-	d->x = h.h2;
-	d->c = h.h1 | 1;
-	d->nhashes = nhashes;
-	d->got = 0;
-	d->draws = 0;
-	memset(&d->drawn, 0, sizeof(d->drawn));
-}
-
-static inline int
-bloom_draw_next(BloomDraw *d)
-{
-	while (d->got < d->nhashes && d->draws < BLOOM_MASK_MAX_DRAWS)
-	{
-		unsigned	pos;
-		uint64_t	bit;
-
-		d->draws++;
-		d->x = d->x * BLOOM_LCG_MULT + d->c;
-		pos = (unsigned) (d->x >> 55);
-		bit = UINT64_C(1) << (pos & 63);
-		if ((d->drawn.w[pos >> 6] & bit) == 0)
-		{
-			d->drawn.w[pos >> 6] |= bit;
-			d->got++;
-			return (int) pos;
-		}
-	}
-	return -1;
-}
-
 void
 bloom_mask(BloomHash h, int nhashes, BloomMask *mask)
 {
@@ -585,33 +528,6 @@ bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 {
 	return bloom_block_add_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
 								h, nhashes);
-}
-
-/*
- * Check an element against its block, bit by bit as they are drawn,
- * stopping at the first clear bit: most absent elements are ruled out after
- * one or two draws instead of k.
- */
-bool
-bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
-{
-	BloomDraw	d;
-	int			pos;
-
-	bloom_draw_init(&d, h, nhashes);
-	while ((pos = bloom_draw_next(&d)) >= 0)
-	{
-		if ((block[pos >> 3] & (1u << (pos & 7))) == 0)
-			return false;
-	}
-	return true;
-}
-
-bool
-bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
-{
-	return bloom_block_test_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
-								 h, nhashes);
 }
 
 /*
