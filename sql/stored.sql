@@ -63,6 +63,14 @@ INSERT INTO filters SELECT 'empty', bf_create(200000);
 SELECT pg_column_size(bf) < 10000 AS compressed, bf_contains(bf, 1) AS empty_has_nothing
 FROM filters WHERE name = 'empty';
 SELECT count(*) FROM probe p JOIN filters f ON f.name = 'empty' WHERE bf_contains(f.bf, p.id);
+-- and one with members: every probe that was added is found through the
+-- detoasted copy too
+INSERT INTO filters SELECT 'sparse', bf_add_all(bf_create(200000), array_agg(g::bigint))
+FROM generate_series(1, 50) g;
+SELECT pg_column_size(bf) < 10000 AS compressed FROM filters WHERE name = 'sparse';
+SELECT count(*) FILTER (WHERE p.id <= 50) AS members_found,
+       count(*) FILTER (WHERE p.id > 50) < 20 AS few_false_positives
+FROM probe p JOIN filters f ON f.name = 'sparse' WHERE bf_contains(f.bf, p.id);
 
 RESET max_parallel_workers_per_gather;
 DROP TABLE filters, probe;

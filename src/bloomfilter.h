@@ -109,6 +109,7 @@ extern void bloom_check_serialized(const uint8 *buf, size_t len,
 								   BloomHeader *hdr, int sqlstate);
 extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
 extern void bloom_open(const BloomFilter *bf, BloomHeader *hdr);
+extern void *bloom_alloc_bytes(MemoryContext cxt, Size size);
 extern BloomFilter *bloom_alloc(const BloomHeader *hdr);
 extern BloomFilter *bloom_copy(Datum d);
 extern void bloom_fill(void *dst, const void *src, size_t n);

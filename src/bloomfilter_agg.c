@@ -110,7 +110,7 @@ eb_create(MemoryContext parent, const BloomHeader *bh, const uint8 *bits)
 	EOH_init_header(&eb->hdr, &bloom_expanded_methods, cxt);
 	eb->bh = *bh;
 	eb->npending = 0;
-	alloc = MemoryContextAlloc(cxt, nbytes + BLOOM_BLOCK_BYTES - 1);
+	alloc = bloom_alloc_bytes(cxt, nbytes + BLOOM_BLOCK_BYTES - 1);
 	eb->bits = (uint8 *) TYPEALIGN(BLOOM_BLOCK_BYTES, alloc);
 	bloom_fill(eb->bits, bits, nbytes);
 	return eb;

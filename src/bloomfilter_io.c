@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include <sys/mman.h>
+
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -56,7 +58,7 @@ bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate)
 	BloomFilter *bf;
 
 	bloom_check_serialized(buf, len, &hdr, sqlstate);
-	bf = (BloomFilter *) palloc(VARHDRSZ + len);
+	bf = (BloomFilter *) bloom_alloc_bytes(CurrentMemoryContext, VARHDRSZ + len);
 	SET_VARSIZE(bf, VARHDRSZ + len);
 	memcpy(bf->data, buf, len);
 	return bf;
@@ -120,12 +122,44 @@ bloom_fill(void *dst, const void *src, size_t n)
 	}
 }
 
+/*
+ * Memory for a filter, in cxt.  A large chunk comes straight from mmap and
+ * is faulted in page by page when first written; on a virtual machine each
+ * 4 kB fault can cost microseconds (12 MB took 32 ms to touch where we
+ * measured, more than the whole scan of some queries).  Where the kernel
+ * offers transparent huge pages on request (Linux's "madvise" mode, Debian's
+ * default), asking for them before the first write turns those thousands
+ * of faults into a handful: 1 ms for the same 12 MB.  Only the 2 MB-aligned
+ * interior is advised, so nothing outside the chunk is affected; the advice
+ * changes neither contents nor semantics, and a kernel that declines it
+ * leaves things as they were.
+ */
+#define BLOOM_HUGE_PAGE		((uintptr_t) 2 * 1024 * 1024)
+
+void *
+bloom_alloc_bytes(MemoryContext cxt, Size size)
+{
+	char	   *p = MemoryContextAlloc(cxt, size);
+
+#ifdef MADV_HUGEPAGE
+	if (size >= 2 * BLOOM_HUGE_PAGE)
+	{
+		uintptr_t	start = TYPEALIGN(BLOOM_HUGE_PAGE, (uintptr_t) p);
+		uintptr_t	end = TYPEALIGN_DOWN(BLOOM_HUGE_PAGE, (uintptr_t) p + size);
+
+		if (end > start)
+			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+	}
+#endif
+	return p;
+}
+
 /* a zeroed filter for hdr (whose bits_set must be 0) */
 BloomFilter *
 bloom_alloc(const BloomHeader *hdr)
 {
 	Size		size = BLOOMFILTER_SIZE(hdr->nbits);
-	BloomFilter *bf = (BloomFilter *) palloc(size);
+	BloomFilter *bf = (BloomFilter *) bloom_alloc_bytes(CurrentMemoryContext, size);
 
 	SET_VARSIZE(bf, size);
 	bloom_header_encode(hdr, bf->data);
@@ -146,7 +180,7 @@ bloom_copy(Datum d)
 
 	if (VARATT_IS_EXTENDED(raw))
 		return (BloomFilter *) PG_DETOAST_DATUM(d);
-	bf = (BloomFilter *) palloc(VARSIZE(raw));
+	bf = (BloomFilter *) bloom_alloc_bytes(CurrentMemoryContext, VARSIZE(raw));
 	SET_VARSIZE(bf, VARSIZE(raw));
 	bloom_fill(bf->data, VARDATA(raw), VARSIZE(raw) - VARHDRSZ);
 	return bf;
@@ -241,7 +275,8 @@ bloomfilter_in(PG_FUNCTION_ARGS)
 	while (len > 0 && isspace((unsigned char) start[len - 1]))
 		len--;
 
-	buf = palloc(VARHDRSZ + bloom_base64_decoded_max(len));
+	buf = bloom_alloc_bytes(CurrentMemoryContext,
+							VARHDRSZ + bloom_base64_decoded_max(len));
 	if (!bloom_base64_decode(start, len, buf + VARHDRSZ, &buflen))
 		BLOOM_INPUT_ERROR(escontext,
 						  (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
