@@ -148,12 +148,22 @@ bloomfilter_agg_trans(PG_FUNCTION_ARGS)
 	ExpandedBloom *eb;
 	BloomAggCache *cache;
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "bf_agg transition function called in non-aggregate context");
-
 	cache = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomAggCache));
 
-	if (PG_ARGISNULL(0))
+	if (!PG_ARGISNULL(0) &&
+		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+		bloom_is_expanded(PG_GETARG_DATUM(0)))
+	{
+		/*
+		 * Every row but a group's first: the state we made, passed read-write,
+		 * which by the expanded-object rules is ours to change.  Only this
+		 * function makes such objects, and only for an aggregate.
+		 */
+		eb = (ExpandedBloom *) bloom_eohp(PG_GETARG_DATUM(0));
+	}
+	else if (!AggCheckCallContext(fcinfo, &aggcxt))
+		elog(ERROR, "bf_agg transition function called in non-aggregate context");
+	else if (PG_ARGISNULL(0))
 	{
 		int64		capacity;
 		double		error_rate = 0.01;
@@ -180,9 +190,6 @@ bloomfilter_agg_trans(PG_FUNCTION_ARGS)
 						  cache->nbits, cache->nhashes);
 		eb = eb_create(aggcxt, &bh, NULL);
 	}
-	else if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-			 bloom_is_expanded(PG_GETARG_DATUM(0)))
-		eb = (ExpandedBloom *) bloom_eohp(PG_GETARG_DATUM(0));
 	else
 	{
 		/* a flat state (not one we made): take a private expanded copy */
