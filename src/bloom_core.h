@@ -315,8 +315,8 @@ bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);
 
 /*
- * The mask form sets and tests the same bits as the _hash functions below;
- * the tests and fuzzers use it as the reference for them.
+ * The mask form sets and tests the same bits as bloom_block_add_hash and
+ * bloom_block_test_hash; the tests and fuzzers use it as their reference.
  */
 extern int	bloom_block_add(uint8_t *block, const BloomMask *mask);
 extern int	bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes);
