@@ -12,9 +12,7 @@
  * bloomfilter_op.c for the per-type rules) and hashed with MurmurHash3
  * x64_128 from libmurmurhash, seeded with the filter's 32-bit seed.  The two
  * 64-bit output words are h1 and h2.  Both words are used in full; no step
- * truncates to 32 bits.  Integers, the common element, go through an inline
- * copy of the same function specialised to eight bytes (bloom_hash_int64 in
- * bloom_core.h), which the unit tests hold to the library's results.
+ * truncates to 32 bits.
  *
  * Layout ("blocked512", layout 1).  The element's block is the high 64 bits
  * of the 128-bit product h1 * nblocks, which is uniform over the blocks

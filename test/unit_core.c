@@ -85,44 +85,6 @@ test_int_canonical(void)
 	CHECK(a.h1 != b.h1, "the seed does not change the hash");
 }
 
-/*
- * bloom_hash_int64 writes MurmurHash3 out for eight bytes; it must agree
- * with the library on every value and seed, the extremes included.
- */
-static void
-test_int_inline_hash(void)
-{
-	static const int64_t edge[] = {0, 1, -1, INT64_MIN, INT64_MAX, 255, 256,
-	(int64_t) UINT64_C(0x8000000000000001)};
-	static const uint32_t seeds[] = {0, 1, 42, 0x7FFFFFFF, 0x80000000, UINT32_MAX};
-	uint64_t	state = 99;
-	int			mismatches = 0;
-
-	for (int s = 0; s < (int) (sizeof(seeds) / sizeof(seeds[0])); s++)
-	{
-		for (int i = 0; i < 100000 + (int) (sizeof(edge) / sizeof(edge[0])); i++)
-		{
-			uint8_t		le[8];
-			int64_t		v;
-			BloomHash	a,
-						b;
-
-			if (i < (int) (sizeof(edge) / sizeof(edge[0])))
-				v = edge[i];
-			else
-			{
-				state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-				v = (int64_t) (state ^ (state >> 29));
-			}
-			put64le(le, (uint64_t) v);
-			a = bloom_hash(le, 8, seeds[s]);
-			b = bloom_hash_int64(v, seeds[s]);
-			mismatches += a.h1 != b.h1 || a.h2 != b.h2;
-		}
-	}
-	CHECK(mismatches == 0, "inline int8 hash differs from lmmh_x64_128 %d times", mismatches);
-}
-
 /* pinned: element 42 (int8), seed 0, in a 1000-block filter with k = 7 */
 static void
 test_layout_pinned(void)
@@ -548,7 +510,6 @@ main(void)
 {
 	test_smhasher_verification();
 	test_int_canonical();
-	test_int_inline_hash();
 	test_layout_pinned();
 	test_mask_properties();
 	test_byte_order_of_bits();
