@@ -227,26 +227,18 @@ Datum
 bloomfilter_agg_final(PG_FUNCTION_ARGS)
 {
 	Datum		state = PG_GETARG_DATUM(0);
+	ExpandedObjectHeader *eoh;
 	BloomFilter *result;
 	Size		size;
 
-	if (bloom_is_expanded(state))
-	{
-		ExpandedObjectHeader *eoh = bloom_eohp(state);
+	/* a flat state (bf_union_agg's, or bf_agg's after a combine step) */
+	if (!bloom_is_expanded(state))
+		PG_RETURN_BLOOMFILTER_P(bloom_copy(state));
 
-		size = EOH_get_flat_size(eoh);
-		result = bloom_alloc_bytes(CurrentMemoryContext, size);
-		EOH_flatten_into(eoh, result, size);
-	}
-	else
-	{
-		struct varlena *flat = PG_DETOAST_DATUM_PACKED(state);
-
-		size = VARHDRSZ + VARSIZE_ANY_EXHDR(flat);
-		result = bloom_alloc_bytes(CurrentMemoryContext, size);
-		SET_VARSIZE(result, size);
-		bloom_fill(result->data, VARDATA_ANY(flat), size - VARHDRSZ);
-	}
+	eoh = bloom_eohp(state);
+	size = EOH_get_flat_size(eoh);
+	result = bloom_alloc_bytes(CurrentMemoryContext, size);
+	EOH_flatten_into(eoh, result, size);
 	PG_RETURN_BLOOMFILTER_P(result);
 }
 
