@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Shared by the hardening scripts: a fresh database with the extension, the
 # pass/fail tally that ends in the "N passed, N failed" line, and stopping
-# and starting the server of the PG* environment (crash.sh, asan.sh).
+# and starting the server of the PG* environment (crash.sh, asan.sh), and a
+# private server of a script's own (memcheck.sh, oom.sh).
 # (Sourced, not run: check-all runs only the *.sh files that are scripts.)
 
 passed=0
@@ -96,3 +97,18 @@ server_start() {	# server_start LOGFILE [VAR=value...]: start, with that environ
 	echo "server_start: no connection after start (log: $log)" >&2
 	return 1
 }
+
+# ---- a private server, for scripts that start postgres their own way ----
+
+as_pg() { runuser -u postgres -- "$@"; }
+
+private_cluster() {	# private_cluster NAME [INITDB-ARGS...]: sets work, a
+	# fresh /tmp/NAME.* directory the postgres user can write, holding an
+	# initdb'd data directory in $work/data
+	work=$(mktemp -d "/tmp/$1.XXXXXX")
+	shift
+	chmod 755 "$work"
+	chown postgres "$work"
+	as_pg "$(pg_config --bindir)/initdb" -D "$work/data" -A trust --no-locale "$@" > /dev/null
+}
+

@@ -8,16 +8,12 @@
 # Starts its own server; run as root: bash test/hardening/memcheck.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. test/hardening/lib.sh
 
 EXTRA_PACKAGES=valgrind bash scripts/deps.sh
 bindir=$(pg_config --bindir)
-work=$(mktemp -d /tmp/bf_memcheck.XXXXXX)
-chmod 755 "$work"
-chown postgres "$work"
 port=${MEMCHECK_PORT:-5499}
-as_pg() { runuser -u postgres -- "$@"; }
-
-as_pg "$bindir/initdb" -D "$work/data" -A trust -E UTF8 --no-locale > /dev/null
+private_cluster bf_memcheck -E UTF8
 # background workers off, so that nearly every process is a regress backend
 as_pg bash -c "valgrind --quiet --trace-children=yes --track-origins=no \
 	--num-callers=30 --error-limit=no --log-file=$work/vg.%p \
@@ -42,7 +38,7 @@ total=$(grep -h -c "^==[0-9]*== [A-Z]" "$work"/vg.* | awk '{ s += $1 } END { pri
 echo "valgrind: $ours reports with a bloomfilter frame, $total reports in all (logs in $work)"
 if [ "$ours" -gt 0 ]; then
 	grep -l "bloomfilter.so" "$work"/vg.* | head -3 | xargs -r head -80
-	status=1
 fi
-echo "$([ "$status" -eq 0 ] && echo 1 || echo 0) passed, $([ "$status" -eq 0 ] && echo 0 || echo 1) failed"
-exit $status
+check "the suite passes under valgrind" "$status" -eq 0
+check "no valgrind report has a bloomfilter.so frame" "$ours" -eq 0
+finish

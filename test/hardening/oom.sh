@@ -7,13 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 bindir=$(pg_config --bindir)
-work=$(mktemp -d /tmp/bf_oom.XXXXXX)
-chmod 755 "$work"
-chown postgres "$work"
 port=${OOM_PORT:-5498}
-as_pg() { runuser -u postgres -- "$@"; }
-
-as_pg "$bindir/initdb" -D "$work/data" -A trust --no-locale > /dev/null
+private_cluster bf_oom
 as_pg bash -c "ulimit -v 1500000; $bindir/pg_ctl -D $work/data -l $work/server.log \
 	-o \"-p $port -k $work -c listen_addresses='' -c shared_buffers=32MB\" -w start" > /dev/null
 stop() { as_pg "$bindir/pg_ctl" -D "$work/data" -m fast stop > /dev/null 2>&1 || true; rm -rf "$work"; }
