@@ -41,12 +41,12 @@ test: deps
 	$(MAKE) all
 	$(MAKE) install
 	$(MAKE) unit
-	pg_virtualenv -v $(PG_MAJOR) $(MAKE) installcheck
+	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
 
 demo: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
+	pg_virtualenv -t -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
 
 HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/hardening/*.sh)))
 
@@ -57,7 +57,7 @@ check-all: test
 	@failed=""; \
 	for script in $(HARDENING_SCRIPTS); do \
 		echo "== $$script"; \
-		pg_virtualenv -v $(PG_MAJOR) bash $$script || failed="$$failed $$script"; \
+		pg_virtualenv -t -v $(PG_MAJOR) bash $$script || failed="$$failed $$script"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check-all: FAILED:$$failed"; exit 1; fi
 	$(MAKE) fuzz
