@@ -2,8 +2,10 @@
 
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
-OBJS = src/bloom_core.o src/bloomfilter_io.o src/bloomfilter_elem.o \
-	src/bloomfilter_op.o src/bloomfilter_agg.o
+# src/bloom_*.c: the core, plain C without server headers (unit tests and
+# fuzzers link it alone); src/bloomfilter_*.c: the PostgreSQL glue
+CORE_SRCS = $(sort $(wildcard src/bloom_*.c))
+OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter_*.c)))
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
 
@@ -17,7 +19,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track headers; every object depends on ours
-$(OBJS): src/bloomfilter.h src/bloom_core.h
+$(OBJS): $(wildcard src/*.h)
 
 # ---- developer entry points (see README) ----
 
@@ -25,8 +27,8 @@ PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
 EXTRA_CLEAN = test/unit_core
 
-test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
-	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
+test/unit_core: test/unit_core.c $(CORE_SRCS) $(wildcard src/bloom_*.h)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
 
 .PHONY: deps unit test demo check-all bench fuzz
 

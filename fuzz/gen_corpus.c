@@ -10,7 +10,7 @@
  *
  * Build it against the core, as fuzz/run.sh does when asked to regenerate:
  *
- *	  cc -O2 -Isrc -o gen_corpus fuzz/gen_corpus.c src/bloom_core.c \
+ *	  cc -O2 -Isrc -o gen_corpus fuzz/gen_corpus.c src/bloom_*.c \
  *		  -lmurmurhash -lm
  *
  * The output is deterministic, so regenerating gives the checked-in files.
@@ -19,7 +19,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core.h"
+#include "bloom_blocked.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -41,12 +41,12 @@ CFLAGS=(-g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Isrc
 		-fno-sanitize-recover=all)
 for h in $HARNESSES; do
 	echo "fuzz: building $BUILD/fuzz_$h"
-	$CC "${CFLAGS[@]}" -o $BUILD/fuzz_$h fuzz/fuzz_$h.c src/bloom_core.c -lmurmurhash -lm
+	$CC "${CFLAGS[@]}" -o $BUILD/fuzz_$h fuzz/fuzz_$h.c src/bloom_*.c -lmurmurhash -lm
 done
 
 if [ "${FUZZ_REGEN_CORPUS:-0}" = "1" ]; then
 	$CC -O2 -std=c11 -Wall -Wextra -Isrc -o $BUILD/gen_corpus fuzz/gen_corpus.c \
-		src/bloom_core.c -lmurmurhash -lm
+		src/bloom_*.c -lmurmurhash -lm
 	rm -rf fuzz/corpus/binary fuzz/corpus/text
 	mkdir -p fuzz/corpus/binary fuzz/corpus/text
 	$BUILD/gen_corpus fuzz/corpus

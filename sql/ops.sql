@@ -22,7 +22,7 @@ SELECT bf_add(bf_create(100), 'abc') @> 'abc' AS text_literal,
 SELECT bf_add(bf_create(100), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)
          @> 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid AS uuid,
        bf_add(bf_create(100), 1.5::numeric) @> 1.5::numeric AS numeric,
-       bf_add(bf_create(100), 1.0::numeric) @> 1.00::numeric AS numeric_scale_matters,
+       bf_add(bf_create(100), 1.0::numeric) @> 1.00::numeric AS numeric_other_scale,
        bf_add(bf_create(100), '2024-01-01'::date) @> '2024-01-01'::date AS date,
        bf_add(bf_create(100), ARRAY[1, 2]) @> ARRAY[1, 2] AS array_value,
        bf_add(bf_create(100), ROW(1, 'x')) @> ROW(1, 'x') AS record;
@@ -34,6 +34,10 @@ SELECT bf_add(bf_create(100), 7::posint) @> 7::int8 AS domain_over_int4;
 -- the hash is a contract: pinned bytes of a filter holding 1 .. 3
 SELECT md5(bf_add_all(bf_create(100, 0.01), ARRAY[1, 2, 3])::bytea) AS pinned;
 SELECT md5(bf_add_all(bf_create(100, 0.01), ARRAY['a', 'b'])::bytea) AS pinned_text;
+-- integers and text hash alike under hash ids 1 and 2: with its hash id byte
+-- set back to 1, each is byte for byte what release 1.1 made
+SELECT md5(overlay(bf_add_all(bf_create(100, 0.01), ARRAY[1, 2, 3])::bytea placing '\x01' from 7 for 1)) AS as_made_by_1_1;
+SELECT md5(overlay(bf_add_all(bf_create(100, 0.01), ARRAY['a', 'b'])::bytea placing '\x01' from 7 for 1)) AS text_as_made_by_1_1;
 
 -- text hashing does not depend on the session's client_encoding
 CREATE TYPE mood AS enum ('café', 'thé');

@@ -3,6 +3,8 @@ CREATE EXTENSION bloomfilter VERSION '1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 ALTER EXTENSION bloomfilter UPDATE TO '1.1';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+ALTER EXTENSION bloomfilter UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 
 -- every object of the extension has a comment
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS undocumented

@@ -2,11 +2,12 @@
  *
  * bloom_core.h
  *	  Server-independent core of the bloomfilter extension: the stored
- *	  format, hashing, bit layout, sizing and validation.
+ *	  header, hashing, validation, sizing, base64, and the table of layouts
+ *	  through which everything that touches a filter's payload goes.
  *
  * Nothing here includes PostgreSQL headers, so the unit tests, fuzzers and
- * benchmarks can link bloom_core.c on its own.  See bloom_core.c for the
- * design notes.
+ * benchmarks can link the core on its own.  bloom_core.c has the design
+ * notes; each layout has a file of its own (bloom_blocked.c for layout 1).
  *
  * src/bloom_core.h
  *
@@ -26,23 +27,29 @@
 #define BLOOM_HEADER_SIZE		48
 #define BLOOM_MAGIC				0x464D4C42	/* "BLMF" read as LE uint32 */
 #define BLOOM_VERSION			1
-#define BLOOM_LAYOUT_BLOCKED512	1
-#define BLOOM_HASH_MURMUR3_X64_128 1
 
-/* Blocked layout: one 64-byte (cache line) block per element. */
-#define BLOOM_BLOCK_BYTES		64
-#define BLOOM_BLOCK_BITS		(BLOOM_BLOCK_BYTES * 8)
+/* layout ids (header byte 5): see bloom_layout_for() */
+#define BLOOM_LAYOUT_BLOCKED512	1
+
+/*
+ * Hash ids (header byte 6).  Both hash with MurmurHash3 x64_128; they
+ * differ in the canonical bytes an element of a given SQL type becomes
+ * (bloomfilter_elem.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
+ * SQL-equal values hash equal and is what new filters get.
+ */
+#define BLOOM_HASH_MURMUR3_SEND	1
+#define BLOOM_HASH_MURMUR3_EQ	2
+#define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
 
 #define BLOOM_MAX_HASHES		64
 #define BLOOM_DEFAULT_SEED		0
 
 /*
- * Largest stored filter (header plus blocks).  The text form is base64, 4/3
- * of this; it has to fit PostgreSQL's 1 GB allocation limit, or pg_dump could
- * not write the filter out.
+ * Largest stored filter (header plus payload).  The text form is base64,
+ * 4/3 of this; it has to fit PostgreSQL's 1 GB allocation limit, or pg_dump
+ * could not write the filter out.
  */
 #define BLOOM_MAX_BYTES			((uint64_t) 767 * 1024 * 1024)
-#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
 /*
  * Sizing aims the modelled rate at capacity at this fraction of the requested
@@ -68,7 +75,7 @@ typedef struct BloomHeader
 	uint64_t	bits_set;
 } BloomHeader;
 
-/* What bloom_validate found wrong; BLOOM_OK when nothing. */
+/* What validation found wrong; BLOOM_OK when nothing. */
 typedef enum BloomCheck
 {
 	BLOOM_OK = 0,
@@ -92,6 +99,117 @@ typedef struct BloomHash
 	uint64_t	h2;
 } BloomHash;
 
+/* little-endian access and bit counts, shared by the core and the layouts */
+
+/*
+ * Bit count of a word.  Without -mpopcnt the compiler's builtin is a libgcc
+ * call; this is a handful of inline instructions either way.
+ */
+static inline int
+bloom_popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (int) ((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+static inline uint64_t
+bloom_load64le(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void
+bloom_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * Long loops over a payload call this every BLOOM_INTERRUPT_BYTES, so that
+ * the server can answer a cancel; the core itself cannot know how.  NULL
+ * (the default, and what tests and fuzzers leave) means never interrupted.
+ */
+#define BLOOM_INTERRUPT_BYTES	(1024 * 1024)
+extern void (*bloom_interrupt_hook) (void);
+
+static inline void
+bloom_check_interrupts(void)
+{
+	if (bloom_interrupt_hook)
+		bloom_interrupt_hook();
+}
+
+/*
+ * A layout: how the payload after the header is organised, and the one
+ * place that adds to, tests, combines and describes it.  The header's
+ * layout byte picks the entry (bloom_layout_for); every I/O path,
+ * validation, SQL function and fuzzer goes through it.  A new layout is a
+ * new file defining one of these plus an entry in bloom_layouts[].
+ *
+ * Shapes are compared by same_shape before combine is called; add, combine
+ * and the estimates keep hdr->bits_set (the layout's count of non-zero
+ * cells) exact.
+ */
+typedef struct BloomLayout
+{
+	uint8_t		id;
+	const char *name;			/* as bf_info shows it */
+
+	/* everything checkable without the payload, against its length */
+	BloomCheck	(*check_header) (const BloomHeader *hdr, size_t payload_len);
+	/* what needs the payload itself (counts kept in the header) */
+	BloomCheck	(*check_payload) (const BloomHeader *hdr, const uint8_t *payload);
+	uint64_t	(*payload_bytes) (const BloomHeader *hdr);
+
+	/*
+	 * The part of the payload a check of h reads, so that a stored value
+	 * can be checked by fetching only that (point checks by TOAST slices),
+	 * and the check itself on those bytes.  span_bytes is 0 for a layout
+	 * whose checks need the whole payload.
+	 */
+	uint32_t	span_bytes;
+	uint64_t	(*span_of) (const BloomHeader *hdr, BloomHash h);
+	bool		(*test_span) (const BloomHeader *hdr, const uint8_t *span,
+							  BloomHash h);
+
+	/* add n hashes (a batch lets the layout overlap cache misses) */
+	void		(*add) (BloomHeader *hdr, uint8_t *payload,
+						const BloomHash *hashes, size_t n);
+	bool		(*same_shape) (const BloomHeader *a, const BloomHeader *b);
+	void		(*combine) (BloomHeader *hdr, uint8_t *dst, const uint8_t *src,
+							bool intersect);
+	double		(*cardinality) (const BloomHeader *hdr, const uint8_t *payload);
+	double		(*fpp) (const BloomHeader *hdr, const uint8_t *payload);
+} BloomLayout;
+
+/* NULL for a layout id this build does not know */
+extern const BloomLayout *bloom_layout_for(uint8_t id);
+
+static inline bool
+bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,
+				   const uint8_t *payload, BloomHash h)
+{
+	return layout->test_span(hdr, payload + layout->span_of(hdr, h), h);
+}
+
+/* name of a hash id as bf_info shows it; NULL if unknown */
+extern const char *bloom_hash_name(uint8_t hash_id);
+
 /* header codec */
 extern void bloom_header_decode(const uint8_t *buf, BloomHeader *hdr);
 extern void bloom_header_encode(const BloomHeader *hdr, uint8_t *buf);
@@ -99,16 +217,12 @@ extern void bloom_header_init(BloomHeader *hdr, uint64_t capacity,
 							  double error_rate, uint32_t seed,
 							  uint64_t nbits, int nhashes);
 
-static inline uint64_t
-bloom_nblocks(const BloomHeader *hdr)
-{
-	return hdr->nbits / BLOOM_BLOCK_BITS;
-}
-
+/* header plus payload; the header must have passed bloom_validate_header */
 static inline size_t
 bloom_total_bytes(const BloomHeader *hdr)
 {
-	return BLOOM_HEADER_SIZE + (size_t) (hdr->nbits / 8);
+	return BLOOM_HEADER_SIZE +
+		(size_t) bloom_layout_for(hdr->layout)->payload_bytes(hdr);
 }
 
 /* validation: the one check every path from outside bytes goes through */
@@ -118,7 +232,7 @@ extern BloomCheck bloom_validate_header(const BloomHeader *hdr, size_t len);
 extern const char *bloom_check_message(BloomCheck check);
 extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 
-/* sizing */
+/* sizing (of the blocked layout) */
 extern bool bloom_size(uint64_t capacity, double error_rate,
 					   uint64_t *nbits, int *nhashes);
 extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
@@ -147,153 +261,6 @@ bloom_hash_int64(int64_t value, uint32_t seed)
 #endif
 	return bloom_hash(&v, sizeof(v), seed);
 }
-
-/* which block an element lives in: high half of h1 * nblocks */
-static inline uint64_t
-bloom_block_of(uint64_t h1, uint64_t nblocks)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t) (((unsigned __int128) h1 * nblocks) >> 64);
-#else
-	uint64_t	a_lo = h1 & 0xFFFFFFFF,
-				a_hi = h1 >> 32,
-				b_lo = nblocks & 0xFFFFFFFF,
-				b_hi = nblocks >> 32;
-	uint64_t	lo_lo = a_lo * b_lo,
-				hi_lo = a_hi * b_lo,
-				lo_hi = a_lo * b_hi,
-				hi_hi = a_hi * b_hi;
-	uint64_t	cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFF) + lo_hi;
-
-	return (cross >> 32) + (hi_lo >> 32) + hi_hi;
-#endif
-}
-
-/* The k bits of an element inside its block, as eight 64-bit words. */
-typedef struct BloomMask
-{
-	uint64_t	w[BLOOM_BLOCK_BYTES / 8];
-} BloomMask;
-
-/*
- * The element's bits inside its block: the one definition of the sequence
- * described at the top of bloom_core.c.  Each call of bloom_draw_next
- * returns the next bit number not drawn before for this element, or -1 once
- * k have been drawn.  The draw count is bounded so that no input can loop;
- * real hashes never reach the bound.
- */
-#define BLOOM_LCG_MULT		UINT64_C(6364136223846793005)
-#define BLOOM_MAX_DRAWS		(16 * BLOOM_MAX_HASHES)
-
-typedef struct BloomDraw
-{
-	uint64_t	x;
-	uint64_t	c;
-	int			nhashes;
-	int			got;
-	int			draws;
-	BloomMask	drawn;
-} BloomDraw;
-
-/*
- * XXX Each draw waits for the previous multiply.  Tabulating A^i and the
- * partial sums to make the draws independent was tried and measured slower:
- * the table loads cost more than the latency they hide.
- */
-static inline void
-bloom_draw_init(BloomDraw *d, BloomHash h, int nhashes)
-{
-	d->x = h.h2;
-	d->c = h.h1 | 1;
-	d->nhashes = nhashes;
-	d->got = 0;
-	d->draws = 0;
-	memset(&d->drawn, 0, sizeof(d->drawn));
-}
-
-static inline int
-bloom_draw_next(BloomDraw *d)
-{
-	while (d->got < d->nhashes && d->draws < BLOOM_MAX_DRAWS)
-	{
-		unsigned	pos;
-		uint64_t	bit;
-
-		d->draws++;
-		d->x = d->x * BLOOM_LCG_MULT + d->c;
-		pos = (unsigned) (d->x >> 55);
-		bit = UINT64_C(1) << (pos & 63);
-		if ((d->drawn.w[pos >> 6] & bit) == 0)
-		{
-			d->drawn.w[pos >> 6] |= bit;
-			d->got++;
-			return (int) pos;
-		}
-	}
-	return -1;
-}
-
-/*
- * Check an element against its block, stopping at the first clear bit, so
- * that most absent elements are ruled out after a draw or two instead of k.
- * The draws are tested two at a time: at the usual fill a single bit is a
- * coin toss the branch predictor cannot learn, and a pair, clear three times
- * in four, halves the mispredictions for the price of a draw that is cheap.
- */
-static inline bool
-bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
-{
-	BloomDraw	d;
-
-	bloom_draw_init(&d, h, nhashes);
-	for (;;)
-	{
-		int			p1 = bloom_draw_next(&d);
-		int			p2;
-		unsigned	ok;
-
-		if (p1 < 0)
-			return true;
-		p2 = bloom_draw_next(&d);
-		ok = (block[p1 >> 3] >> (p1 & 7)) & 1;
-		if (p2 < 0)
-			return ok != 0;
-		ok &= (block[p2 >> 3] >> (p2 & 7)) & 1;
-		if (!ok)
-			return false;
-	}
-}
-
-static inline bool
-bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
-{
-	return bloom_block_test_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
-								 h, nhashes);
-}
-
-extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);
-
-/*
- * The mask form sets and tests the same bits as bloom_block_add_hash and
- * bloom_block_test_hash; the tests and fuzzers use it as their reference.
- */
-extern int	bloom_block_add(uint8_t *block, const BloomMask *mask);
-extern int	bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes);
-extern bool bloom_block_test(const uint8_t *block, const BloomMask *mask);
-
-/* whole-filter helpers over the bit area */
-extern int	bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h);
-extern uint64_t bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
-								const BloomHash *hashes, size_t n);
-extern uint64_t bloom_popcount(const uint8_t *bits, size_t nbytes);
-extern uint64_t bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
-extern uint64_t bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
-
-/* estimates from the actual fill of every block */
-extern double bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks,
-										 int nhashes);
-extern double bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks,
-								 int nhashes);
 
 /* base64 (RFC 4648, padded, no line breaks) for the text form */
 extern size_t bloom_base64_encoded_len(size_t len);

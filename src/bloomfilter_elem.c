@@ -1,28 +1,58 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_elem.c
- *	  Canonical bytes of an element, per SQL type.
+ *	  Canonical bytes of an element, per SQL type and per hash id.
  *
  * The hash of an element must not depend on the build, the platform or the
  * session, or a stored filter would start answering "absent" for elements it
- * holds.  So every type is reduced to bytes that are defined independently
- * of memory layout:
+ * holds.  So every type is reduced to bytes defined independently of memory
+ * layout, and those bytes are hashed (bloom_core.h).  Two sets of rules
+ * exist, chosen by the filter's hash id; both share the common cases:
  *
  *	- int2, int4, int8: widened to int8, 8 bytes little-endian, so a column
  *	  of one width can be probed with a value of another;
  *	- text, varchar, bytea: the bytes of the value (text in the database
- *	  encoding);
- *	- bpchar: the bytes without trailing blanks, as bpchar comparison treats
- *	  them;
- *	- name: the bytes up to the terminating NUL;
+ *	  encoding); bpchar without trailing blanks, as its comparison treats
+ *	  them; name, unknown (a literal inside ROW()) and cstring up to the NUL;
  *	- uuid: its 16 bytes;
- *	- anything else: the output of its binary send function, which
- *	  PostgreSQL keeps stable across platforms and versions for COPY BINARY.
- *	  Text inside such values (enum labels, json, arrays of text) is taken in
- *	  the database encoding whatever the session's client_encoding.
+ *	- domains: as their base type.
  *
- * Domains hash as their base type.  The lookup happens once per call site;
- * the result lives in fn_extra.
+ * Hash id 1 (filters made by releases up to 1.1) hashes every other type by
+ * the output of its binary send function, in the database encoding.  Equal
+ * values can have different send output (1.0 and 1.00 as numeric, 0.0 and
+ * -0.0 as float), so such a filter can say "absent" for a value equal to one
+ * it holds.  Those filters keep their rules forever.
+ *
+ * Hash id 2 (new filters) makes SQL-equal values hash equal:
+ *	- numeric, float4 and float8 values that are whole numbers within int8
+ *	  hash as that int8 (so 2, 2.0::numeric and 2.0::float8 all match the
+ *	  integer 2); other numerics as the ASCII of the value with trailing
+ *	  fractional zeros removed ("1.5", "NaN", "Infinity"); other floats as
+ *	  the 8 little-endian bytes of the float8 (float4 widened first), every
+ *	  NaN as 0x7FF8000000000000;
+ *	- enums: the label's bytes;
+ *	- interval: the 16-byte little-endian count of microseconds its
+ *	  comparison uses (a month is 30 days, a day 24 hours);
+ *	- inet and cidr: the send output with the is-cidr byte zeroed;
+ *	- bool, "char", date, time, timetz, timestamp, timestamptz, oid, money,
+ *	  macaddr, macaddr8, bit, varbit, pg_lsn: the send output, which is one
+ *	  per value for these;
+ *	- arrays: int32 ndim, then each dimension's length and lower bound
+ *	  (int32), then each element as an int32 length (-1 for NULL) and its
+ *	  canonical bytes, all little-endian; records likewise, as int32 column
+ *	  count and each column as length and canonical bytes;
+ *	- any other type (citext, jsonb, ranges, json, ...) is refused with an
+ *	  error, as is text under a nondeterministic collation: their equal
+ *	  values do not share one form, and a silent mismatch would be a false
+ *	  negative.
+ *
+ * Nothing here changes session state: text inside send output would be
+ * converted to the client encoding, so for hash id 1 a type whose send
+ * output can hold text is hashed through send only when no conversion
+ * happens (the client encoding is the database's, or either is SQL_ASCII);
+ * enums are hashed by their label directly, and other text-carrying types
+ * raise an error asking for the database's encoding rather than hash bytes
+ * that would change with the session.
  *
  * src/bloomfilter_elem.c
  *
@@ -30,139 +60,537 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/tupdesc.h"
+#include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
+#include "utils/inet.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "utils/uuid.h"
 
-#include "bloomfilter.h"
+#include "bloomfilter_elem.h"
+
+/* types whose send output is one per value: equal values, equal bytes */
+static const Oid canonical_send_types[] = {
+	BOOLOID, CHAROID, DATEOID, TIMEOID, TIMETZOID, TIMESTAMPOID,
+	TIMESTAMPTZOID, OIDOID, MONEYOID, MACADDROID, MACADDR8OID, BITOID,
+	VARBITOID, PG_LSNOID
+};
+
+/* built-in send functions whose output can hold text (or nested values) */
+static const Oid text_send_functions[] = {
+	F_TEXTSEND, F_BPCHARSEND, F_VARCHARSEND, F_NAMESEND, F_UNKNOWNSEND,
+	F_CSTRING_SEND, F_JSON_SEND, F_JSONB_SEND, F_JSONPATH_SEND, F_XML_SEND,
+	F_TSVECTORSEND, F_TSQUERYSEND, F_ENUM_SEND, F_RECORD_SEND, F_ARRAY_SEND,
+	F_RANGE_SEND, F_MULTIRANGE_SEND
+};
+
+static bool
+oid_in(Oid oid, const Oid *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == oid)
+			return true;
+	return false;
+}
+
+static void
+bloom_elem_init_send(BloomElemType *et, Oid typid)
+{
+	Oid			sendfn;
+	bool		isvarlena;
+
+	getTypeBinaryOutputInfo(typid, &sendfn, &isvarlena);
+	fmgr_info_cxt(sendfn, &et->send, et->mcxt);
+	/* a send function we do not know could write text: assume it does */
+	et->send_has_text = sendfn >= FirstGenbkiObjectId ||
+		oid_in(sendfn, text_send_functions, lengthof(text_send_functions));
+}
 
 void
-bloom_elem_init(BloomElemType *et, Oid typid, MemoryContext mcxt)
+bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 {
 	Oid			base = getBaseType(typid);
 
 	memset(et, 0, sizeof(*et));
 	et->typid = typid;
+	et->mcxt = mcxt;
+	et->collation = collation;
+	et->nondeterministic = OidIsValid(collation) &&
+		!get_collation_isdeterministic(collation);
 	get_typlenbyvalalign(typid, &et->typlen, &et->typbyval, &et->typalign);
 
 	switch (base)
 	{
 		case INT2OID:
 			et->kind = BLOOM_ELEM_INT2;
-			break;
+			return;
 		case INT4OID:
 			et->kind = BLOOM_ELEM_INT4;
-			break;
+			return;
 		case INT8OID:
 			et->kind = BLOOM_ELEM_INT8;
-			break;
+			return;
 		case TEXTOID:
 		case VARCHAROID:
 		case BYTEAOID:
 			et->kind = BLOOM_ELEM_TEXT;
-			break;
+			return;
 		case BPCHAROID:
 			et->kind = BLOOM_ELEM_BPCHAR;
-			break;
+			return;
 		case NAMEOID:
 			et->kind = BLOOM_ELEM_NAME;
-			break;
+			return;
+		case UNKNOWNOID:
+		case CSTRINGOID:
+			et->kind = BLOOM_ELEM_CSTRING;
+			return;
 		case UUIDOID:
 			et->kind = BLOOM_ELEM_UUID;
+			return;
+		case NUMERICOID:
+			et->kind = BLOOM_ELEM_NUMERIC;
+			break;
+		case FLOAT4OID:
+			et->kind = BLOOM_ELEM_FLOAT4;
+			break;
+		case FLOAT8OID:
+			et->kind = BLOOM_ELEM_FLOAT8;
+			break;
+		case INTERVALOID:
+			et->kind = BLOOM_ELEM_INTERVAL;
+			break;
+		case INETOID:
+		case CIDROID:
+			et->kind = BLOOM_ELEM_INET;
 			break;
 		default:
+			if (type_is_enum(base))
+				et->kind = BLOOM_ELEM_ENUM;
+			else if (OidIsValid(get_element_type(base)))
 			{
-				Oid			sendfn;
-				bool		isvarlena;
-
-				getTypeBinaryOutputInfo(typid, &sendfn, &isvarlena);
-				fmgr_info_cxt(sendfn, &et->send, mcxt);
+				et->kind = BLOOM_ELEM_ARRAY;
+				et->elem = MemoryContextAlloc(mcxt, sizeof(BloomElemType));
+				bloom_elem_init(et->elem, get_element_type(base), collation, mcxt);
+			}
+			else if (type_is_rowtype(base))
+				et->kind = BLOOM_ELEM_RECORD;
+			else
+			{
 				et->kind = BLOOM_ELEM_SEND;
+				et->send_is_canonical = oid_in(base, canonical_send_types,
+											   lengthof(canonical_send_types));
 			}
 			break;
 	}
+	/* hash id 1 hashes all of these by their send output */
+	bloom_elem_init_send(et, typid);
+}
+
+/* ---- hash id 1: send output in the database encoding ---- */
+
+static bool
+bloom_send_converts_text(void)
+{
+	int			client = pg_get_client_encoding();
+	int			db = GetDatabaseEncoding();
+
+	return client != db && client != PG_SQL_ASCII && db != PG_SQL_ASCII;
+}
+
+static void
+bloom_append_enum_label(StringInfo buf, Datum value)
+{
+	HeapTuple	tup = SearchSysCache1(ENUMOID, value);
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid internal value for enum: %u",
+						DatumGetObjectId(value))));
+	appendStringInfoString(buf, NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel));
+	ReleaseSysCache(tup);
+}
+
+static void
+bloom_append_send(StringInfo buf, BloomElemType *et, Datum value)
+{
+	bytea	   *b = SendFunctionCall(&et->send, value);
+
+	appendBinaryStringInfo(buf, VARDATA(b), VARSIZE(b) - VARHDRSZ);
+	pfree(b);
+}
+
+static void
+bloom_canon_v1(StringInfo buf, BloomElemType *et, Datum value)
+{
+	if (et->kind == BLOOM_ELEM_ENUM)
+	{
+		/* enum_send's output in the database encoding */
+		bloom_append_enum_label(buf, value);
+		return;
+	}
+	if (et->send_has_text && bloom_send_converts_text())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot hash a value of type %s for a bloom filter of hash id 1 while client_encoding differs from the database encoding",
+						format_type_be(et->typid)),
+				 errdetail("Filters made by bloomfilter 1.1 or earlier hash this type by its binary output in the database encoding, %s.",
+						   GetDatabaseEncodingName()),
+				 errhint("Set client_encoding to %s, or rebuild the filter with this version.",
+						 GetDatabaseEncodingName())));
+	bloom_append_send(buf, et, value);
+}
+
+/* ---- hash id 2: SQL-equal values, equal bytes ---- */
+
+static void
+bloom_append_le(StringInfo buf, uint64 v, int nbytes)
+{
+	uint8		b[8];
+
+	for (int i = 0; i < nbytes; i++)
+		b[i] = (uint8) (v >> (8 * i));
+	appendBinaryStringInfo(buf, (char *) b, nbytes);
+}
+
+static void
+bloom_append_double(StringInfo buf, double d)
+{
+	uint64		bits;
+
+	if (isnan(d))
+		bits = UINT64CONST(0x7FF8000000000000);
+	else
+		memcpy(&bits, &d, sizeof(bits));
+	bloom_append_le(buf, bits, 8);
+}
+
+/* a whole number within int8, as an integer hashes; false otherwise */
+static bool
+bloom_double_as_int64(double d, int64 *v)
+{
+	if (!isfinite(d) || d != trunc(d) ||
+		d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+		return false;
+	*v = (int64) d;				/* -0.0 becomes 0 */
+	return true;
+}
+
+static void
+bloom_append_numeric(StringInfo buf, Datum value)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
+														DirectFunctionCall1(numeric_trim_scale, value)));
+	char	   *end;
+	long long	v;
+
+	/* after trim_scale a whole number has no decimal point */
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == 0 && *end == '\0' && end != s)
+		bloom_append_le(buf, (uint64) v, 8);
+	else
+		appendStringInfoString(buf, s);
+	pfree(s);
+}
+
+static void
+bloom_append_interval(StringInfo buf, Datum value)
+{
+	Interval   *iv = DatumGetIntervalP(value);
+	int128		span = (int128) iv->month * (30 * USECS_PER_DAY) +
+		(int128) iv->day * USECS_PER_DAY + iv->time;
+
+	bloom_append_le(buf, (uint64) span, 8);
+	bloom_append_le(buf, (uint64) (span >> 64), 8);
+}
+
+static void bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value);
+
+/* a nested value: int32 length, or -1 for NULL, then its bytes */
+static void
+bloom_append_nested(StringInfo buf, BloomElemType *et, Datum value, bool isnull)
+{
+	int			lenpos = buf->len;
+
+	bloom_append_le(buf, (uint32) -1, 4);
+	if (isnull)
+		return;
+	bloom_canon_v2(buf, et, value);
+	for (int i = 0; i < 4; i++)
+		buf->data[lenpos + i] = (char) ((uint32) (buf->len - lenpos - 4) >> (8 * i));
+}
+
+static void
+bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
+{
+	AnyArrayType *arr = DatumGetAnyArrayP(value);
+	int			ndim = AARR_NDIM(arr);
+	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
+	array_iter	it;
+
+	bloom_append_le(buf, (uint32) ndim, 4);
+	for (int d = 0; d < ndim; d++)
+	{
+		bloom_append_le(buf, (uint32) AARR_DIMS(arr)[d], 4);
+		bloom_append_le(buf, (uint32) AARR_LBOUND(arr)[d], 4);
+	}
+	array_iter_setup(&it, arr);
+	for (int i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		v = array_iter_next(&it, &isnull, i, et->elem->typlen,
+										et->elem->typbyval, et->elem->typalign);
+
+		bloom_append_nested(buf, et->elem, v, isnull);
+	}
+}
+
+static void
+bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
+{
+	HeapTupleHeader td = DatumGetHeapTupleHeader(value);
+	Oid			typid = HeapTupleHeaderGetTypeId(td);
+	int32		typmod = HeapTupleHeaderGetTypMod(td);
+	TupleDesc	desc = lookup_rowtype_tupdesc(typid, typmod);
+	HeapTupleData tuple;
+	Datum	   *values = palloc(desc->natts * sizeof(Datum));
+	bool	   *nulls = palloc(desc->natts * sizeof(bool));
+	int			ncols = 0;
+
+	/* the columns' types, kept for the row type seen last */
+	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod)
+	{
+		et->rec_cols = MemoryContextAllocZero(et->mcxt,
+											  Max(desc->natts, 1) * sizeof(BloomElemType));
+		for (int i = 0; i < desc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+
+			if (!att->attisdropped)
+				bloom_elem_init(&et->rec_cols[i], att->atttypid, att->attcollation,
+								et->mcxt);
+		}
+		et->rec_typid = typid;
+		et->rec_typmod = typmod;
+		et->rec_natts = desc->natts;
+	}
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = td;
+	heap_deform_tuple(&tuple, desc, values, nulls);
+
+	for (int i = 0; i < desc->natts; i++)
+		ncols += !TupleDescAttr(desc, i)->attisdropped;
+	bloom_append_le(buf, (uint32) ncols, 4);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		if (!TupleDescAttr(desc, i)->attisdropped)
+			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
+	}
+	ReleaseTupleDesc(desc);
+	pfree(values);
+	pfree(nulls);
+}
+
+static void
+bloom_refuse(BloomElemType *et)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("bloom filters cannot hash values of type %s",
+					format_type_be(et->typid)),
+			 errdetail("Equal values of this type do not all have the same binary form, so a filter could miss a value equal to one it holds."),
+			 errhint("Cast the elements to a type whose equal values are identical, such as text after normalizing them.")));
+}
+
+static void
+bloom_check_collation(BloomElemType *et)
+{
+	if (et->nondeterministic)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bloom filters cannot hash text under the nondeterministic collation \"%s\"",
+						get_collation_name(et->collation)),
+				 errdetail("Strings that such a collation calls equal can differ in their bytes, so a filter could miss one."),
+				 errhint("Normalize the text (for example with lower()) and use a deterministic collation such as \"C\".")));
 }
 
 /*
- * Binary send converts text to the client encoding; hash in the database
- * encoding instead, so the session's client_encoding cannot change a hash.
+ * The kinds every hash id treats alike: integers as 8 little-endian bytes,
+ * the rest as stored.  Returns false for any other kind.  *tofree is what
+ * to pfree afterwards, or NULL.
  */
-static bytea *
-bloom_send_in_db_encoding(FmgrInfo *send, Datum value)
+static bool
+bloom_common_bytes(BloomElemType *et, Datum value, uint64 *scratch,
+				   const char **data, size_t *len, void **tofree)
 {
-	int			client = pg_get_client_encoding();
-	bytea	   *result;
-
-	if (client == GetDatabaseEncoding())
-		return SendFunctionCall(send, value);
-
-	if (SetClientEncoding(GetDatabaseEncoding()) < 0)
-		elog(ERROR, "could not switch client encoding for hashing");
-	PG_TRY();
-	{
-		result = SendFunctionCall(send, value);
-	}
-	PG_FINALLY();
-	{
-		if (SetClientEncoding(client) < 0)
-			elog(ERROR, "could not restore client encoding after hashing");
-	}
-	PG_END_TRY();
-	return result;
-}
-
-BloomHash
-bloom_elem_hash_bytes(BloomElemType *et, Datum value, uint32 seed)
-{
+	*tofree = NULL;
 	switch (et->kind)
 	{
 		case BLOOM_ELEM_INT2:
-			return bloom_hash_int64((int64) DatumGetInt16(value), seed);
 		case BLOOM_ELEM_INT4:
-			return bloom_hash_int64((int64) DatumGetInt32(value), seed);
 		case BLOOM_ELEM_INT8:
-			return bloom_hash_int64(DatumGetInt64(value), seed);
-		case BLOOM_ELEM_TEXT:
 			{
-				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
-				BloomHash	h = bloom_hash(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), seed);
+				int64		v = et->kind == BLOOM_ELEM_INT8 ? DatumGetInt64(value) :
+					et->kind == BLOOM_ELEM_INT4 ? DatumGetInt32(value) :
+					DatumGetInt16(value);
+				uint8	   *b = (uint8 *) scratch;
 
-				if ((Pointer) v != DatumGetPointer(value))
-					pfree(v);
-				return h;
+				for (int i = 0; i < 8; i++)
+					b[i] = (uint8) ((uint64) v >> (8 * i));
+				*data = (const char *) b;
+				*len = 8;
+				return true;
 			}
+		case BLOOM_ELEM_TEXT:
 		case BLOOM_ELEM_BPCHAR:
 			{
-				BpChar	   *v = DatumGetBpCharPP(value);
-				BloomHash	h = bloom_hash(VARDATA_ANY(v), bpchartruelen(VARDATA_ANY(v),
-																		 VARSIZE_ANY_EXHDR(v)),
-										  seed);
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
 
 				if ((Pointer) v != DatumGetPointer(value))
-					pfree(v);
-				return h;
+					*tofree = v;
+				*data = VARDATA_ANY(v);
+				*len = VARSIZE_ANY_EXHDR(v);
+				if (et->kind == BLOOM_ELEM_BPCHAR)
+					*len = bpchartruelen(VARDATA_ANY(v), (int) *len);
+				return true;
 			}
 		case BLOOM_ELEM_NAME:
-			{
-				const char *s = NameStr(*DatumGetName(value));
-
-				return bloom_hash(s, strnlen(s, NAMEDATALEN), seed);
-			}
+			*data = NameStr(*DatumGetName(value));
+			*len = strnlen(*data, NAMEDATALEN);
+			return true;
+		case BLOOM_ELEM_CSTRING:
+			*data = DatumGetCString(value);
+			*len = strlen(*data);
+			return true;
 		case BLOOM_ELEM_UUID:
-			return bloom_hash(DatumGetUUIDP(value)->data, UUID_LEN, seed);
-		case BLOOM_ELEM_SEND:
-			{
-				bytea	   *b = bloom_send_in_db_encoding(&et->send, value);
-				BloomHash	h = bloom_hash(VARDATA(b), VARSIZE(b) - VARHDRSZ, seed);
-
-				pfree(b);
-				return h;
-			}
+			*data = (const char *) DatumGetUUIDP(value)->data;
+			*len = UUID_LEN;
+			return true;
+		default:
+			return false;
 	}
-	elog(ERROR, "unexpected bloomfilter element kind %d", (int) et->kind);
-	pg_unreachable();
+}
+
+static bool
+bloom_append_common(StringInfo buf, BloomElemType *et, Datum value)
+{
+	uint64		scratch;
+	const char *data;
+	size_t		len;
+	void	   *tofree;
+
+	if (!bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
+		return false;
+	appendBinaryStringInfo(buf, data, (int) len);
+	if (tofree)
+		pfree(tofree);
+	return true;
+}
+
+static void
+bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
+{
+	int64		i;
+
+	check_stack_depth();		/* arrays of records of arrays ... */
+	bloom_check_collation(et);
+	if (bloom_append_common(buf, et, value))
+		return;
+	switch (et->kind)
+	{
+		case BLOOM_ELEM_NUMERIC:
+			bloom_append_numeric(buf, value);
+			break;
+		case BLOOM_ELEM_FLOAT4:
+		case BLOOM_ELEM_FLOAT8:
+			{
+				double		d = et->kind == BLOOM_ELEM_FLOAT4 ?
+					(double) DatumGetFloat4(value) : DatumGetFloat8(value);
+
+				if (bloom_double_as_int64(d, &i))
+					bloom_append_le(buf, (uint64) i, 8);
+				else
+					bloom_append_double(buf, d);
+			}
+			break;
+		case BLOOM_ELEM_ENUM:
+			bloom_append_enum_label(buf, value);
+			break;
+		case BLOOM_ELEM_INTERVAL:
+			bloom_append_interval(buf, value);
+			break;
+		case BLOOM_ELEM_INET:
+			{
+				int			start = buf->len;
+
+				/* family, bits, is_cidr, nb, address: a cidr cast to inet keeps is_cidr */
+				bloom_append_send(buf, et, value);
+				if (buf->len > start + 2)
+					buf->data[start + 2] = 0;
+			}
+			break;
+		case BLOOM_ELEM_ARRAY:
+			bloom_append_array(buf, et, value);
+			break;
+		case BLOOM_ELEM_RECORD:
+			bloom_append_record(buf, et, value);
+			break;
+		default:
+			if (!et->send_is_canonical)
+				bloom_refuse(et);
+			bloom_append_send(buf, et, value);
+			break;
+	}
+}
+
+/* everything but the integers bloom_elem_hash handles inline */
+BloomHash
+bloom_elem_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
+{
+	StringInfoData buf;
+	BloomHash	h;
+	uint64		scratch;
+	const char *data;
+	size_t		len;
+	void	   *tofree;
+
+	if (hdr->hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
+		bloom_check_collation(et);
+	/* the common kinds hash straight from the value */
+	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
+	{
+		h = bloom_hash(data, len, hdr->seed);
+		if (tofree)
+			pfree(tofree);
+		return h;
+	}
+	initStringInfo(&buf);
+	if (hdr->hash_id == BLOOM_HASH_MURMUR3_SEND)
+		bloom_canon_v1(&buf, et, value);
+	else
+		bloom_canon_v2(&buf, et, value);
+	h = bloom_hash(buf.data, buf.len, hdr->seed);
+	pfree(buf.data);
+	return h;
 }
 
 /* the slow path of bloom_fn_cache: the first call at a call site */
@@ -170,13 +598,25 @@ void *
 bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
 {
 	BloomElemType *et;
-	Oid			typid;
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
-	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	/*
+	 * Without a call expression (Citus calls transition functions so) the
+	 * declared type serves, if the function is not polymorphic there.
+	 */
+	if (!OidIsValid(typid) && OidIsValid(fcinfo->flinfo->fn_oid))
+	{
+		Oid		   *argtypes;
+		int			nargs;
+
+		get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+		if (argno < nargs && !IsPolymorphicType(argtypes[argno]))
+			typid = argtypes[argno];
+	}
 	if (!OidIsValid(typid))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("could not determine the element type of a bloomfilter argument")));
+				 errmsg("could not determine the element type of a bloom filter argument")));
 	if (array_element)
 	{
 		Oid			elemtype = get_element_type(getBaseType(typid));
@@ -190,7 +630,7 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 
 	Assert(size >= sizeof(BloomElemType));
 	et = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);
-	bloom_elem_init(et, typid, fcinfo->flinfo->fn_mcxt);
+	bloom_elem_init(et, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 	fcinfo->flinfo->fn_extra = et;
 	return et;
 }

@@ -1,0 +1,619 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter_datum.c
+ *	  The forms of a bloomfilter value and how each is read and written.
+ *
+ * A filter reaches a function in one of four forms: in line (possibly with
+ * a short header), out of line uncompressed (the type's default storage is
+ * EXTERNAL), out of line or in line compressed (if someone changed the
+ * storage), or as the aggregate's expanded state.  This file is the only
+ * one that tells them apart.
+ *
+ * Reading is where the time goes: a filter of ten million elements is 12 MB
+ * of TOAST.  So reading comes in three depths.  The header alone (for
+ * introspection) is a 48-byte slice of an out-of-line value.  A single check
+ * of an out-of-line value fetches the header and the one span its layout
+ * says the element lives in (a 64-byte block), both from one opening of the
+ * TOAST relation.  When the same stored value comes back in a later call of
+ * the same query (a join or a scalar subquery against a filters row), it is
+ * read once into the call site's cache, placed so that its payload starts on
+ * a 64-byte boundary, and every further check costs a hash and a cache line.
+ * Values are recognised by their TOAST pointer (relation, value OID,
+ * sizes), which names one immutable value.
+ *
+ * Every read checks the header against the value's length first (O(1)), so
+ * a value damaged since it passed full validation on input raises an error
+ * instead of sending a read past its end.  Nothing that reads changes the
+ * datum it read: the expanded state is flattened into a copy, with its
+ * pending hashes applied to the copy.
+ *
+ * src/bloomfilter_datum.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/mman.h>
+
+#include "access/detoast.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/* payloads are kept aligned to this, so that a check touches one line */
+#define BLOOM_CACHE_LINE	64
+
+/* fn_extra of bloom_probe */
+typedef struct BloomProbeCache
+{
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	bool		have_key;		/* key names the value seen last */
+	struct varatt_external key;
+	BloomView	view;			/* of the cached value; payload NULL if none */
+	void	   *alloc;			/* what view.payload points into */
+} BloomProbeCache;
+
+void
+bloom_report_corrupt(BloomCheck check)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("bloom filter value is corrupt"),
+			 errdetail_internal("%s", bloom_check_message(check))));
+}
+
+static void
+bloom_check_interrupts_hook(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+void
+_PG_init(void)
+{
+	/* the core's long loops answer a cancel through this */
+	bloom_interrupt_hook = bloom_check_interrupts_hook;
+}
+
+/* decode a header and check it against the value's total length */
+static void
+bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t len)
+{
+	BloomCheck	check = BLOOM_BAD_LENGTH;
+
+	if (header_bytes >= BLOOM_HEADER_SIZE)
+	{
+		bloom_header_decode(bytes, &v->hdr);
+		check = bloom_validate_header(&v->hdr, len);
+	}
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+	v->layout = bloom_layout_for(v->hdr.layout);
+	v->payload = NULL;
+}
+
+/* ---- memory ---- */
+
+/*
+ * Memory for a filter, in cxt.  A large chunk comes straight from mmap and
+ * is faulted in page by page when first written; where the kernel offers
+ * transparent huge pages on request (Linux's "madvise" mode, Debian's
+ * default), asking for them before the first write turns thousands of
+ * faults into a handful.  Only the 2 MB-aligned interior is advised, so
+ * nothing outside the chunk is affected; the advice changes neither
+ * contents nor semantics, and a kernel that declines it leaves things as
+ * they were.
+ */
+#define BLOOM_HUGE_PAGE		((uintptr_t) 2 * 1024 * 1024)
+
+void *
+bloom_palloc(MemoryContext cxt, Size size)
+{
+	char	   *p = MemoryContextAlloc(cxt, size);
+
+#ifdef MADV_HUGEPAGE
+	if (size >= 2 * BLOOM_HUGE_PAGE)
+	{
+		uintptr_t	start = TYPEALIGN(BLOOM_HUGE_PAGE, (uintptr_t) p);
+		uintptr_t	end = TYPEALIGN_DOWN(BLOOM_HUGE_PAGE, (uintptr_t) p + size);
+
+		if (end > start)
+			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+	}
+#endif
+	return p;
+}
+
+/*
+ * Copy (src not NULL) or zero n bytes a megabyte at a time, checking for
+ * interrupts in between: touching fresh memory is the slow part of making a
+ * large filter, and a cancel has to be answered meanwhile.
+ */
+static void
+bloom_fill(void *dst, const void *src, size_t n)
+{
+	for (size_t off = 0; off < n; off += BLOOM_INTERRUPT_BYTES)
+	{
+		size_t		len = Min(BLOOM_INTERRUPT_BYTES, n - off);
+
+		CHECK_FOR_INTERRUPTS();
+		if (src)
+			memcpy((char *) dst + off, (const char *) src + off, len);
+		else
+			memset((char *) dst + off, 0, len);
+	}
+}
+
+/* ---- the expanded aggregate state ---- */
+
+static Size
+bloom_state_flat_size(ExpandedObjectHeader *eoh)
+{
+	BloomState *s = (BloomState *) eoh;
+
+	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&s->hdr));
+}
+
+/* the flat form, with the pending hashes added to it and not to the state */
+static void
+bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	BloomState *s = (BloomState *) eoh;
+	BloomFilter *bf = (BloomFilter *) result;
+	BloomHeader hdr = s->hdr;
+
+	Assert(size == bloom_state_flat_size(eoh));
+	SET_VARSIZE(bf, size);
+	bloom_fill(BLOOMFILTER_PAYLOAD(bf), s->payload, size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
+	bloom_header_encode(&hdr, bf->data);
+}
+
+static const ExpandedObjectMethods bloom_state_methods = {
+	bloom_state_flat_size,
+	bloom_state_flatten_into
+};
+
+static bool
+bloom_is_expanded(Datum d)
+{
+	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
+		DatumGetEOHP(d)->eoh_methods == &bloom_state_methods;
+}
+
+/* our state passed read-write, which only its aggregate can do; else NULL */
+BloomState *
+bloom_state_of(Datum d)
+{
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) && bloom_is_expanded(d))
+		return (BloomState *) DatumGetEOHP(d);
+	return NULL;
+}
+
+/* a new state in a child of parent: empty (payload NULL) or a copy */
+BloomState *
+bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *payload)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "bloom filter state",
+											  ALLOCSET_SMALL_SIZES);
+	BloomState *s = MemoryContextAlloc(cxt, sizeof(BloomState));
+	size_t		nbytes;
+	char	   *alloc;
+
+	EOH_init_header(&s->eoh, &bloom_state_methods, cxt);
+	s->hdr = *hdr;
+	s->layout = bloom_layout_for(hdr->layout);
+	s->npending = 0;
+	nbytes = s->layout->payload_bytes(hdr);
+	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
+	s->payload = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+	bloom_fill(s->payload, payload, nbytes);
+	return s;
+}
+
+void
+bloom_state_flush(BloomState *s)
+{
+	s->layout->add(&s->hdr, s->payload, s->pending, s->npending);
+	s->npending = 0;
+}
+
+/* ---- reading ---- */
+
+/*
+ * Fetch len bytes at offset of an uncompressed out-of-line value into dst
+ * (which has room for a varlena header in front of them).
+ */
+static void
+bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
+				  int32 offset, int32 len, struct varlena *dst)
+{
+	SET_VARSIZE(dst, VARHDRSZ + len);
+	table_relation_fetch_toast_slice(toastrel, ptr->va_valueid,
+									 VARATT_EXTERNAL_GET_EXTSIZE(*ptr),
+									 offset, len, dst);
+}
+
+static bool
+bloom_is_sliceable(Datum d, struct varatt_external *ptr)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return false;
+	VARATT_EXTERNAL_GET_POINTER(*ptr, raw);
+	return !VARATT_EXTERNAL_IS_COMPRESSED(*ptr);
+}
+
+static void
+bloom_read_header_slice(Relation toastrel, const struct varatt_external *ptr,
+						BloomView *v)
+{
+	union
+	{
+		struct varlena vl;
+		char		buf[VARHDRSZ + BLOOM_HEADER_SIZE];
+	}			slice;
+	int32		extsize = VARATT_EXTERNAL_GET_EXTSIZE(*ptr);
+
+	if (extsize < BLOOM_HEADER_SIZE)
+		bloom_report_corrupt(BLOOM_BAD_LENGTH);
+	bloom_toast_fetch(toastrel, ptr, 0, BLOOM_HEADER_SIZE, &slice.vl);
+	bloom_view_init(v, (const uint8 *) VARDATA(&slice.vl), BLOOM_HEADER_SIZE, extsize);
+}
+
+/* the header, reading no more of the value than it must */
+void
+bloom_read_header(Datum d, BloomView *v)
+{
+	struct varatt_external ptr;
+
+	if (bloom_is_sliceable(d, &ptr))
+	{
+		Relation	toastrel = table_open(ptr.va_toastrelid, AccessShareLock);
+
+		bloom_read_header_slice(toastrel, &ptr, v);
+		table_close(toastrel, AccessShareLock);
+		return;
+	}
+	bloom_read(d, v);
+	v->payload = NULL;
+}
+
+/*
+ * The serialized bytes (header and payload) of any form, read-only: in line
+ * as they are, anything else detoasted or flattened into a fresh copy.
+ */
+const uint8 *
+bloom_read_bytes(Datum d, size_t *len)
+{
+	struct varlena *flat = PG_DETOAST_DATUM_PACKED(d);
+
+	*len = VARSIZE_ANY_EXHDR(flat);
+	return (const uint8 *) VARDATA_ANY(flat);
+}
+
+void
+bloom_read(Datum d, BloomView *v)
+{
+	size_t		len;
+	const uint8 *bytes = bloom_read_bytes(d, &len);
+
+	bloom_view_init(v, bytes, len, len);
+	v->payload = bytes + BLOOM_HEADER_SIZE;
+}
+
+/* ---- probing ---- */
+
+/* answer from the header and the one span the element maps to */
+static bool
+bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
+				   Datum elem, bool *answered)
+{
+	Relation	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
+	BloomView	v;
+	BloomHash	h;
+	struct varlena *span;
+	bool		result = false;
+
+	bloom_read_header_slice(toastrel, ptr, &v);
+	*answered = v.layout->span_bytes > 0;
+	if (*answered)
+	{
+		h = bloom_elem_hash(et, elem, &v.hdr);
+		span = palloc(VARHDRSZ + v.layout->span_bytes);
+		bloom_toast_fetch(toastrel, ptr,
+						  (int32) (BLOOM_HEADER_SIZE + v.layout->span_of(&v.hdr, h)),
+						  (int32) v.layout->span_bytes, span);
+		result = v.layout->test_span(&v.hdr, (const uint8 *) VARDATA(span), h);
+		pfree(span);
+	}
+	table_close(toastrel, AccessShareLock);
+	return result;
+}
+
+/*
+ * Hold the whole value in the call site's memory, its payload on a cache
+ * line boundary.  An uncompressed out-of-line value is read from its TOAST
+ * table straight into place; anything else is detoasted and copied.
+ */
+static void
+bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
+					   bool sliceable)
+{
+	Size		size;
+	char	   *alloc;
+	struct varlena *dst;
+	struct varlena *flat = NULL;
+
+	if (sliceable)
+		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(pc->key);
+	else
+	{
+		flat = PG_DETOAST_DATUM(d);
+		size = VARSIZE(flat);
+	}
+	alloc = bloom_palloc(fcinfo->flinfo->fn_mcxt, size + BLOOM_CACHE_LINE);
+	dst = (struct varlena *) (TYPEALIGN(BLOOM_CACHE_LINE,
+										alloc + VARHDRSZ + BLOOM_HEADER_SIZE) -
+							  VARHDRSZ - BLOOM_HEADER_SIZE);
+	if (sliceable)
+	{
+		Relation	toastrel = table_open(pc->key.va_toastrelid, AccessShareLock);
+
+		bloom_toast_fetch(toastrel, &pc->key, 0, (int32) (size - VARHDRSZ), dst);
+		table_close(toastrel, AccessShareLock);
+	}
+	else
+	{
+		bloom_fill(dst, flat, size);
+		if (flat != (struct varlena *) DatumGetPointer(d))
+			pfree(flat);
+	}
+	bloom_view_init(&pc->view, (const uint8 *) VARDATA(dst), size - VARHDRSZ,
+					size - VARHDRSZ);
+	pc->view.payload = (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE;
+	pc->alloc = alloc;
+}
+
+static bool
+bloom_view_test(BloomView *v, BloomElemType *et, Datum elem)
+{
+	return bloom_test_payload(v->layout, &v->hdr, v->payload,
+							  bloom_elem_hash(et, elem, &v->hdr));
+}
+
+bool
+bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+{
+	BloomProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(BloomProbeCache));
+	Datum		d = PG_GETARG_DATUM(filter_arg);
+	Datum		elem = PG_GETARG_DATUM(elem_arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	BloomView	v;
+
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varatt_external ptr;
+		bool		sliceable = bloom_is_sliceable(d, &ptr);
+
+		if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
+		{
+			/* a value not seen before: remember it, answer by slices */
+			if (pc->alloc)
+				pfree(pc->alloc);
+			pc->alloc = NULL;
+			pc->view.payload = NULL;
+			pc->key = ptr;
+			pc->have_key = true;
+			if (sliceable)
+			{
+				bool		answered;
+				bool		result = bloom_probe_slices(&pc->elem, &ptr, elem, &answered);
+
+				if (answered)
+					return result;
+			}
+		}
+		/* seen before, compressed, or checked as a whole: hold it */
+		if (pc->view.payload == NULL)
+			bloom_probe_cache_load(fcinfo, pc, d, sliceable);
+		return bloom_view_test(&pc->view, &pc->elem, elem);
+	}
+
+	/* in line (no copy unless compressed) or expanded (flattened) */
+	bloom_read(d, &v);
+	return bloom_view_test(&v, &pc->elem, elem);
+}
+
+/* ---- writing ---- */
+
+void
+bloom_set_header(BloomFilter *bf, const BloomHeader *hdr)
+{
+	bloom_header_encode(hdr, bf->data);
+}
+
+/* a new, empty filter for hdr (whose count of cells set must be 0) */
+BloomFilter *
+bloom_new(const BloomHeader *hdr)
+{
+	Size		size = BLOOMFILTER_SIZE(bloom_layout_for(hdr->layout)->payload_bytes(hdr));
+	BloomFilter *bf = bloom_palloc(CurrentMemoryContext, size);
+
+	SET_VARSIZE(bf, size);
+	bloom_set_header(bf, hdr);
+	bloom_fill(BLOOMFILTER_PAYLOAD(bf), NULL, size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	return bf;
+}
+
+/* a private, writable copy of any form, opened into v */
+BloomFilter *
+bloom_copy(Datum d, BloomView *v)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	BloomFilter *bf;
+
+	/* a value that has to be detoasted or flattened arrives as a fresh copy */
+	if (VARATT_IS_EXTENDED(raw))
+		bf = (BloomFilter *) PG_DETOAST_DATUM(d);
+	else
+	{
+		bf = bloom_palloc(CurrentMemoryContext, VARSIZE(raw));
+		SET_VARSIZE(bf, VARSIZE(raw));
+		bloom_fill(bf->data, VARDATA(raw), VARSIZE(raw) - VARHDRSZ);
+	}
+	bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
+	v->payload = BLOOMFILTER_PAYLOAD(bf);
+	return bf;
+}
+
+/*
+ * Argument argno, to be changed in place when it is the state of the
+ * aggregate calling us (bf_union_agg's transition, bf_agg's combine step):
+ * only an aggregate's own state may be modified, and copying it once per
+ * row would make the aggregate quadratic.  Anything else is copied.
+ */
+BloomFilter *
+bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+
+	if (AggCheckCallContext(fcinfo, NULL) && !VARATT_IS_EXTENDED(raw))
+	{
+		BloomFilter *bf = (BloomFilter *) raw;
+
+		bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
+		v->payload = BLOOMFILTER_PAYLOAD(bf);
+		return bf;
+	}
+	return bloom_copy(PG_GETARG_DATUM(argno), v);
+}
+
+/* a flat copy of any form in the current memory context */
+BloomFilter *
+bloom_flatten(Datum d)
+{
+	BloomView	v;
+
+	if (bloom_is_expanded(d))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+		Size		size = EOH_get_flat_size(eoh);
+		BloomFilter *bf = bloom_palloc(CurrentMemoryContext, size);
+
+		EOH_flatten_into(eoh, bf, size);
+		return bf;
+	}
+	return bloom_copy(d, &v);
+}
+
+/* outside bytes (binary input, bytea), fully validated */
+BloomFilter *
+bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate)
+{
+	BloomHeader hdr;
+	BloomCheck	check = bloom_validate(buf, len, &hdr);
+	BloomFilter *bf;
+
+	if (check != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid bloom filter value"),
+				 errdetail_internal("%s", bloom_check_message(check))));
+	bf = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
+	SET_VARSIZE(bf, VARHDRSZ + len);
+	memcpy(bf->data, buf, len);
+	return bf;
+}
+
+/* ---- checks of what callers pass in ---- */
+
+/* the header of a new filter for capacity elements at error_rate */
+void
+bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed)
+{
+	uint64		nbits;
+	int			nhashes;
+
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter capacity must be positive"),
+				 errdetail("The capacity given was " INT64_FORMAT ".", capacity)));
+	if (!(error_rate > 0.0 && error_rate < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter error rate must be greater than 0 and less than 1"),
+				 errdetail("The error rate given was %g.", error_rate)));
+	if (error_rate < BLOOM_MIN_ERROR_RATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter error rate %g is below the supported minimum of %g",
+						error_rate, BLOOM_MIN_ERROR_RATE)));
+	if (seed < 0 || seed > (int64) PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter seed must be between 0 and %u", PG_UINT32_MAX)));
+	if (!bloom_size((uint64) capacity, error_rate, &nbits, &nhashes))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter for " INT64_FORMAT " elements at error rate %g is too large",
+						capacity, error_rate),
+				 errdetail("A bloom filter value is limited to %llu bytes.",
+						   (unsigned long long) BLOOM_MAX_BYTES)));
+	bloom_header_init(hdr, (uint64) capacity, error_rate, (uint32) seed, nbits, nhashes);
+}
+
+static void
+bloom_describe(StringInfo buf, const BloomHeader *h)
+{
+	appendStringInfo(buf, "%llu bits, %d hashes, seed %u",
+					 (unsigned long long) h->nbits, h->nhashes, h->seed);
+	if (h->layout != BLOOM_LAYOUT_BLOCKED512)
+		appendStringInfo(buf, ", layout %s", bloom_layout_for(h->layout)->name);
+	if (h->hash_id != BLOOM_HASH_CURRENT)
+		appendStringInfo(buf, ", hash id %d", h->hash_id);
+}
+
+static int
+bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
+{
+	if (a->hash_id != b->hash_id)
+		return errhint("Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.");
+	return errhint("Create both filters with the same capacity, error rate and seed.");
+}
+
+void
+bloom_check_shape(const BloomHeader *a, const BloomHeader *b, bool intersect)
+{
+	StringInfoData da,
+				db;
+
+	if (bloom_same_shape(a, b))
+		return;
+	initStringInfo(&da);
+	initStringInfo(&db);
+	bloom_describe(&da, a);
+	bloom_describe(&db, b);
+	if (intersect)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot intersect bloom filters of different shape"),
+				 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
+				 bloom_shape_hint(a, b)));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("cannot union bloom filters of different shape"),
+			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
+			 bloom_shape_hint(a, b)));
+}

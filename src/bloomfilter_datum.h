@@ -1,0 +1,100 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter_datum.h
+ *	  Every form a bloomfilter value takes in the server, behind one
+ *	  interface: reading a datum (header only, one span by TOAST slices, the
+ *	  whole value, the per-query probe cache), writing (new values, private
+ *	  copies), the aggregate's expanded state, and the checks of shapes and
+ *	  parameters.  The SQL entry points never look at a varlena's form.
+ *
+ * src/bloomfilter_datum.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMFILTER_DATUM_H
+#define BLOOMFILTER_DATUM_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/expandeddatum.h"
+
+#include "bloom_core.h"
+#include "bloomfilter.h"
+
+/* A filter opened for reading.  Reading never changes the datum. */
+typedef struct BloomView
+{
+	BloomHeader hdr;
+	const BloomLayout *layout;
+	const uint8 *payload;		/* NULL when only the header was read */
+} BloomView;
+
+extern void bloom_read_header(Datum d, BloomView *v);
+extern void bloom_read(Datum d, BloomView *v);
+extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
+
+/*
+ * Check an element (argument elem_arg) against the filter (argument
+ * filter_arg), caching what makes repeated checks of one stored value cheap
+ * in fn_extra.
+ */
+extern bool bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
+
+/* Values to write: new, copied, or made from outside bytes (validated). */
+extern void *bloom_palloc(MemoryContext cxt, Size size);
+extern BloomFilter *bloom_new(const BloomHeader *hdr);
+extern BloomFilter *bloom_copy(Datum d, BloomView *v);
+extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
+extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
+extern BloomFilter *bloom_flatten(Datum d);
+extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
+									   BloomView *v);
+
+/* Checks of what callers pass in, with the errors users see. */
+extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
+							 double error_rate, int64 seed);
+extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
+							  bool intersect);
+extern void bloom_report_corrupt(BloomCheck check) pg_attribute_noreturn();
+
+/*
+ * The aggregate's state: an expanded object owned by the aggregate's memory
+ * context.  It holds the payload 64-byte aligned and a buffer of element
+ * hashes not yet added, so that adds are applied in batches whose cache
+ * misses overlap.  Flattening it (for output, a tuple, the combine step or
+ * any other function) writes the pending hashes into the flat copy only, so
+ * a reader never changes the state.
+ */
+#define BLOOM_PENDING	256
+
+typedef struct BloomState
+{
+	ExpandedObjectHeader eoh;
+	BloomHeader hdr;			/* bits_set excludes the pending hashes */
+	const BloomLayout *layout;
+	uint8	   *payload;
+	int			npending;
+	BloomHash	pending[BLOOM_PENDING];
+} BloomState;
+
+extern BloomState *bloom_state_of(Datum d);
+extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
+								   const uint8 *payload);
+extern void bloom_state_flush(BloomState *s);
+
+static inline void
+bloom_state_add(BloomState *s, BloomHash h)
+{
+	if (s->npending == BLOOM_PENDING)
+		bloom_state_flush(s);
+	s->pending[s->npending++] = h;
+}
+
+static inline Datum
+bloom_state_datum(BloomState *s)
+{
+	return EOHPGetRWDatum(&s->eoh);
+}
+
+#endif							/* BLOOMFILTER_DATUM_H */
