@@ -30,7 +30,7 @@ EXTRA_CLEAN = test/unit_core
 test/unit_core: test/unit_core.c $(CORE_SRCS) $(wildcard src/bloom_*.h)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
 
-.PHONY: deps unit test demo check-all bench fuzz
+.PHONY: deps unit test demo check-all bench fuzz check-symbols
 
 deps:
 	@bash scripts/deps.sh
@@ -38,9 +38,19 @@ deps:
 unit: test/unit_core
 	./test/unit_core
 
+# The server's own exported functions take precedence over a loaded
+# library's: one of ours with the same name would silently call the server's.
+check-symbols: all
+	@nm -D --defined-only $(shlib) | awk '{print $$3}' | sort > .symbols.ours
+	@nm -D --defined-only $(shell $(PG_CONFIG) --bindir)/postgres | awk '{print $$3}' | sort > .symbols.server
+	@clash=$$(comm -12 .symbols.ours .symbols.server); rm -f .symbols.ours .symbols.server; \
+	if [ -n "$$clash" ]; then echo "symbols that clash with the server's: $$clash"; exit 1; fi; \
+	echo "check-symbols: no exported name clashes with the server's"
+
 # Build, install, then run every suite against a throwaway cluster.
 test: deps
 	$(MAKE) all
+	$(MAKE) check-symbols
 	$(MAKE) install
 	$(MAKE) unit
 	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck

@@ -285,6 +285,68 @@ fuzz_check_combine(const uint8_t *bits, uint64_t pop,
 }
 
 /*
+ * The server reaches a payload only through the layout table: every entry
+ * point of the value's layout must agree with the blocked primitives the
+ * checks above hold to the specification.  bits is the value's payload (at
+ * bits_set cells set), added the payload after the adds of hashes[0..nh).
+ */
+static void
+fuzz_check_layout(const BloomHeader *hdr, const uint8_t *bits, uint64_t bits_set,
+				  const uint8_t *added, const BloomHash *hashes, int nh)
+{
+	const BloomLayout *layout = bloom_layout_for(hdr->layout);
+	uint64_t	nblocks = bloom_nblocks(hdr);
+	size_t		nbytes = (size_t) (hdr->nbits / 8);
+	BloomHeader lh = *hdr;
+	uint8_t    *copy;
+
+	FUZZ_CHECK(layout != NULL && layout->id == hdr->layout, "no layout for id %d", hdr->layout);
+	FUZZ_CHECK(layout->payload_bytes(hdr) == nbytes, "layout payload of %llu bytes, %zu expected",
+			   (unsigned long long) layout->payload_bytes(hdr), nbytes);
+	FUZZ_CHECK(layout->check_header(hdr, nbytes) == BLOOM_OK, "layout refuses an accepted header");
+
+	/* add through the table: same bits and count as the batch form */
+	copy = fuzz_dup(bits, nbytes);
+	lh.bits_set = bits_set;
+	layout->add(&lh, copy, hashes, (size_t) nh);
+	FUZZ_CHECK(memcmp(copy, added, nbytes) == 0, "layout add sets other bits");
+	FUZZ_CHECK(lh.bits_set == bloom_popcount(added, nbytes),
+			   "layout add counts %llu bits set", (unsigned long long) lh.bits_set);
+	FUZZ_CHECK(layout->check_payload(&lh, copy) == BLOOM_OK, "layout add breaks the count");
+
+	for (int i = 0; i < nh; i++)
+	{
+		uint64_t	span = layout->span_of(hdr, hashes[i]);
+
+		FUZZ_CHECK(span + layout->span_bytes <= nbytes, "span %llu outside the payload",
+				   (unsigned long long) span);
+		FUZZ_CHECK(bloom_test_payload(layout, hdr, bits, hashes[i]) ==
+				   bloom_test((uint8_t *) bits, nblocks, hdr->nhashes, hashes[i]),
+				   "hash %d: layout test and bloom_test disagree", i);
+		FUZZ_CHECK(bloom_test_payload(layout, hdr, added, hashes[i]),
+				   "hash %d: added element fails the layout test", i);
+	}
+
+	/* combine through the table: OR with the added bits gives them back */
+	memcpy(copy, bits, nbytes);
+	lh = *hdr;
+	layout->combine(&lh, copy, added, false);
+	FUZZ_CHECK(memcmp(copy, added, nbytes) == 0, "layout union differs from the superset");
+	FUZZ_CHECK(lh.bits_set == bloom_popcount(added, nbytes), "layout union miscounts");
+	layout->combine(&lh, copy, bits, true);
+	FUZZ_CHECK(memcmp(copy, bits, nbytes) == 0, "layout intersection differs from the subset");
+	FUZZ_CHECK(lh.bits_set == bloom_popcount(bits, nbytes), "layout intersection miscounts");
+
+	FUZZ_CHECK(layout->fpp(hdr, bits) == bloom_estimate_fpp(bits, nblocks, hdr->nhashes),
+			   "layout fpp differs");
+	FUZZ_CHECK(layout->cardinality(hdr, bits) ==
+			   bloom_estimate_cardinality(bits, nblocks, hdr->nhashes),
+			   "layout cardinality differs");
+	FUZZ_CHECK(layout->same_shape(hdr, hdr), "layout: a filter differs in shape from itself");
+	free(copy);
+}
+
+/*
  * Run the operations of a stored filter over buf (len bytes, header decoded
  * into *hdr, bloom_validate_header passed for len).
  *
@@ -470,6 +532,8 @@ fuzz_exercise(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 			   "cardinality went down after adds: %.17g -> %.17g", card0, card1);
 	if (total_added == 0)
 		FUZZ_CHECK(fpp1 == fpp0 && card1 == card0, "estimates changed without new bits");
+
+	fuzz_check_layout(hdr, bits, pop0, wbits, plain, nh);
 
 	if (combine)
 	{

@@ -76,9 +76,9 @@ typedef struct BloomDraw
 } BloomDraw;
 
 /*
- * XXX Each draw waits for the previous multiply.  Tabulating A^i and the
- * partial sums to make the draws independent was tried and measured slower:
- * the table loads cost more than the latency they hide.
+ * XXX Each draw waits for the previous multiply.  Independent draws would
+ * need tables of powers of the multiplier, whose loads cost about what the
+ * multiplies do (bench/RESULTS.md).
  */
 static inline void
 bloom_draw_init(BloomDraw *d, BloomHash h, int nhashes)
@@ -163,6 +163,7 @@ extern bool bloom_block_test(const uint8_t *block, const BloomMask *mask);
 
 /* whole-filter helpers over the bit area */
 extern int	bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h);
+
 extern uint64_t bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 								const BloomHash *hashes, size_t n);
 extern uint64_t bloom_popcount(const uint8_t *bits, size_t nbytes);

@@ -197,6 +197,14 @@ typedef struct BloomLayout
 	double		(*fpp) (const BloomHeader *hdr, const uint8_t *payload);
 } BloomLayout;
 
+/*
+ * A layout's add requests the cells of the hash this many places ahead
+ * while it applies the current one, so that cache misses overlap.  Callers
+ * that buffer hashes (the aggregate's state) buffer this many, so that a
+ * whole batch is requested before the first of it is applied.
+ */
+#define BLOOM_ADD_BATCH		256
+
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);
 

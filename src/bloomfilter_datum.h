@@ -66,7 +66,7 @@ extern void bloom_report_corrupt(BloomCheck check) pg_attribute_noreturn();
  * any other function) writes the pending hashes into the flat copy only, so
  * a reader never changes the state.
  */
-#define BLOOM_PENDING	256
+#define BLOOM_PENDING	BLOOM_ADD_BATCH
 
 typedef struct BloomState
 {

@@ -218,10 +218,7 @@ bloom_append_enum_label(StringInfo buf, Datum value)
 	HeapTuple	tup = SearchSysCache1(ENUMOID, value);
 
 	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid internal value for enum: %u",
-						DatumGetObjectId(value))));
+		elog(ERROR, "cache lookup failed for enum value %u", DatumGetObjectId(value));
 	appendStringInfoString(buf, NameStr(((Form_pg_enum) GETSTRUCT(tup))->enumlabel));
 	ReleaseSysCache(tup);
 }

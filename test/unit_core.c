@@ -506,6 +506,102 @@ test_base64(void)
 			  "accepted bad base64 \"%s\"", bad[i]);
 }
 
+/*
+ * The README's "Bit positions" recipe, followed word for word from the
+ * serialized bytes a client would fetch (f::bytea): "block = high 64 bits of
+ * the 128-bit product h1 x nblocks; x0 = h2, x(i+1) = x(i) x 6364136223846793005
+ * + (h1 | 1) mod 2^64; the bit numbers are x1 >> 55, x2 >> 55, ... (x0 itself
+ * is not used), a number already drawn is skipped, until k distinct numbers;
+ * bit b of a block is bit b & 7 of its byte b >> 3; the blocks start at byte
+ * 48".  A slip in those words (such as starting from x0) fails here.
+ */
+static void
+test_readme_recipe(void)
+{
+	uint64_t	nbits;
+	int			k;
+	BloomHeader hdr;
+	uint8_t    *value;
+	size_t		len;
+	bool		all = true;
+	bool		x0_would_work = true;
+
+	bloom_size(1000, 0.01, &nbits, &k);
+	bloom_header_init(&hdr, 1000, 0.01, 99, nbits, k);
+	len = bloom_total_bytes(&hdr);
+	value = calloc(1, len);
+	for (int64_t v = 0; v < 200; v++)
+		hdr.bits_set += bloom_add(value + BLOOM_HEADER_SIZE, bloom_nblocks(&hdr), k,
+								  bloom_hash_int64(v, 99));
+	bloom_header_encode(&hdr, value);
+
+	for (int64_t v = 0; v < 200; v++)
+	{
+		/* the element's canonical bytes: int8, little-endian */
+		uint8_t		key[8];
+		uint64_t	out[2];
+		uint64_t	nblocks = 0;
+		uint32_t	seed = (uint32_t) value[8] | (uint32_t) value[9] << 8 |
+			(uint32_t) value[10] << 16 | (uint32_t) value[11] << 24;
+		int			kk = value[7];
+		uint64_t	h1,
+					h2,
+					x,
+					block;
+		const uint8_t *bytes;
+		unsigned	drawn[64];
+		int			got = 0;
+
+		for (int i = 0; i < 8; i++)
+			nblocks |= (uint64_t) value[16 + i] << (8 * i);	/* nbits */
+		nblocks /= 512;
+		for (int i = 0; i < 8; i++)
+			key[i] = (uint8_t) ((uint64_t) v >> (8 * i));
+		lmmh_x64_128(key, 8, seed, out);
+		h1 = out[0];
+		h2 = out[1];
+		block = (uint64_t) (((unsigned __int128) h1 * nblocks) >> 64);
+		bytes = value + 48 + block * 64;
+		if (((bytes[(h2 >> 55) >> 3] >> ((h2 >> 55) & 7)) & 1) == 0)
+			x0_would_work = false;
+		x = h2;
+		while (got < kk)
+		{
+			unsigned	b;
+			bool		seen = false;
+
+			x = x * UINT64_C(6364136223846793005) + (h1 | 1);
+			b = (unsigned) (x >> 55);
+			for (int i = 0; i < got; i++)
+				seen |= drawn[i] == b;
+			if (seen)
+				continue;
+			drawn[got++] = b;
+			if (((bytes[b >> 3] >> (b & 7)) & 1) == 0)
+				all = false;
+		}
+	}
+	CHECK(all, "a bit the README's recipe names is not set in the filter");
+	CHECK(!x0_would_work, "x0's bit was set for every element: the recipe cannot tell x0 from x1");
+	free(value);
+}
+
+/* the layout table: ids map to entries, unknown ids to nothing */
+static void
+test_layout_table(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_BLOCKED512);
+
+	CHECK(l != NULL && l->id == BLOOM_LAYOUT_BLOCKED512 && strcmp(l->name, "blocked512") == 0,
+		  "layout 1 is not blocked512");
+	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(2) == NULL &&
+		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
+	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
+		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
+		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
+	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
+}
+
 int
 main(void)
 {
@@ -523,6 +619,8 @@ main(void)
 	test_batch_matches_single();
 	test_union_intersect();
 	test_base64();
+	test_readme_recipe();
+	test_layout_table();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
