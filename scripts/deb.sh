@@ -82,7 +82,7 @@ if ! dpkg-buildpackage -us -uc -b > "$log" 2>&1; then
 	die "dpkg-buildpackage failed; log: $out/${source}_${version#*:}.build.log"
 fi
 # the build-time suite's verdicts, if it ran
-grep -E "^### |^(# )?(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests failed)" "$log" || true
+grep -E "^### |^ *(All [0-9]+ tests passed|[0-9]+ of [0-9]+ tests failed)" "$log" || true
 
 mkdir -p "$out"
 changes=$(cd "$work" && ls ./*.changes)
