@@ -43,6 +43,23 @@ echo "check-deb: $deb ($(stat -c %s "$deb") bytes), extension version $ext_versi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bloomfilter-check-deb.XXXXXX")
 chmod 755 "$work"
+mirror=$work/root
+stop_server() {
+	local status=$?
+	set +e
+	if [ -f "$work/data/postmaster.pid" ]; then
+		as_pg "$pg_bindir/pg_ctl" -D "$work/data" -m fast -w -t 60 stop > /dev/null \
+			|| as_pg "$pg_bindir/pg_ctl" -D "$work/data" -m immediate -w stop > /dev/null
+	fi
+	if [ "$status" -eq 0 ] && [ -z "${KEEP_WORK:-}" ]; then
+		rm -rf "$work"
+	else
+		rm -rf "$mirror" "$work/data"	# keep the logs, not the server copy
+		echo "check-deb: logs kept in $work"
+	fi
+	exit "$status"
+}
+trap stop_server EXIT
 
 # ---- 1. contents ----
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' > "$work/contents"
@@ -75,8 +92,10 @@ if command -v lintian > /dev/null; then
 	changes=$out/postgresql-bloomfilter_${version#*:}_$(dpkg --print-architecture).changes
 	target=$deb
 	[ -f "$changes" ] && target=$changes
-	# as root lintian warns that it should not run as root; nothing else
-	lintian --info --display-info --no-tag-display-limit "$target" > "$work/lintian.log" 2>&1 || true
+	# lintian advises against running as root
+	lint=(lintian --display-info --tag-display-limit 0)
+	[ "$(id -u)" -ne 0 ] || lint=(runuser -u nobody -- "${lint[@]}")
+	"${lint[@]}" "$target" > "$work/lintian.log" 2>&1 || true
 	sed 's/^/lintian: /' "$work/lintian.log"
 	errors=$(grep -c '^E: ' "$work/lintian.log" || true)
 	echo "lintian: $errors errors, $(grep -c '^W: ' "$work/lintian.log" || true) warnings," \
@@ -87,7 +106,6 @@ else
 fi
 
 # ---- 3. the suite against the unpacked package ----
-mirror=$work/root
 mkdir -p "$mirror$pg_bindir" "$mirror$pg_libdir" "$mirror$pg_sharedir/extension"
 cp "$pg_bindir/postgres" "$mirror$pg_bindir/postgres"	# a copy: symlinks are resolved
 for f in "$pg_libdir"/*; do
@@ -109,27 +127,12 @@ done
 chmod -R a+rX "$work"
 
 # a fresh cluster of its own, reachable only through a socket in $work
+chown postgres "$work"
 as_pg "$pg_bindir/initdb" -D "$work/data" -A trust --no-locale -E UTF8 > "$work/initdb.log"
 mkdir "$work/sock"
-chown postgres "$work" "$work/sock"
+chown postgres "$work/sock"
 export PGHOST=$work/sock PGPORT=5432 PGUSER=postgres PGDATABASE=postgres
 unset PGSERVICE PGPASSWORD PGOPTIONS
-stop_server() {
-	local status=$?
-	set +e
-	if [ -f "$work/data/postmaster.pid" ]; then
-		as_pg "$pg_bindir/pg_ctl" -D "$work/data" -m fast -w -t 60 stop > /dev/null \
-			|| as_pg "$pg_bindir/pg_ctl" -D "$work/data" -m immediate -w stop > /dev/null
-	fi
-	if [ "$status" -eq 0 ] && [ -z "${KEEP_WORK:-}" ]; then
-		rm -rf "$work"
-	else
-		rm -rf "$mirror" "$work/data"	# keep the logs, not the server copy
-		echo "check-deb: logs kept in $work"
-	fi
-	exit "$status"
-}
-trap stop_server EXIT
 as_pg "$pg_bindir/pg_ctl" -D "$work/data" -p "$mirror$pg_bindir/postgres" \
 	-o "-c listen_addresses='' -k $work/sock -p $PGPORT -c fsync=off" \
 	-l "$work/server.log" -w -t 120 start > /dev/null
@@ -141,9 +144,12 @@ echo "available versions of bloomfilter: $avail"
 check "the server offers bloomfilter $ext_version by default" \
 	"$(psql_v -c "SELECT default_version FROM pg_available_extensions WHERE name = 'bloomfilter'")" = "$ext_version"
 psql_q -c "CREATE DATABASE bf_check_deb"
+# the backend reads its own memory map: which bloomfilter.so did it load?
 loaded=$(psql_v -d bf_check_deb -c "CREATE EXTENSION bloomfilter" \
-	-c "SELECT bf_contains(bf_add(bf_create(10), 42), 42)" -c "SELECT pg_backend_pid()" | tail -1 \
-	| xargs -I{} grep -o '/[^ ]*bloomfilter\.so$' /proc/{}/maps | sort -u)
+	-c "SELECT bf_contains(bf_add(bf_create(10), 42), 42)" \
+	-c "SELECT DISTINCT substring(l FROM '/\\S*bloomfilter\\.so$')
+	      FROM regexp_split_to_table(pg_read_file('/proc/self/maps'), E'\\n') l
+	     WHERE l LIKE '%bloomfilter.so'" | tail -n +2)
 check "the backend runs the package's library ($loaded)" "$loaded" = "$work/pkg$pg_libdir/bloomfilter.so"
 check "the extension installs at $ext_version" \
 	"$(psql_v -d bf_check_deb -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")" = "$ext_version"
