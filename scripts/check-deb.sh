@@ -21,7 +21,7 @@
 # KEEP_WORK=1 to keep the scratch directory (it is kept anyway on failure).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=../test/hardening/lib.sh
+# shellcheck source=test/hardening/lib.sh
 . "$repo/test/hardening/lib.sh"
 PG_MAJOR=${PG_MAJOR:-15}
 out=${DEB_OUTDIR:-$repo/dist}
