@@ -31,8 +31,8 @@ fi
 as_root_install() {	# as_root_install PKG...: apt-get install, as root only
 	[ "$(id -u)" -eq 0 ] || die "missing: $*; install them as root (apt-get install $*)"
 	echo "deb: installing $*"
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" > /dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$@" > /dev/null
 }
 command -v dpkg-buildpackage > /dev/null || as_root_install dpkg-dev build-essential
 
@@ -68,8 +68,8 @@ if ! dpkg-checkbuilddeps "${profiles[@]}" 2> "$work/builddeps"; then
 	cat "$work/builddeps" >&2
 	[ "$(id -u)" -eq 0 ] || die "install the build dependencies as root: apt-get build-dep ${profiles[*]} $repo"
 	echo "deb: installing build dependencies"
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq --no-install-recommends "${profiles[@]}" "$src" > /dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 build-dep -y -qq --no-install-recommends "${profiles[@]}" "$src" > /dev/null
 fi
 
 # ---- build ----
