@@ -193,49 +193,43 @@ bloomfilter_intersect(PG_FUNCTION_ARGS)
 
 /* ---- introspection: the header alone, except the estimates ---- */
 
-Datum
-bloomfilter_capacity(PG_FUNCTION_ARGS)
+static BloomHeader
+bloom_arg_header(FunctionCallInfo fcinfo)
 {
 	BloomView	v;
 
 	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_INT64((int64) v.hdr.capacity);
+	return v.hdr;
+}
+
+Datum
+bloomfilter_capacity(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) bloom_arg_header(fcinfo).capacity);
 }
 
 Datum
 bloomfilter_error_rate(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-
-	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_FLOAT8(v.hdr.error_rate);
+	PG_RETURN_FLOAT8(bloom_arg_header(fcinfo).error_rate);
 }
 
 Datum
 bloomfilter_nbits(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-
-	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_INT64((int64) v.hdr.nbits);
+	PG_RETURN_INT64((int64) bloom_arg_header(fcinfo).nbits);
 }
 
 Datum
 bloomfilter_nhashes(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-
-	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_INT32((int32) v.hdr.nhashes);
+	PG_RETURN_INT32((int32) bloom_arg_header(fcinfo).nhashes);
 }
 
 Datum
 bloomfilter_bits_set(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-
-	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_INT64((int64) v.hdr.bits_set);
+	PG_RETURN_INT64((int64) bloom_arg_header(fcinfo).bits_set);
 }
 
 Datum
