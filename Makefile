@@ -23,18 +23,27 @@ $(OBJS): src/bloomfilter.h src/bloom_core.h
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
-EXTRA_CLEAN = test/unit_core
+EXTRA_CLEAN = test/unit_core test/unit_hash bench/hash_micro
 
 test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
 
-.PHONY: deps unit test demo check-all bench fuzz
+test/unit_hash: test/unit_hash.c src/bloom_hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
+
+bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
+
+.PHONY: deps unit unit-hash test demo check-all bench bench-hash fuzz
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core
+unit: test/unit_core unit-hash
 	./test/unit_core
+
+unit-hash: test/unit_hash
+	./test/unit_hash
 
 # Build, install, then run every suite against a throwaway cluster.
 test: deps
@@ -64,6 +73,9 @@ check-all: test
 
 fuzz:
 	bash fuzz/run.sh
+
+bench-hash: bench/hash_micro
+	./bench/hash_micro
 
 bench: deps
 	$(MAKE) all
