@@ -17,7 +17,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track headers; every object depends on ours
-$(OBJS): src/bloomfilter.h src/bloom_core.h
+$(OBJS): src/bloomfilter.h src/bloom_core.h src/bloom_hash.h
 
 # ---- developer entry points (see README) ----
 
@@ -25,7 +25,7 @@ PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
 EXTRA_CLEAN = test/unit_core test/unit_hash bench/hash_micro
 
-test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
+test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
 
 test/unit_hash: test/unit_hash.c src/bloom_hash.h

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <murmurhash.h>
+#include "bloom_hash.h"
 
 /* Stored header: 48 bytes, every field little-endian. */
 #define BLOOM_HEADER_SIZE		48
@@ -85,13 +85,6 @@ typedef enum BloomCheck
 	BLOOM_BAD_BITS_SET
 } BloomCheck;
 
-/* Two 64-bit halves of the element's MurmurHash3_x64_128. */
-typedef struct BloomHash
-{
-	uint64_t	h1;
-	uint64_t	h2;
-} BloomHash;
-
 /* header codec */
 extern void bloom_header_decode(const uint8_t *buf, BloomHeader *hdr);
 extern void bloom_header_encode(const BloomHeader *hdr, uint8_t *buf);
@@ -122,31 +115,6 @@ extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 extern bool bloom_size(uint64_t capacity, double error_rate,
 					   uint64_t *nbits, int *nhashes);
 extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
-
-/* hashing: inline, since it runs once per row */
-static inline BloomHash
-bloom_hash(const void *data, size_t len, uint32_t seed)
-{
-	uint64_t	out[2];
-	BloomHash	h;
-
-	lmmh_x64_128(data, (unsigned int) len, seed, out);
-	h.h1 = out[0];
-	h.h2 = out[1];
-	return h;
-}
-
-/* integers of every width hash as the same little-endian int8 */
-static inline BloomHash
-bloom_hash_int64(int64_t value, uint32_t seed)
-{
-	uint64_t	v = (uint64_t) value;
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return bloom_hash(&v, sizeof(v), seed);
-}
 
 /* which block an element lives in: high half of h1 * nblocks */
 static inline uint64_t

@@ -151,7 +151,7 @@ bloom_elem_hash_bytes(BloomElemType *et, Datum value, uint32 seed)
 				return bloom_hash(s, strnlen(s, NAMEDATALEN), seed);
 			}
 		case BLOOM_ELEM_UUID:
-			return bloom_hash(DatumGetUUIDP(value)->data, UUID_LEN, seed);
+			return bloom_hash_16(DatumGetUUIDP(value)->data, seed);
 		case BLOOM_ELEM_SEND:
 			{
 				bytea	   *b = bloom_send_in_db_encoding(&et->send, value);
