@@ -2,7 +2,7 @@
 
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
-OBJS = src/bloom_core.o src/bloomfilter_io.o src/bloomfilter_elem.o \
+OBJS = src/bloom_core.o src/bloom_sizing.o src/bloomfilter_io.o src/bloomfilter_elem.o \
 	src/bloomfilter_op.o src/bloomfilter_agg.o
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
@@ -17,16 +17,21 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track headers; every object depends on ours
-$(OBJS): src/bloomfilter.h src/bloom_core.h src/bloom_hash.h
+$(OBJS): src/bloomfilter.h src/bloom_core.h src/bloom_hash.h src/bloom_sizing.h
 
 # ---- developer entry points (see README) ----
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
-EXTRA_CLEAN = test/unit_core test/unit_hash bench/hash_micro
+EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing bench/hash_micro
+CORE_SRCS = src/bloom_core.c src/bloom_sizing.c
+CORE_HDRS = src/bloom_core.h src/bloom_hash.h src/bloom_sizing.h
 
-test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h src/bloom_hash.h
-	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
+test/unit_core: test/unit_core.c $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
+
+test/unit_sizing: test/unit_sizing.c $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_sizing.c $(CORE_SRCS) -lmurmurhash -lm
 
 test/unit_hash: test/unit_hash.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
@@ -34,16 +39,19 @@ test/unit_hash: test/unit_hash.c src/bloom_hash.h
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
-.PHONY: deps unit unit-hash test demo check-all bench bench-hash fuzz
+.PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-hash fuzz
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core unit-hash
+unit: test/unit_core unit-hash unit-sizing
 	./test/unit_core
 
 unit-hash: test/unit_hash
 	./test/unit_hash
+
+unit-sizing: test/unit_sizing
+	./test/unit_sizing
 
 # Build, install, then run every suite against a throwaway cluster.
 test: deps
@@ -76,6 +84,9 @@ fuzz:
 
 bench-hash: bench/hash_micro
 	./bench/hash_micro
+
+bench-sizing: test/unit_sizing
+	./test/unit_sizing --bench
 
 bench: deps
 	$(MAKE) all

@@ -46,7 +46,7 @@ done
 
 if [ "${FUZZ_REGEN_CORPUS:-0}" = "1" ]; then
 	$CC -O2 -std=c11 -Wall -Wextra -Isrc -o $BUILD/gen_corpus fuzz/gen_corpus.c \
-		src/bloom_core.c -lmurmurhash -lm
+		src/bloom_core.c src/bloom_sizing.c -lmurmurhash -lm
 	rm -rf fuzz/corpus/binary fuzz/corpus/text
 	mkdir -p fuzz/corpus/binary fuzz/corpus/text
 	$BUILD/gen_corpus fuzz/corpus

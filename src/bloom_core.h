@@ -111,10 +111,8 @@ extern BloomCheck bloom_validate_header(const BloomHeader *hdr, size_t len);
 extern const char *bloom_check_message(BloomCheck check);
 extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 
-/* sizing */
-extern bool bloom_size(uint64_t capacity, double error_rate,
-					   uint64_t *nbits, int *nhashes);
-extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
+/* sizing: bloom_size, bloom_model_fpp */
+#include "bloom_sizing.h"
 
 /* which block an element lives in: high half of h1 * nblocks */
 static inline uint64_t
