@@ -480,31 +480,54 @@ sizing_best_k(SizingCtx *ctx, uint64_t nblocks, int *best_k)
 }
 
 /*
+ * Blocked bits over standard bits, m / (-n ln p / (ln 2)^2) with p the
+ * target, as bloom_size_search finds it for large capacities at rates
+ * 10^(-i/2), i = 0..20.  Only a starting point for the search: smaller
+ * capacities differ by a few percent, and the search corrects it.
+ */
+static const double sizing_penalty_tab[21] = {
+	1.006, 1.002, 1.012, 1.017, 1.034, 1.054, 1.080, 1.112, 1.147, 1.189,
+	1.234, 1.288, 1.344, 1.411, 1.479, 1.561, 1.643, 1.742, 1.841, 1.961,
+	2.082
+};
+
+static double
+sizing_penalty(double target)
+{
+	double		x = -2.0 * log10(target);
+	int			i;
+
+	if (!(x > 0.0))
+		return sizing_penalty_tab[0];
+	if (x >= 20.0)
+		return sizing_penalty_tab[20];
+	i = (int) x;
+	return sizing_penalty_tab[i] + (x - i) * (sizing_penalty_tab[i + 1] - sizing_penalty_tab[i]);
+}
+
+/*
  * The search for the smallest block count in [lo, BLOOM_MAX_BLOCKS] whose
  * best rate meets target.  known_false and known_true bracket it: every
  * count up to known_false fails (lo - 1 stands for "nothing below lo
  * counts"), known_true meets it (BLOOM_MAX_BLOCKS + 1 stands for "none found
- * yet").  Each probe evaluates g = ln(rate) - ln(target), negative or zero
- * when the count meets the target, and the next probe comes from linear
- * interpolation of g between the two sides (or extrapolation from the two
- * latest probes while only one side is known); g is close to linear in the
- * block count, so the interpolation lands within a block or two.  Whether
- * a count meets the target is decided on the rate, never on g.  Probes
- * stay strictly inside the bracket, so the loop ends; past a few probes it
- * bisects instead, so it also ends quickly.
+ * yet").  Whether a count meets the target is decided on the rate, exactly
+ * as the reference decides; g = ln(rate) - ln(target), close to linear in
+ * the block count, only steers: the next probe is where the secant through
+ * the two latest probes crosses zero, rounded up, so that near the end one
+ * probe lands on the answer and the next, one block below, shows it is the
+ * smallest.  Probes stay strictly inside the bracket, so the loop ends; if
+ * the secant has not finished within a dozen probes, it bisects instead.
  *
  * Returns 0 when no count up to BLOOM_MAX_BLOCKS meets the target.
  */
+#define SIZING_SECANT_PROBES 12
+
 static uint64_t
 sizing_search(SizingCtx *ctx, uint64_t lo, double guess, double target)
 {
 	double		log_target = log(target);
 	uint64_t	known_false = lo - 1;
 	uint64_t	known_true = BLOOM_MAX_BLOCKS + 1;
-	double		g_false = 0.0,
-				g_true = 0.0;
-	bool		have_false = false,
-				have_true = false;
 	double		x_prev = 0.0,
 				g_prev = 0.0;
 	bool		have_prev = false;
@@ -514,82 +537,44 @@ sizing_search(SizingCtx *ctx, uint64_t lo, double guess, double target)
 	for (int iter = 0; known_true - known_false > 1; iter++)
 	{
 		uint64_t	b;
+		double		c = ceil(x);
 		double		rate;
 		double		g;
 
-		/* the next probe, strictly inside the bracket */
-		if (iter >= 8)
+		if (iter >= SIZING_SECANT_PROBES)
 		{
-			/* interpolation is not converging: halve the bracket */
 			if (known_true > BLOOM_MAX_BLOCKS)
 				b = (known_false >= BLOOM_MAX_BLOCKS / 2) ? BLOOM_MAX_BLOCKS :
 					known_false * 2 + 1;
 			else
 				b = known_false + (known_true - known_false) / 2;
 		}
+		else if (!(c > (double) known_false))	/* also catches NaN */
+			b = known_false + 1;
+		else if (c >= (double) known_true)
+			b = known_true - 1;
 		else
-		{
-			double		c = ceil(x);
+			b = (uint64_t) c;
 
-			if (!(c > (double) known_false))	/* also catches NaN */
-				b = known_false + 1;
-			else if (c >= (double) known_true)
-				b = known_true - 1;
-			else
-				b = (uint64_t) c;
-		}
-
-		/* decided on the rate itself, exactly as the reference decides */
 		rate = sizing_best_k(ctx, b, &k);
-		g = log(rate) - log_target;
 		if (rate <= target)
-		{
 			known_true = b;
-			g_true = g;
-			have_true = true;
-		}
 		else
-		{
 			known_false = b;
-			g_false = g;
-			have_false = true;
-		}
 
-		/* where g reaches zero, as a real block count */
-		if (have_true && have_false && g_false > g_true)
-			x = (double) known_false + g_false * (double) (known_true - known_false) /
-				(g_false - g_true);
-		else if (have_prev && (double) b != x_prev && g != g_prev)
-		{
-			/* one side only: extrapolate, and overshoot a little to cross */
-			double		slope = (g - g_prev) / ((double) b - x_prev);
-
-			x = (double) b - g / slope;
-			x += (x - (double) b) * 0.01 + (g > 0.0 ? 1.0 : -1.0);
-		}
+		g = log(rate) - log_target;
+		if (have_prev && g != g_prev)
+			x = (double) b - g * ((double) b - x_prev) / (g - g_prev);
 		else
 		{
-			/* first probe: the rate's logarithm is about proportional to m */
+			/* one probe so far: the rate's logarithm is about proportional to m */
 			x = (double) b * (log_target / log(rate));
-			x += (x - (double) b) * 0.01 + (g > 0.0 ? 1.0 : -1.0);
 		}
 		x_prev = (double) b;
 		g_prev = g;
 		have_prev = true;
 	}
 	return (known_true > BLOOM_MAX_BLOCKS) ? 0 : known_true;
-}
-
-/*
- * Blocked over standard bits at the optimum, roughly, as the rate falls:
- * 1.06 at 1e-2, 1.16 at 1e-4, 1.35 at 1e-6 (README).  Only a starting point.
- */
-static double
-sizing_penalty(double target)
-{
-	double		digits = -log10(target);
-
-	return 1.0 + 0.0025 * digits * digits * digits + 0.01 * digits;
 }
 
 bool
