@@ -444,6 +444,17 @@ sizing_model(SizingCtx *ctx, int k)
 	return fpp;
 }
 
+/* one model value through the tables, for the tests */
+double
+bloom_model_fpp_cached(double n, uint64_t nblocks, int nhashes)
+{
+	SizingCtx	ctx;
+
+	sizing_ctx_init(&ctx, n);
+	sizing_set_blocks(&ctx, nblocks);
+	return sizing_model(&ctx, nhashes);
+}
+
 /* bloom_best_k on the cached values */
 static double
 sizing_best_k(SizingCtx *ctx, uint64_t nblocks, int *best_k)

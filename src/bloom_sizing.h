@@ -41,4 +41,7 @@ extern bool bloom_size_exhaustive(uint64_t capacity, double error_rate,
 /* modelled false-positive rate of nblocks blocks holding n elements */
 extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
 
+/* the same double as bloom_model_fpp, from bloom_size's tables (tests) */
+extern double bloom_model_fpp_cached(double n, uint64_t nblocks, int nhashes);
+
 #endif							/* BLOOM_SIZING_H */

@@ -17,6 +17,9 @@
  *  - the largest capacity that still fits, and the next, at several rates;
  *  - random pairs, as many as BLOOM_SIZING_RANDOM (default 60).
  *
+ * Underneath, the model values the fast search decides on must be the very
+ * doubles bloom_model_fpp returns; that is checked directly, bit for bit.
+ *
  * The fast search assumes that "the best k of B blocks meets the target"
  * switches once, from false to true, as B grows.  For a set of pairs the
  * test evaluates that with bloom_model_fpp itself over a window of blocks
@@ -239,6 +242,48 @@ test_random_pairs(void)
 	CHECK(bad == 0, "%d random pairs differ from the reference", bad);
 }
 
+/*
+ * The tables give bit for bit the doubles bloom_model_fpp computes: random
+ * capacities, block counts around every load from half an element to a few
+ * thousand per block (past the tables' 1024 terms), every k; and one block
+ * holding up to 3000 elements.
+ */
+static void
+test_model_values(void)
+{
+	int			bad = 0,
+				n = 0;
+
+	for (int i = 0; i < 1500; i++)
+	{
+		double		cap = floor(exp(log(1e9) * next_unit())) + 1;
+		double		lambda = exp(log(0.5) + (log(3000.0) - log(0.5)) * next_unit());
+		double		b = floor(cap / lambda);
+		uint64_t	nblocks = b < 1 ? 1 : b > BLOOM_MAX_BLOCKS ? BLOOM_MAX_BLOCKS : (uint64_t) b;
+		int			k = 1 + (int) (next_random() % BLOOM_MAX_HASHES);
+
+		if (i % 50 == 0)
+		{
+			cap = 1 + (double) (next_random() % 3000);
+			nblocks = 1;
+		}
+		{
+			double		ref = bloom_model_fpp(cap, nblocks, k);
+			double		fast = bloom_model_fpp_cached(cap, nblocks, k);
+
+			n++;
+			if (memcmp(&ref, &fast, sizeof(double)) != 0)
+			{
+				bad++;
+				printf("# model n=%.0f blocks=%llu k=%d: %.17g, tables %.17g\n",
+					   cap, (unsigned long long) nblocks, k, ref, fast);
+			}
+		}
+	}
+	printf("# model values: %d compared bit for bit\n", n);
+	CHECK(bad == 0, "%d model values from the tables differ from bloom_model_fpp", bad);
+}
+
 /* the reference's "best k of nblocks meets target", from bloom_model_fpp */
 static bool
 meets(uint64_t capacity, uint64_t nblocks, double target)
@@ -375,6 +420,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 
+	test_model_values();
 	test_grid();
 	test_small_capacities();
 	test_size_limit();
