@@ -25,18 +25,34 @@ $(OBJS): $(wildcard src/*.h)
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
-EXTRA_CLEAN = test/unit_core
+EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing bench/hash_micro
+CORE_HDRS = $(wildcard src/bloom_*.h)
 
-test/unit_core: test/unit_core.c $(CORE_SRCS) $(wildcard src/bloom_*.h)
+test/unit_core: test/unit_core.c $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
 
-.PHONY: deps unit test demo check-all bench fuzz check-symbols
+test/unit_sizing: test/unit_sizing.c $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_sizing.c $(CORE_SRCS) -lmurmurhash -lm
+
+test/unit_hash: test/unit_hash.c src/bloom_hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
+
+bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
+
+.PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-hash fuzz check-symbols
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core
+unit: test/unit_core unit-hash unit-sizing
 	./test/unit_core
+
+unit-hash: test/unit_hash
+	./test/unit_hash
+
+unit-sizing: test/unit_sizing
+	./test/unit_sizing
 
 # The server's own exported functions take precedence over a loaded
 # library's: one of ours with the same name would silently call the server's.
@@ -76,6 +92,12 @@ check-all: test
 
 fuzz:
 	bash fuzz/run.sh
+
+bench-hash: bench/hash_micro
+	./bench/hash_micro
+
+bench-sizing: test/unit_sizing
+	./test/unit_sizing --bench
 
 bench: deps
 	$(MAKE) all

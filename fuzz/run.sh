@@ -7,7 +7,7 @@
 # Environment:
 #   FUZZ_SECONDS     time limit per harness (default 60 unless FUZZ_RUNS is set)
 #   FUZZ_RUNS        execution limit per harness (none by default)
-#   FUZZ_HARNESSES   which harnesses to run (default "text binary")
+#   FUZZ_HARNESSES   which harnesses to run (default "text binary hash")
 #   FUZZ_CC          compiler (default clang-14)
 #   FUZZ_REGEN_CORPUS=1  rewrite fuzz/corpus/ with fuzz/gen_corpus.c first
 #   FUZZ_ARGS        extra libFuzzer arguments, appended as they are
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CC=${FUZZ_CC:-clang-14}
-HARNESSES=${FUZZ_HARNESSES:-text binary}
+HARNESSES=${FUZZ_HARNESSES:-text binary hash}
 BUILD=fuzz/build
 
 # ---- limits ----
@@ -56,7 +56,7 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-declare -A max_len=([text]=5600 [binary]=4144)
+declare -A max_len=([text]=5600 [binary]=4144 [hash]=64)
 status=0
 summary=()
 for h in $HARNESSES; do
@@ -69,7 +69,8 @@ for h in $HARNESSES; do
 
 	args=("${limits[@]}" -max_len=${max_len[$h]:-4096} -timeout=30
 		  -rss_limit_mb=2048 -print_final_stats=1
-		  -dict=fuzz/$h.dict -artifact_prefix="$artifacts/")
+		  -artifact_prefix="$artifacts/")
+	[ -f fuzz/$h.dict ] && args+=(-dict=fuzz/$h.dict)
 	# shellcheck disable=SC2206
 	[ -n "${FUZZ_ARGS:-}" ] && args+=($FUZZ_ARGS)
 	echo "fuzz: $BUILD/fuzz_$h ${args[*]} $corpus"

@@ -20,7 +20,7 @@
  * fetches the header and a single block by TOAST slices.
  *
  * Why distinct bits: with them the false-positive rate has an exact model
- * (bloom_model_fpp in bloom_core.c), which sizing uses.  The standard
+ * (bloom_model_fpp in bloom_sizing.c), which sizing uses.  The standard
  * optimum for an unblocked filter is m = -n ln p / (ln 2)^2 bits; the blocked
  * layout needs a few percent more, the price of touching a single cache line.
  *

@@ -35,17 +35,13 @@
  * Layouts plug in through BloomLayout (bloom_core.h); validation checks the
  * fields every layout shares here and hands the rest to the layout.
  *
+ * Sizing lives in bloom_sizing.c.
+ *
  * Limits.  A filter holds at most BLOOM_MAX_BYTES, so that its base64 text
  * form still fits in a 1 GB allocation and pg_dump can write it.  Error rates
  * below BLOOM_MIN_ERROR_RATE are refused by sizing: 512-bit blocks cannot
  * reach them at a sensible size.  Input paths accept any rate in (0, 1) in a
  * header, since the rate is descriptive: answers never depend on it.
- *
- * XXX Sizing uses floating point (lgamma, exp); a platform whose libm rounds
- * differently could in principle pick another size for a (capacity, rate)
- * pair that sits exactly on a boundary.  Stored filters are unaffected; only
- * a union of filters created on two such platforms would see a shape
- * mismatch.
  *
  * src/bloom_core.c
  *
@@ -258,165 +254,7 @@ bloom_same_shape(const BloomHeader *a, const BloomHeader *b)
 		bloom_layout_for(a->layout)->same_shape(a, b);
 }
 
-/* ---- sizing ---- */
-
-static double
-log_choose(double n, double k)
-{
-	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0);
-}
-
-/*
- * Modelled false-positive rate of a blocked filter of nblocks blocks holding
- * n elements with k distinct bits each.  A probe picks a block; the number j
- * of elements in it is Binomial(n, 1/nblocks).  cover[c] is the chance that
- * exactly c of the probe's k bits are set after the block's elements so far;
- * each element sets a uniformly random k-subset of the 512 bits, so it covers
- * t more of the u = k - c uncovered probe bits with hypergeometric
- * probability C(u,t) C(512-u, k-t) / C(512, k).
- */
-double
-bloom_model_fpp(double n, uint64_t nblocks, int k)
-{
-	const double B = BLOOM_BLOCK_BITS;
-	double		trans[BLOOM_MAX_HASHES + 1][BLOOM_MAX_HASHES + 1];
-	double		cover[BLOOM_MAX_HASHES + 1];
-	double		next[BLOOM_MAX_HASHES + 1];
-	double		q = 1.0 / (double) nblocks;
-	double		lambda = n * q;
-	double		jmax;
-	double		fpp = 0.0;
-	double		lc_bk = log_choose(B, k);
-
-	for (int u = 0; u <= k; u++)
-		for (int t = 0; t <= u; t++)
-			trans[u][t] = exp(log_choose(u, t) + log_choose(B - u, k - t) - lc_bk);
-
-	memset(cover, 0, sizeof(cover));
-	cover[0] = 1.0;
-
-	jmax = (nblocks == 1) ? n : fmin(n, ceil(lambda + 12.0 * sqrt(lambda) + 30.0));
-	for (double j = 0; j <= jmax; j += 1.0)
-	{
-		double		pmf;
-
-		if (nblocks == 1)
-			pmf = (j == n) ? 1.0 : 0.0;
-		else
-			pmf = exp(log_choose(n, j) + j * log(q) + (n - j) * log1p(-q));
-		fpp += pmf * cover[k];
-
-		/* one more element in the block */
-		memset(next, 0, sizeof(next));
-		for (int c = 0; c <= k; c++)
-		{
-			int			u = k - c;
-
-			if (cover[c] == 0.0)
-				continue;
-			for (int t = 0; t <= u; t++)
-				next[c + t] += cover[c] * trans[u][t];
-		}
-		memcpy(cover, next, sizeof(cover));
-	}
-	return fpp;
-}
-
-/* best k for a given number of blocks, and its modelled rate */
-static double
-bloom_best_k(double n, uint64_t nblocks, int *best_k)
-{
-	double		lambda = n / (double) nblocks;
-	int			guess = (int) floor(log(2.0) * BLOOM_BLOCK_BITS / fmax(lambda, 1e-9));
-	double		best = 2.0;
-
-	if (guess < 1)
-		guess = 1;
-	if (guess > BLOOM_MAX_HASHES)
-		guess = BLOOM_MAX_HASHES;
-	*best_k = guess;
-
-	/* the rate is unimodal in k: walk down from the guess, then up */
-	for (int step = -1; step <= 1; step += 2)
-	{
-		for (int k = (step < 0 ? guess : guess + 1);
-			 k >= 1 && k <= BLOOM_MAX_HASHES; k += step)
-		{
-			double		f = bloom_model_fpp(n, nblocks, k);
-
-			if (f < best)
-			{
-				best = f;
-				*best_k = k;
-			}
-			else
-				break;
-		}
-	}
-	return best;
-}
-
-/*
- * Size a filter for capacity elements at requested_rate.  Returns false when
- * it would exceed BLOOM_MAX_BYTES.  The caller has checked that capacity >= 1
- * and BLOOM_MIN_ERROR_RATE <= requested_rate < 1.
- *
- * The model is exact on average, so a filter sized to meet the request
- * exactly would measure above it about half the time: we aim at
- * BLOOM_SIZING_MARGIN of it, which costs about 2% more bits at 1%.
- */
-bool
-bloom_size(uint64_t capacity, double requested_rate, uint64_t *nbits, int *nhashes)
-{
-	double		error_rate = requested_rate * BLOOM_SIZING_MARGIN;
-	double		n = (double) capacity;
-	double		m_std = -n * log(error_rate) / (log(2.0) * log(2.0));
-	double		lo_d = floor(m_std / BLOOM_BLOCK_BITS * 0.95);
-	uint64_t	lo,
-				hi;
-	int			k;
-
-	/* a blocked filter never beats the standard optimum */
-	if (lo_d > (double) BLOOM_MAX_BLOCKS)
-		return false;
-	lo = (lo_d < 1.0) ? 1 : (uint64_t) lo_d;
-
-	/* find some hi that is big enough, then bisect down to the smallest */
-	hi = lo;
-	while (bloom_best_k(n, hi, &k) > error_rate)
-	{
-		lo = hi + 1;
-		if (hi >= BLOOM_MAX_BLOCKS)
-			return false;
-		hi = (hi * 2 > BLOOM_MAX_BLOCKS) ? BLOOM_MAX_BLOCKS : hi * 2;
-	}
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (bloom_best_k(n, mid, &k) <= error_rate)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	/*
-	 * Where one block already overshoots (tiny capacities), the best k is
-	 * far more than needed; the fewest bits that keep the promise are
-	 * cheaper to set and to check.
-	 */
-	bloom_best_k(n, hi, &k);
-	for (int fewer = 1; fewer < k; fewer++)
-	{
-		if (bloom_model_fpp(n, hi, fewer) <= error_rate)
-		{
-			k = fewer;
-			break;
-		}
-	}
-	*nhashes = k;
-	*nbits = hi * BLOOM_BLOCK_BITS;
-	return true;
-}
+/* ---- sizing: see bloom_sizing.c ---- */
 
 /* ---- base64 ---- */
 

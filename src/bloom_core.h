@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <murmurhash.h>
+#include "bloom_hash.h"
 
 /* Stored header: 48 bytes, every field little-endian. */
 #define BLOOM_HEADER_SIZE		48
@@ -92,13 +92,6 @@ typedef enum BloomCheck
 	BLOOM_BAD_BITS_SET
 } BloomCheck;
 
-/* Two 64-bit halves of the element's MurmurHash3_x64_128. */
-typedef struct BloomHash
-{
-	uint64_t	h1;
-	uint64_t	h2;
-} BloomHash;
-
 /* little-endian access and bit counts, shared by the core and the layouts */
 
 /*
@@ -116,18 +109,6 @@ bloom_popcount64(uint64_t x)
 	x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
 	return (int) ((x * UINT64_C(0x0101010101010101)) >> 56);
 #endif
-}
-
-static inline uint64_t
-bloom_load64le(const uint8_t *p)
-{
-	uint64_t	v;
-
-	memcpy(&v, p, sizeof(v));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
 }
 
 static inline void
@@ -240,35 +221,8 @@ extern BloomCheck bloom_validate_header(const BloomHeader *hdr, size_t len);
 extern const char *bloom_check_message(BloomCheck check);
 extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 
-/* sizing (of the blocked layout) */
-extern bool bloom_size(uint64_t capacity, double error_rate,
-					   uint64_t *nbits, int *nhashes);
-extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
-
-/* hashing: inline, since it runs once per row */
-static inline BloomHash
-bloom_hash(const void *data, size_t len, uint32_t seed)
-{
-	uint64_t	out[2];
-	BloomHash	h;
-
-	lmmh_x64_128(data, (unsigned int) len, seed, out);
-	h.h1 = out[0];
-	h.h2 = out[1];
-	return h;
-}
-
-/* integers of every width hash as the same little-endian int8 */
-static inline BloomHash
-bloom_hash_int64(int64_t value, uint32_t seed)
-{
-	uint64_t	v = (uint64_t) value;
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return bloom_hash(&v, sizeof(v), seed);
-}
+/* sizing: bloom_size, bloom_model_fpp */
+#include "bloom_sizing.h"
 
 /* base64 (RFC 4648, padded, no line breaks) for the text form */
 extern size_t bloom_base64_encoded_len(size_t len);

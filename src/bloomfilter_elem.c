@@ -572,6 +572,8 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
 
 	if (hdr->hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
 		bloom_check_collation(et);
+	if (et->kind == BLOOM_ELEM_UUID)
+		return bloom_hash_16(DatumGetUUIDP(value)->data, hdr->seed);
 	/* the common kinds hash straight from the value */
 	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
 	{
