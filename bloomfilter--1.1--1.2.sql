@@ -106,3 +106,78 @@ CREATE OPERATOR CLASS bloomfilter_ops DEFAULT FOR TYPE bloomfilter USING hash AS
 COMMENT ON OPERATOR CLASS bloomfilter_ops USING hash IS 'filters hashed by their bytes';
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING btree IS 'filters ordered by their bytes';
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING hash IS 'filters hashed by their bytes';
+
+-- bf_create: one function with named optional arguments.  The two of 1.0
+-- are dropped, or, where user objects (views, defaults, functions) depend
+-- on them, kept under the name bf_create_1_0 so that those objects keep
+-- working unchanged.
+DO $$
+DECLARE
+	f regprocedure;
+BEGIN
+	FOREACH f IN ARRAY ARRAY['bf_create(bigint, float8)'::regprocedure,
+							 'bf_create(bigint, float8, bigint)'::regprocedure]
+	LOOP
+		IF EXISTS (SELECT 1 FROM pg_depend
+				   WHERE refclassid = 'pg_proc'::regclass AND refobjid = f AND deptype = 'n') THEN
+			EXECUTE format('ALTER FUNCTION %s RENAME TO bf_create_1_0', f);
+		ELSE
+			EXECUTE format('DROP FUNCTION %s', f);
+		END IF;
+	END LOOP;
+END $$;
+
+CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+						  counting boolean DEFAULT false, expansion integer DEFAULT 0) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity';
+
+-- counting filters
+
+CREATE FUNCTION bf_remove(bloomfilter, anyelement) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, anyelement) IS 'copy of a counting filter with the element taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_remove(bloomfilter, text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, text) IS 'copy of a counting filter with the text taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_count(bloomfilter, anyelement) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, anyelement) IS 'how often the element was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
+
+CREATE FUNCTION bf_count(bloomfilter, text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, text) IS 'how often the text was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
+
+-- aggregates that build any layout: from a template, or scalable at 1%
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, anyelement, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, anyelement, bloomfilter) IS 'bf_agg transition function (template form)';
+
+CREATE AGGREGATE bf_agg(element anyelement, template bloomfilter) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement, bloomfilter) IS 'the template filter (any layout: plain, counting, scalable) with the non-NULL elements added';
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, anyelement) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, anyelement) IS 'bf_agg transition function (scalable form)';
+
+CREATE AGGREGATE bf_agg(element anyelement) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elements at a 1% error rate, with no sizing needed (starts at 1000 elements, doubles)';
+
+CREATE FUNCTION bf_remove_all(bloomfilter, anyarray) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove_all(bloomfilter, anyarray) IS 'copy of a counting filter with every non-NULL array element taken out (each only if it tests present)';

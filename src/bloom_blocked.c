@@ -200,53 +200,65 @@ bloom_block_popcount(const uint8_t *block)
 }
 
 /*
- * Elements added, estimated block by block: a block holding j elements of k
- * distinct bits has 512 (1 - (1 - k/512)^j) bits set on average; invert that
- * for each block and sum.  Summing per block accounts for the uneven spread
+ * Elements a block holds, given c of its 512 cells set: a block holding j
+ * elements of k distinct cells has 512 (1 - (1 - k/512)^j) cells set on
+ * average; inverted.  Summing this per block accounts for the uneven spread
  * of elements that a single estimate over the whole filter would miss.
  */
-double
-bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks, int nhashes)
+void
+bloom_cardinality_table(int nhashes, double table[BLOOM_BLOCK_BITS + 1])
 {
 	const double B = BLOOM_BLOCK_BITS;
-	double		per_count[BLOOM_BLOCK_BITS + 1];
 	double		denom = log1p(-(double) nhashes / B);
-	double		total = 0.0;
 
 	for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
 	{
-		/* a full block says "at least this many"; cap it one bit short */
+		/* a full block says "at least this many"; cap it one cell short */
 		double		cc = (c == BLOOM_BLOCK_BITS) ? B - 1 : c;
 
-		per_count[c] = (nhashes >= BLOOM_BLOCK_BITS) ? cc / nhashes :
+		table[c] = (nhashes >= BLOOM_BLOCK_BITS) ? cc / nhashes :
 			log1p(-cc / B) / denom;
 	}
-	for (uint64_t b = 0; b < nblocks; b++)
-		total += per_count[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
-	return total;
 }
 
 /*
- * False-positive rate at the current fill: a probe lands in a uniformly
- * random block with c bits set and needs its k distinct bits all among them,
- * probability C(c,k) / C(512,k).
+ * False-positive rate of a probe landing in a block with c cells set: its k
+ * distinct cells must all be among them, probability C(c,k) / C(512,k).
  */
-double
-bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
+void
+bloom_fpp_table(int nhashes, double table[BLOOM_BLOCK_BITS + 1])
 {
-	double		per_count[BLOOM_BLOCK_BITS + 1];
-	double		total = 0.0;
-
 	for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
 	{
 		double		f = 1.0;
 
 		for (int i = 0; i < nhashes && f > 0.0; i++)
 			f *= (double) (c - i) / (double) (BLOOM_BLOCK_BITS - i);
-		per_count[c] = f > 0.0 ? f : 0.0;
+		table[c] = f > 0.0 ? f : 0.0;
 	}
+}
+
+double
+bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks, int nhashes)
+{
+	double		table[BLOOM_BLOCK_BITS + 1];
+	double		total = 0.0;
+
+	bloom_cardinality_table(nhashes, table);
 	for (uint64_t b = 0; b < nblocks; b++)
-		total += per_count[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+		total += table[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+	return total;
+}
+
+double
+bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
+{
+	double		table[BLOOM_BLOCK_BITS + 1];
+	double		total = 0.0;
+
+	bloom_fpp_table(nhashes, table);
+	for (uint64_t b = 0; b < nblocks; b++)
+		total += table[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
 	return total / (double) nblocks;
 }
 
@@ -293,11 +305,18 @@ blocked_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 	return bloom_block_test_hash(span, h, hdr->nhashes);
 }
 
-static void
+static int
+blocked_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+{
+	return bloom_block_test_hash(span, h, hdr->nhashes) ? 1 : 0;
+}
+
+static size_t
 blocked_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 {
 	hdr->bits_set += bloom_add_batch(payload, bloom_nblocks(hdr), hdr->nhashes,
 									 hashes, n);
+	return n;
 }
 
 static bool
@@ -307,11 +326,14 @@ blocked_same_shape(const BloomHeader *a, const BloomHeader *b)
 }
 
 /* OR or AND, a megabyte at a time so that a cancel is answered */
-static void
-blocked_combine(BloomHeader *hdr, uint8_t *dst, const uint8_t *src, bool intersect)
+static bool
+blocked_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *src_hdr,
+				 const uint8_t *src, bool intersect)
 {
 	size_t		nbytes = hdr->nbits / 8;
 	uint64_t	count = 0;
+
+	(void) src_hdr;				/* same shape: same size */
 
 	for (size_t off = 0; off < nbytes; off += BLOOM_INTERRUPT_BYTES)
 	{
@@ -323,6 +345,7 @@ blocked_combine(BloomHeader *hdr, uint8_t *dst, const uint8_t *src, bool interse
 			: bloom_union_into(dst + off, src + off, len);
 	}
 	hdr->bits_set = count;
+	return true;
 }
 
 static double
@@ -346,9 +369,12 @@ const BloomLayout bloom_blocked_layout = {
 	.span_bytes = BLOOM_BLOCK_BYTES,
 	.span_of = blocked_span_of,
 	.test_span = blocked_test_span,
+	.count = blocked_count,
 	.add = blocked_add,
+	.remove = NULL,				/* a bit cannot tell how many set it */
 	.same_shape = blocked_same_shape,
 	.combine = blocked_combine,
 	.cardinality = blocked_cardinality,
 	.fpp = blocked_fpp,
+	.info = NULL,
 };

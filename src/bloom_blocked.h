@@ -21,6 +21,12 @@
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
 extern const BloomLayout bloom_blocked_layout;
+/* layouts 2 and 3 build on the blocked cells: bloom_counting.c, bloom_scalable.c */
+extern const BloomLayout bloom_counting_layout;
+extern const BloomLayout bloom_scalable_layout;
+extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
+								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
+extern void bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
 
 static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)
@@ -171,6 +177,8 @@ extern uint64_t bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes
 extern uint64_t bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
 
 /* estimates from the actual fill of every block */
+extern void bloom_cardinality_table(int nhashes, double table[BLOOM_BLOCK_BITS + 1]);
+extern void bloom_fpp_table(int nhashes, double table[BLOOM_BLOCK_BITS + 1]);
 extern double bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks,
 										 int nhashes);
 extern double bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks,

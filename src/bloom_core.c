@@ -130,6 +130,8 @@ void		(*bloom_interrupt_hook) (void) = NULL;
 /* indexed by layout id; NULL where no layout has that id */
 static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_BLOCKED512] = &bloom_blocked_layout,
+	[BLOOM_LAYOUT_COUNTING4] = &bloom_counting_layout,
+	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
 };
 
 const BloomLayout *

@@ -30,6 +30,8 @@
 
 /* layout ids (header byte 5): see bloom_layout_for() */
 #define BLOOM_LAYOUT_BLOCKED512	1
+#define BLOOM_LAYOUT_COUNTING4	2
+#define BLOOM_LAYOUT_SCALABLE	3
 
 /*
  * Hash ids (header byte 6).  Both hash with MurmurHash3 x64_128; they
@@ -167,15 +169,49 @@ typedef struct BloomLayout
 	uint64_t	(*span_of) (const BloomHeader *hdr, BloomHash h);
 	bool		(*test_span) (const BloomHeader *hdr, const uint8_t *span,
 							  BloomHash h);
+	/* how often h was added, at most (a plain filter: 0 or 1) */
+	int			(*count) (const BloomHeader *hdr, const uint8_t *span, BloomHash h);
 
-	/* add n hashes (a batch lets the layout overlap cache misses) */
-	void		(*add) (BloomHeader *hdr, uint8_t *payload,
+	/*
+	 * Add n hashes (a batch lets the layout overlap cache misses); returns
+	 * how many were taken.  Fewer than n means the layout must grow first:
+	 * grown_bytes gives the payload size after growing (0: it cannot, the
+	 * value would exceed BLOOM_MAX_BYTES), grow copies the payload into the
+	 * larger buffer and extends it; then the rest are added.  Layouts of a
+	 * fixed size take all and leave both NULL.
+	 */
+	size_t		(*add) (BloomHeader *hdr, uint8_t *payload,
 						const BloomHash *hashes, size_t n);
+	uint64_t	(*grown_bytes) (const BloomHeader *hdr, const uint8_t *payload);
+	void		(*grow) (BloomHeader *hdr, const uint8_t *payload, uint8_t *grown);
+	/* take h out again if it tests present (returns whether); NULL: cannot */
+	bool		(*remove) (BloomHeader *hdr, uint8_t *payload, BloomHash h);
 	bool		(*same_shape) (const BloomHeader *a, const BloomHeader *b);
-	void		(*combine) (BloomHeader *hdr, uint8_t *dst, const uint8_t *src,
+	/*
+	 * Union or intersection into dst, of two values whose headers are of
+	 * the same shape and dst's payload at least as large as src's.  Returns
+	 * false if the payloads turn out not to match (a shape error), or if the
+	 * layout cannot intersect.
+	 */
+	bool		(*combine) (BloomHeader *hdr, uint8_t *dst,
+							const BloomHeader *src_hdr, const uint8_t *src,
 							bool intersect);
 	double		(*cardinality) (const BloomHeader *hdr, const uint8_t *payload);
 	double		(*fpp) (const BloomHeader *hdr, const uint8_t *payload);
+	/*
+	 * More bf_info members, as JSON text (", \"name\": value"), written as
+	 * snprintf would (returns the length it needs); NULL: none.
+	 */
+	size_t		(*info) (const BloomHeader *hdr, const uint8_t *payload,
+						 char *buf, size_t size);
+	/*
+	 * An aggregate's partial state is about to be built into payload, to be
+	 * unioned with at most nparts - 1 others; finish: a value leaves the
+	 * aggregate.  Layouts whose rate depends on how full their parts are
+	 * (scalable) use these; NULL for the others.
+	 */
+	void		(*partial) (BloomHeader *hdr, uint8_t *payload, int nparts);
+	void		(*finish) (BloomHeader *hdr, uint8_t *payload);
 } BloomLayout;
 
 /*

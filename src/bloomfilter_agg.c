@@ -19,6 +19,7 @@
 #include "bloomfilter_elem.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
+PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_final);
 
 /* fn_extra of the transition function: the sizing of the last group */
@@ -31,12 +32,33 @@ typedef struct BloomAggCache
 	BloomHeader hdr;
 } BloomAggCache;
 
+/*
+ * bf_agg(element) with no sizing: a scalable filter at 1%, starting at this
+ * many elements and doubling each sub-filter (PipelineDB's bloom_agg(x)).
+ */
+#define BLOOM_AGG_DEFAULT_CAPACITY	1000
+#define BLOOM_AGG_DEFAULT_RATE		0.01
+#define BLOOM_AGG_DEFAULT_EXPANSION	2
+
 /* a group's first row: a new state from the sizing arguments */
 static BloomState *
 bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext aggcxt)
 {
 	int64		capacity;
 	double		error_rate = 0.01;
+
+	if (PG_NARGS() == 2)
+	{
+		/* a group's first row is rare enough to make the template each time */
+		BloomFilter *template = bloom_new_scalable(BLOOM_AGG_DEFAULT_CAPACITY,
+												   BLOOM_AGG_DEFAULT_RATE,
+												   BLOOM_DEFAULT_SEED,
+												   BLOOM_AGG_DEFAULT_EXPANSION);
+		BloomState *s = bloom_state_from(fcinfo, aggcxt, PointerGetDatum(template));
+
+		pfree(template);
+		return s;
+	}
 
 	if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
 		ereport(ERROR,
@@ -49,7 +71,8 @@ bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext agg
 	/* sizing costs a little; groups usually share their arguments */
 	if (!cache->sized || cache->capacity != capacity || cache->error_rate != error_rate)
 	{
-		bloom_header_for(&cache->hdr, capacity, error_rate, BLOOM_DEFAULT_SEED);
+		bloom_header_for(&cache->hdr, capacity, error_rate, BLOOM_DEFAULT_SEED,
+						 BLOOM_LAYOUT_BLOCKED512);
 		cache->capacity = capacity;
 		cache->error_rate = error_rate;
 		cache->sized = true;
@@ -58,25 +81,24 @@ bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext agg
 }
 
 /*
- * bf_agg_trans(state, element, capacity [, error_rate])
- *
- * Not strict: the first call creates the state from the sizing arguments,
- * NULL elements are skipped.
+ * One row: the state (made on a group's first row by start), the element
+ * added unless NULL.  Every row but a group's first finds the state it
+ * made, passed read-write, and needs no checks.
  */
-Datum
-bloomfilter_agg_trans(PG_FUNCTION_ARGS)
+static Datum
+bloom_agg_step(FunctionCallInfo fcinfo,
+			   BloomState *(*start) (FunctionCallInfo, BloomAggCache *, MemoryContext))
 {
 	BloomAggCache *cache = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomAggCache));
 	BloomState *s = PG_ARGISNULL(0) ? NULL : bloom_state_of(PG_GETARG_DATUM(0));
 	MemoryContext aggcxt;
 
-	/* every row but a group's first finds the state it made: no checks */
 	if (s == NULL)
 	{
 		if (!AggCheckCallContext(fcinfo, &aggcxt))
 			elog(ERROR, "bf_agg transition function called in non-aggregate context");
 		if (PG_ARGISNULL(0))
-			s = bloom_agg_start(fcinfo, cache, aggcxt);
+			s = start(fcinfo, cache, aggcxt);
 		else
 		{
 			/* a flat state (not one we made): a private expanded copy */
@@ -92,6 +114,38 @@ bloomfilter_agg_trans(PG_FUNCTION_ARGS)
 }
 
 /*
+ * bf_agg_trans(state, element [, capacity [, error_rate]])
+ *
+ * Not strict: the first call creates the state from the sizing arguments,
+ * NULL elements are skipped.
+ */
+Datum
+bloomfilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start);
+}
+
+/* a group's first row: a new state, a copy of the template */
+static BloomState *
+bloom_agg_start_template(FunctionCallInfo fcinfo, BloomAggCache *cache,
+						 MemoryContext aggcxt)
+{
+	(void) cache;
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bf_agg template must not be null")));
+	return bloom_state_from(fcinfo, aggcxt, PG_GETARG_DATUM(2));
+}
+
+/* bf_agg_trans(state, element, template): any layout, as the template is */
+Datum
+bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start_template);
+}
+
+/*
  * bf_agg_final(state): the result, flat, in the memory the executor keeps it
  * in.  Without a final function the executor would flatten the state into
  * memory of its own and copy it again; writing the flat form here, in the
@@ -101,5 +155,5 @@ bloomfilter_agg_trans(PG_FUNCTION_ARGS)
 Datum
 bloomfilter_agg_final(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOMFILTER_P(bloom_flatten(PG_GETARG_DATUM(0)));
+	PG_RETURN_BLOOMFILTER_P(bloom_agg_result(PG_GETARG_DATUM(0)));
 }

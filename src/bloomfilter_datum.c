@@ -40,8 +40,12 @@
 #include "access/tableam.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 
+#include "bloom_blocked.h"
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
 
@@ -153,6 +157,34 @@ bloom_fill(void *dst, const void *src, size_t n)
 	}
 }
 
+/* how large a value must grow to take more; an error if it cannot */
+static uint64
+bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8 *payload)
+{
+	uint64		bytes = layout->grown_bytes(hdr, payload);
+
+	if (bytes == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter cannot grow any further"),
+				 errdetail("A bloom filter value is limited to %llu bytes, and a sub-filter's error rate to at least %g.",
+						   (unsigned long long) BLOOM_MAX_BYTES, BLOOM_MIN_ERROR_RATE)));
+	return bytes;
+}
+
+/* how often the element was added, at most (bf_count) */
+int
+bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+{
+	BloomElemType *et = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(BloomElemType));
+	BloomView	v;
+	BloomHash	h;
+
+	bloom_read(PG_GETARG_DATUM(filter_arg), &v);
+	h = bloom_elem_hash(et, PG_GETARG_DATUM(elem_arg), &v.hdr);
+	return v.layout->count(&v.hdr, v.payload + v.layout->span_of(&v.hdr, h), h);
+}
+
 /* ---- the expanded aggregate state ---- */
 
 static Size
@@ -215,15 +247,30 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	s->npending = 0;
 	nbytes = s->layout->payload_bytes(hdr);
 	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
+	s->alloc = alloc;
 	s->payload = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
 	bloom_fill(s->payload, payload, nbytes);
 	return s;
 }
 
+/* the pending hashes into the state, growing it when its layout must */
 void
 bloom_state_flush(BloomState *s)
 {
-	s->layout->add(&s->hdr, s->payload, s->pending, s->npending);
+	size_t		done = 0;
+
+	while ((done += s->layout->add(&s->hdr, s->payload, s->pending + done,
+								   s->npending - done)) < (size_t) s->npending)
+	{
+		uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
+		char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
+		uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+
+		s->layout->grow(&s->hdr, s->payload, grown);
+		pfree(s->alloc);
+		s->alloc = alloc;
+		s->payload = grown;
+	}
 	s->npending = 0;
 }
 
@@ -478,6 +525,56 @@ bloom_copy(Datum d, BloomView *v)
 }
 
 /*
+ * Add hashes to bf (a private copy opened into v), growing it into a new
+ * value when its layout must; returns the value to use from then on, with
+ * its header written.
+ */
+BloomFilter *
+bloom_add_hashes(BloomFilter *bf, BloomView *v, const BloomHash *hashes, size_t n)
+{
+	size_t		done = 0;
+
+	while ((done += v->layout->add(&v->hdr, BLOOMFILTER_PAYLOAD(bf), hashes + done,
+								   n - done)) < n)
+	{
+		Size		size = BLOOMFILTER_SIZE(bloom_grown_bytes(&v->hdr, v->layout,
+															  BLOOMFILTER_PAYLOAD(bf)));
+		BloomFilter *grown = bloom_palloc(CurrentMemoryContext, size);
+
+		SET_VARSIZE(grown, size);
+		v->layout->grow(&v->hdr, BLOOMFILTER_PAYLOAD(bf), BLOOMFILTER_PAYLOAD(grown));
+		pfree(bf);
+		bf = grown;
+	}
+	v->payload = BLOOMFILTER_PAYLOAD(bf);
+	bloom_set_header(bf, &v->hdr);
+	return bf;
+}
+
+/* a new scalable filter: one empty sub-filter, more as elements arrive */
+BloomFilter *
+bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansion)
+{
+	BloomHeader hdr;
+	uint64		payload_bytes;
+	BloomFilter *bf;
+
+	/* the parameter checks and errors of a fixed filter of the same request */
+	bloom_header_for(&hdr, capacity, error_rate, seed, BLOOM_LAYOUT_BLOCKED512);
+	if (!bloom_scalable_header(&hdr, (uint64) capacity, error_rate, (uint32) seed,
+							   (uint32) expansion, &payload_bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter expansion %d is out of range", expansion),
+				 errdetail("A scalable filter grows each sub-filter by a factor between 1 and 1024.")));
+	bf = bloom_palloc(CurrentMemoryContext, BLOOMFILTER_SIZE(payload_bytes));
+	SET_VARSIZE(bf, BLOOMFILTER_SIZE(payload_bytes));
+	bloom_scalable_init(&hdr, (uint32) expansion, BLOOMFILTER_PAYLOAD(bf));
+	bloom_set_header(bf, &hdr);
+	return bf;
+}
+
+/*
  * Argument argno, to be changed in place when it is the state of the
  * aggregate calling us (bf_union_agg's transition, bf_agg's combine step):
  * only an aggregate's own state may be modified, and copying it once per
@@ -499,22 +596,53 @@ bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)
 	return bloom_copy(PG_GETARG_DATUM(argno), v);
 }
 
-/* a flat copy of any form in the current memory context */
+/*
+ * An aggregate's result: a flat copy of its state (of any form) in the
+ * current memory context, which the layout is told has left the aggregate.
+ */
 BloomFilter *
-bloom_flatten(Datum d)
+bloom_agg_result(Datum d)
 {
 	BloomView	v;
+	BloomFilter *bf;
 
 	if (bloom_is_expanded(d))
 	{
 		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
 		Size		size = EOH_get_flat_size(eoh);
-		BloomFilter *bf = bloom_palloc(CurrentMemoryContext, size);
 
+		bf = bloom_palloc(CurrentMemoryContext, size);
 		EOH_flatten_into(eoh, bf, size);
-		return bf;
+		bloom_view_init(&v, bf->data, size - VARHDRSZ, size - VARHDRSZ);
 	}
-	return bloom_copy(d, &v);
+	else
+		bf = bloom_copy(d, &v);
+	if (v.layout->finish)
+	{
+		v.layout->finish(&v.hdr, BLOOMFILTER_PAYLOAD(bf));
+		bloom_set_header(bf, &v.hdr);
+	}
+	return bf;
+}
+
+/*
+ * A new aggregate state from a template value.  If the aggregate is
+ * computing a partial result that will be combined with others (a parallel
+ * plan), the layout is told how many there can be.
+ */
+BloomState *
+bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
+{
+	BloomView	v;
+	BloomState *s;
+
+	bloom_read(template, &v);
+	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
+	if (s->layout->partial && fcinfo->context && IsA(fcinfo->context, AggState) &&
+		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
+		s->layout->partial(&s->hdr, s->payload,
+						   max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0));
+	return s;
 }
 
 /* outside bytes (binary input, bytea), fully validated */
@@ -538,12 +666,18 @@ bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate)
 
 /* ---- checks of what callers pass in ---- */
 
-/* the header of a new filter for capacity elements at error_rate */
+/*
+ * The header of a new, empty filter of the given layout for capacity
+ * elements at error_rate.  Every layout so far sizes its cells as the
+ * blocked layout does; a counting filter holds four bits per cell.
+ */
 void
-bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed)
+bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed,
+				 uint8 layout)
 {
 	uint64		nbits;
 	int			nhashes;
+	bool		fits;
 
 	if (capacity <= 0)
 		ereport(ERROR,
@@ -564,23 +698,35 @@ bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bloom filter seed must be between 0 and %u", PG_UINT32_MAX)));
-	if (!bloom_size((uint64) capacity, error_rate, &nbits, &nhashes))
+	fits = bloom_size((uint64) capacity, error_rate, &nbits, &nhashes);
+	if (fits)
+	{
+		bloom_header_init(hdr, (uint64) capacity, error_rate, (uint32) seed, nbits, nhashes);
+		hdr->layout = layout;
+		fits = bloom_layout_for(layout)->check_header(hdr, bloom_layout_for(layout)->payload_bytes(hdr)) == BLOOM_OK;
+	}
+	if (!fits)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom filter for " INT64_FORMAT " elements at error rate %g is too large",
 						capacity, error_rate),
 				 errdetail("A bloom filter value is limited to %llu bytes.",
 						   (unsigned long long) BLOOM_MAX_BYTES)));
-	bloom_header_init(hdr, (uint64) capacity, error_rate, (uint32) seed, nbits, nhashes);
 }
 
 static void
 bloom_describe(StringInfo buf, const BloomHeader *h)
 {
-	appendStringInfo(buf, "%llu bits, %d hashes, seed %u",
-					 (unsigned long long) h->nbits, h->nhashes, h->seed);
+	const BloomLayout *layout = bloom_layout_for(h->layout);
+
+	if (layout->grow != NULL)
+		appendStringInfo(buf, "capacity " UINT64_FORMAT " at error rate %g, seed %u",
+						 h->capacity, h->error_rate, h->seed);
+	else
+		appendStringInfo(buf, "%llu bits, %d hashes, seed %u",
+						 (unsigned long long) h->nbits, h->nhashes, h->seed);
 	if (h->layout != BLOOM_LAYOUT_BLOCKED512)
-		appendStringInfo(buf, ", layout %s", bloom_layout_for(h->layout)->name);
+		appendStringInfo(buf, ", layout %s", layout->name);
 	if (h->hash_id != BLOOM_HASH_CURRENT)
 		appendStringInfo(buf, ", hash id %d", h->hash_id);
 }
@@ -590,17 +736,26 @@ bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
 {
 	if (a->hash_id != b->hash_id)
 		return errhint("Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.");
+	if (a->layout != b->layout)
+		return errhint("Plain, counting and scalable filters combine only with filters of their own layout.");
+	if (bloom_layout_for(a->layout)->grow != NULL)
+		return errhint("Create both filters with the same capacity, error rate, expansion and seed.");
 	return errhint("Create both filters with the same capacity, error rate and seed.");
 }
 
 void
 bloom_check_shape(const BloomHeader *a, const BloomHeader *b, bool intersect)
 {
+	if (!bloom_same_shape(a, b))
+		bloom_shape_error(a, b, intersect);
+}
+
+void
+bloom_shape_error(const BloomHeader *a, const BloomHeader *b, bool intersect)
+{
 	StringInfoData da,
 				db;
 
-	if (bloom_same_shape(a, b))
-		return;
 	initStringInfo(&da);
 	initStringInfo(&db);
 	bloom_describe(&da, a);

@@ -40,22 +40,29 @@ extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
  * in fn_extra.
  */
 extern bool bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
+extern int	bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
 
 /* Values to write: new, copied, or made from outside bytes (validated). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern BloomFilter *bloom_new(const BloomHeader *hdr);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
+extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
+									 const BloomHash *hashes, size_t n);
+extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
+									   int64 seed, int32 expansion);
 extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
 extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
-extern BloomFilter *bloom_flatten(Datum d);
+extern BloomFilter *bloom_agg_result(Datum d);
 extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
 									   BloomView *v);
 
 /* Checks of what callers pass in, with the errors users see. */
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
-							 double error_rate, int64 seed);
+							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
 							  bool intersect);
+extern void bloom_shape_error(const BloomHeader *a, const BloomHeader *b,
+							  bool intersect) pg_attribute_noreturn();
 extern void bloom_report_corrupt(BloomCheck check) pg_attribute_noreturn();
 
 /*
@@ -73,22 +80,26 @@ typedef struct BloomState
 	ExpandedObjectHeader eoh;
 	BloomHeader hdr;			/* bits_set excludes the pending hashes */
 	const BloomLayout *layout;
-	uint8	   *payload;
+	uint8	   *payload;			/* 64-byte aligned, in alloc */
+	void	   *alloc;
 	int			npending;
 	BloomHash	pending[BLOOM_PENDING];
 } BloomState;
 
 extern BloomState *bloom_state_of(Datum d);
+extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt,
+									Datum template);
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 								   const uint8 *payload);
 extern void bloom_state_flush(BloomState *s);
 
+/* a layout that grows takes each hash at once, so flattening never grows */
 static inline void
 bloom_state_add(BloomState *s, BloomHash h)
 {
-	if (s->npending == BLOOM_PENDING)
-		bloom_state_flush(s);
 	s->pending[s->npending++] = h;
+	if (s->npending == BLOOM_PENDING || s->layout->grow != NULL)
+		bloom_state_flush(s);
 }
 
 static inline Datum

@@ -32,6 +32,9 @@
 PG_FUNCTION_INFO_V1(bloomfilter_create);
 PG_FUNCTION_INFO_V1(bloomfilter_add);
 PG_FUNCTION_INFO_V1(bloomfilter_add_all);
+PG_FUNCTION_INFO_V1(bloomfilter_remove);
+PG_FUNCTION_INFO_V1(bloomfilter_remove_all);
+PG_FUNCTION_INFO_V1(bloomfilter_count);
 PG_FUNCTION_INFO_V1(bloomfilter_contains);
 PG_FUNCTION_INFO_V1(bloomfilter_contained);
 PG_FUNCTION_INFO_V1(bloomfilter_union);
@@ -60,13 +63,39 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
  */
 #define BLOOM_ADD_CHUNK 4096
 
+/*
+ * bf_create(capacity, error_rate [, seed [, counting, expansion]]): the
+ * two- and three-argument forms are those of 1.0, which a 1.2 install keeps
+ * under their old signatures only where user objects depend on them.
+ */
 Datum
 bloomfilter_create(PG_FUNCTION_ARGS)
 {
 	BloomHeader hdr;
+	uint8		layout = BLOOM_LAYOUT_BLOCKED512;
 
+	if (PG_NARGS() > 3)
+	{
+		bool		counting = PG_GETARG_BOOL(3);
+		int32		expansion = PG_GETARG_INT32(4);
+
+		if (expansion < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bloom filter expansion must not be negative"),
+					 errhint("Use 0 for a filter of fixed size.")));
+		if (counting && expansion > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("a bloom filter cannot be both counting and scalable")));
+		if (expansion > 0)
+			PG_RETURN_BLOOMFILTER_P(bloom_new_scalable(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+													   PG_GETARG_INT64(2), expansion));
+		if (counting)
+			layout = BLOOM_LAYOUT_COUNTING4;
+	}
 	bloom_header_for(&hdr, PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
-					 PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED);
+					 PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED, layout);
 	PG_RETURN_BLOOMFILTER_P(bloom_new(&hdr));
 }
 
@@ -87,13 +116,71 @@ bloomfilter_add(PG_FUNCTION_ARGS)
 	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
 	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &v.hdr);
-	v.layout->add(&v.hdr, BLOOMFILTER_PAYLOAD(bf), &h, 1);
-	bloom_set_header(bf, &v.hdr);
+	bf = bloom_add_hashes(bf, &v, &h, 1);
 	PG_RETURN_BLOOMFILTER_P(bf);
 }
 
+/* a layout that cannot forget: the error of bf_remove and bf_remove_all */
+static void
+bloom_check_removable(const BloomView *v)
+{
+	if (v->layout->remove == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot remove an element from a bloom filter of layout %s",
+						v->layout->name),
+				 errdetail("Only a counting filter can forget an element."),
+				 errhint("Create the filter with bf_create(capacity, error_rate, counting => true).")));
+}
+
+static void
+bloom_remove_hashes(BloomFilter *bf, BloomView *v, const BloomHash *hashes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		(void) v->layout->remove(&v->hdr, BLOOMFILTER_PAYLOAD(bf), hashes[i]);
+	bloom_set_header(bf, &v->hdr);
+}
+
+/*
+ * bf_remove(filter, element): not strict, as bf_add.  Takes the element out
+ * of a filter that can forget (a counting filter) if it tests present;
+ * removing one it rules out changes nothing.
+ */
 Datum
-bloomfilter_add_all(PG_FUNCTION_ARGS)
+bloomfilter_remove(PG_FUNCTION_ARGS)
+{
+	BloomElemType *et;
+	BloomFilter *bf;
+	BloomView	v;
+	BloomHash	h;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	bloom_read_header(PG_GETARG_DATUM(0), &v);
+	bloom_check_removable(&v);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
+	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
+	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
+	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &v.hdr);
+	bloom_remove_hashes(bf, &v, &h, 1);
+	PG_RETURN_BLOOMFILTER_P(bf);
+}
+
+/* bf_count(filter, element): how often the element was added, at most */
+Datum
+bloomfilter_count(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(bloom_probe_count(fcinfo, 0, 1));
+}
+
+/*
+ * bf_add_all and bf_remove_all: every non-NULL element of the array, hashed
+ * in chunks that the layout applies as batches.
+ */
+static Datum
+bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 {
 	BloomElemType *et;
 	AnyArrayType *arr;
@@ -106,6 +193,11 @@ bloomfilter_add_all(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
+	if (remove)
+	{
+		bloom_read_header(PG_GETARG_DATUM(0), &v);
+		bloom_check_removable(&v);
+	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
@@ -116,26 +208,39 @@ bloomfilter_add_all(PG_FUNCTION_ARGS)
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
 	array_iter_setup(&it, arr);
-	for (int i = 0; i < nitems; i++)
+	for (int i = 0; i <= nitems; i++)
 	{
-		bool		isnull;
-		Datum		elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval,
-										   et->typalign);
+		bool		isnull = true;
+		Datum		elem = 0;
 
-		if (isnull)
-			continue;
-		hashes[npending++] = bloom_elem_hash(et, elem, &v.hdr);
-		if (npending == BLOOM_ADD_CHUNK)
+		if (i < nitems)
+			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
+		if (!isnull)
+			hashes[npending++] = bloom_elem_hash(et, elem, &v.hdr);
+		if (npending == BLOOM_ADD_CHUNK || (i == nitems && npending > 0))
 		{
 			CHECK_FOR_INTERRUPTS();
-			v.layout->add(&v.hdr, BLOOMFILTER_PAYLOAD(bf), hashes, npending);
+			if (remove)
+				bloom_remove_hashes(bf, &v, hashes, npending);
+			else
+				bf = bloom_add_hashes(bf, &v, hashes, npending);
 			npending = 0;
 		}
 	}
-	v.layout->add(&v.hdr, BLOOMFILTER_PAYLOAD(bf), hashes, npending);
 	pfree(hashes);
-	bloom_set_header(bf, &v.hdr);
 	PG_RETURN_BLOOMFILTER_P(bf);
+}
+
+Datum
+bloomfilter_add_all(PG_FUNCTION_ARGS)
+{
+	return bloom_apply_array(fcinfo, false);
+}
+
+Datum
+bloomfilter_remove_all(PG_FUNCTION_ARGS)
+{
+	return bloom_apply_array(fcinfo, true);
 }
 
 Datum
@@ -160,9 +265,11 @@ bloomfilter_contained(PG_FUNCTION_ARGS)
 static Datum
 bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 {
-	BloomFilter *a;
+	BloomFilter *result;
 	BloomView	va,
-				vb;
+				vb,
+				vsrc;
+	int			dst_arg = 0;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 	{
@@ -170,13 +277,28 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 	}
-	a = intersect ? bloom_copy(PG_GETARG_DATUM(0), &va) :
-		bloom_agg_writable(fcinfo, 0, &va);
-	bloom_read(PG_GETARG_DATUM(1), &vb);
+	bloom_read_header(PG_GETARG_DATUM(0), &va);
+	bloom_read_header(PG_GETARG_DATUM(1), &vb);
+	if (intersect && va.layout->grow != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot intersect scalable bloom filters"),
+				 errdetail("An element both filters hold can sit in different sub-filters of each.")));
 	bloom_check_shape(&va.hdr, &vb.hdr, intersect);
-	va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(a), vb.payload, intersect);
-	bloom_set_header(a, &va.hdr);
-	PG_RETURN_BLOOMFILTER_P(a);
+
+	/* into the larger (a scalable filter may have more sub-filters) */
+	if (va.layout->payload_bytes(&vb.hdr) > va.layout->payload_bytes(&va.hdr))
+		dst_arg = 1;
+	if (intersect || dst_arg == 1)
+		result = bloom_copy(PG_GETARG_DATUM(dst_arg), &va);
+	else
+		result = bloom_agg_writable(fcinfo, 0, &va);
+	bloom_read(PG_GETARG_DATUM(1 - dst_arg), &vsrc);
+	if (!va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(result), &vsrc.hdr, vsrc.payload,
+							intersect))
+		bloom_shape_error(&va.hdr, &vsrc.hdr, intersect);
+	bloom_set_header(result, &va.hdr);
+	PG_RETURN_BLOOMFILTER_P(result);
 }
 
 Datum
@@ -272,6 +394,15 @@ bloomfilter_info(PG_FUNCTION_ARGS)
 					 llround(v.layout->cardinality(&v.hdr, v.payload)),
 					 float8out_internal(v.layout->fpp(&v.hdr, v.payload)),
 					 (size_t) VARHDRSZ + bloom_total_bytes(&v.hdr));
+	if (v.layout->info)
+	{
+		size_t		need = v.layout->info(&v.hdr, v.payload, NULL, 0) + 1;
+		char	   *extra = palloc(need);
+
+		v.layout->info(&v.hdr, v.payload, extra, need);
+		json.data[--json.len] = '\0';	/* reopen the object */
+		appendStringInfo(&json, "%s}", extra);
+	}
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
 }
 

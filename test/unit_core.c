@@ -594,12 +594,18 @@ test_layout_table(void)
 
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_BLOCKED512 && strcmp(l->name, "blocked512") == 0,
 		  "layout 1 is not blocked512");
-	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(2) == NULL &&
+	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
+	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(4) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
+	l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
+	CHECK(l != NULL && l->id == BLOOM_LAYOUT_COUNTING4 && strcmp(l->name, "counting4") == 0 &&
+		  l->remove != NULL, "layout 2 is not counting4");
+	l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	CHECK(l != NULL && l->id == BLOOM_LAYOUT_SCALABLE && strcmp(l->name, "scalable") == 0 &&
+		  l->grow != NULL && l->remove == NULL, "layout 3 is not scalable");
 	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
 		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
 		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
-	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
 }
 
 int

@@ -1,0 +1,498 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_scalable.c
+ *	  Layout 3, "scalable": a chain of plain filters that grows as elements
+ *	  arrive, keeping the compound false-positive rate under the request.
+ *
+ * Sub-filter i is a complete blocked filter (layout 1, bloom_blocked.c)
+ * sized for capacity * expansion^i elements at error_rate / 2^(i+1), so
+ * that however many sub-filters there are, their rates sum to less than
+ * error_rate.  Elements go into the last sub-filter; when it holds its
+ * capacity, the next one is started.  An element that already tests
+ * present in any sub-filter is not added again and does not count, as in
+ * RedisBloom, so repeated adds do not fill the chain.  A check tests every
+ * sub-filter, newest first.
+ *
+ * The top header's fields mean, for this layout: capacity and error rate as
+ * requested, nbits the sum of the sub-filters' bits, bits_set the sum of
+ * their bits set, and k (byte 7) the number of sub-filters (1..64).  The
+ * payload is a 16-byte prefix (uint32 expansion >= 1, uint32 fill divisor
+ * >= 1, 8 reserved zero bytes) and then, per sub-filter, a uint64 count of
+ * the elements it took, followed by the sub-filter's own 48-byte header
+ * (same seed and hash id as the top one) and its bits.  All little-endian.
+ *
+ * The fill divisor is 1 in every value that has left an aggregate.  While a
+ * parallel plan builds partial results that will be unioned, each partial
+ * starts its next sub-filter after capacity / divisor elements, so that the
+ * union of up to divisor partials, which ORs sub-filter i of each, holds at
+ * most the capacity of each sub-filter.  A union of two scalable filters of
+ * the same capacity, rate and expansion ORs sub-filter i of each and adds
+ * their counts; its rate stays within error_rate as long as, for each i,
+ * the two counts fit sub-filter i's capacity (bf_info shows them).  There
+ * is no intersection: an element both hold can sit in different sub-filters
+ * of each.
+ *
+ * src/bloom_scalable.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_blocked.h"
+#include "bloom_sizing.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define SCALABLE_PREFIX		16
+#define SCALABLE_SUB_HEAD	(8 + BLOOM_HEADER_SIZE)
+#define SCALABLE_MAX_SUBS	BLOOM_MAX_HASHES
+#define SCALABLE_MAX_EXPANSION 1024
+
+/* one sub-filter, decoded */
+typedef struct ScalableSub
+{
+	uint64_t	items;
+	BloomHeader hdr;
+	uint8_t    *items_at;		/* where its count is stored */
+	uint8_t    *bits;
+} ScalableSub;
+
+static uint32_t
+load32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 |
+		(uint32_t) p[3] << 24;
+}
+
+static void
+store32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+static uint64_t
+scalable_payload_bytes(const BloomHeader *hdr)
+{
+	return SCALABLE_PREFIX + (uint64_t) hdr->nhashes * SCALABLE_SUB_HEAD + hdr->nbits / 8;
+}
+
+/*
+ * The capacity and rate of sub-filter i, and its size; false if it cannot
+ * exist (capacity overflow, a rate below what sizing accepts, too large).
+ */
+static bool
+scalable_sub_shape(const BloomHeader *top, uint32_t expansion, int i,
+				   BloomHeader *sub)
+{
+	uint64_t	capacity = top->capacity;
+	double		rate = ldexp(top->error_rate, -(i + 1));
+	uint64_t	nbits;
+	int			k;
+
+	for (int j = 0; j < i; j++)
+	{
+		if (capacity > (uint64_t) INT64_MAX / expansion)
+			return false;
+		capacity *= expansion;
+	}
+	if (rate < BLOOM_MIN_ERROR_RATE || !bloom_size(capacity, rate, &nbits, &k))
+		return false;
+	bloom_header_init(sub, capacity, rate, top->seed, nbits, k);
+	sub->hash_id = top->hash_id;
+	return true;
+}
+
+/*
+ * Decode the sub-filters, trusting only what the top header says about the
+ * payload's length: a damaged value ends the walk instead of sending it
+ * past the end.  Returns how many were decoded; fewer than the header's
+ * count only for a damaged value.
+ */
+static int
+scalable_subs(const BloomHeader *top, const uint8_t *payload, ScalableSub *subs)
+{
+	uint64_t	end = scalable_payload_bytes(top);
+	uint64_t	off = SCALABLE_PREFIX;
+	int			n = 0;
+
+	for (; n < top->nhashes; n++)
+	{
+		ScalableSub *sub = &subs[n];
+
+		if (off + SCALABLE_SUB_HEAD > end)
+			break;
+		bloom_header_decode(payload + off + 8, &sub->hdr);
+		if (sub->hdr.nbits % BLOOM_BLOCK_BITS != 0 || sub->hdr.nbits == 0 ||
+			sub->hdr.nbits / 8 > end - off - SCALABLE_SUB_HEAD ||
+			sub->hdr.nhashes == 0 || sub->hdr.nhashes > BLOOM_MAX_HASHES)
+			break;
+		sub->items_at = (uint8_t *) payload + off;
+		sub->items = bloom_load64le(payload + off);
+		sub->bits = (uint8_t *) payload + off + SCALABLE_SUB_HEAD;
+		off += SCALABLE_SUB_HEAD + sub->hdr.nbits / 8;
+	}
+	return n;
+}
+
+/* newest first: it holds the most elements */
+static bool
+scalable_test_subs(const ScalableSub *subs, int n, BloomHash h)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (bloom_test(subs[i].bits, bloom_nblocks(&subs[i].hdr), subs[i].hdr.nhashes, h))
+			return true;
+	return false;
+}
+
+static void
+scalable_sub_store(ScalableSub *sub)
+{
+	bloom_store64le(sub->items_at, sub->items);
+	bloom_header_encode(&sub->hdr, sub->items_at + 8);
+}
+
+static BloomCheck
+scalable_check_header(const BloomHeader *hdr, size_t payload_len)
+{
+	if (hdr->nhashes == 0 || hdr->nhashes > SCALABLE_MAX_SUBS)
+		return BLOOM_BAD_NHASHES;
+	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 ||
+		hdr->nbits / 8 > BLOOM_MAX_BYTES)
+		return BLOOM_BAD_NBITS;
+	if (payload_len != scalable_payload_bytes(hdr) ||
+		payload_len > BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE)
+		return BLOOM_BAD_LENGTH;
+	if (hdr->bits_set > hdr->nbits)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
+
+/* every sub-filter valid, of the shape its position gives, sums matching */
+static BloomCheck
+scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
+{
+	uint32_t	expansion = load32(payload);
+	uint64_t	nbits = 0,
+				bits_set = 0;
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+
+	if (scalable_subs(hdr, payload, subs) != hdr->nhashes)
+		return BLOOM_BAD_NBITS;
+	if (expansion == 0 || expansion > SCALABLE_MAX_EXPANSION || load32(payload + 4) == 0 ||
+		bloom_load64le(payload + 8) != 0)
+		return BLOOM_BAD_RESERVED;
+	for (int i = 0; i < hdr->nhashes; i++)
+	{
+		BloomHeader want;
+		BloomHeader got;
+		BloomCheck	check;
+
+		if (!scalable_sub_shape(hdr, expansion, i, &want))
+			return BLOOM_BAD_NBITS;
+		check = bloom_validate(subs[i].items_at + 8, BLOOM_HEADER_SIZE + subs[i].hdr.nbits / 8, &got);
+		if (check != BLOOM_OK)
+			return check;
+		if (got.layout != BLOOM_LAYOUT_BLOCKED512)
+			return BLOOM_BAD_LAYOUT;
+		if (got.seed != hdr->seed || got.hash_id != hdr->hash_id)
+			return BLOOM_BAD_HASH;
+		if (got.capacity != want.capacity)
+			return BLOOM_BAD_CAPACITY;
+		if (got.error_rate != want.error_rate)
+			return BLOOM_BAD_ERROR_RATE;
+		nbits += got.nbits;
+		bits_set += got.bits_set;
+	}
+	if (nbits != hdr->nbits)
+		return BLOOM_BAD_NBITS;
+	if (bits_set != hdr->bits_set)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
+
+static bool
+scalable_test(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
+{
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+	int			n = scalable_subs(hdr, payload, subs);
+
+	/* a damaged value answers "present": never a false negative */
+	return n < hdr->nhashes || scalable_test_subs(subs, n, h);
+}
+
+static uint64_t
+scalable_span_of(const BloomHeader *hdr, BloomHash h)
+{
+	(void) hdr;
+	(void) h;
+	return 0;
+}
+
+static bool
+scalable_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+{
+	return scalable_test(hdr, span, h);
+}
+
+static int
+scalable_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+{
+	return scalable_test(hdr, span, h) ? 1 : 0;
+}
+
+/* the last sub-filter holds as many elements as it may */
+static bool
+scalable_full(const uint8_t *payload, const ScalableSub *last)
+{
+	uint32_t	divisor = load32(payload + 4);
+
+	uint64_t	share = last->hdr.capacity / divisor;
+
+	/* rounded down: divisor shares together never exceed the capacity */
+	return last->items >= (share > 0 ? share : 1);
+}
+
+static size_t
+scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
+{
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+	int			nsub = scalable_subs(hdr, payload, subs);
+	ScalableSub *last = &subs[nsub - 1];
+
+	if (nsub < hdr->nhashes)
+		return n;				/* damaged; reads caught it already */
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64_t	added;
+
+		if (scalable_test_subs(subs, nsub, hashes[i]))
+			continue;
+		if (scalable_full(payload, last))
+		{
+			scalable_sub_store(last);
+			return i;
+		}
+		added = (uint64_t) bloom_add(last->bits, bloom_nblocks(&last->hdr),
+									 last->hdr.nhashes, hashes[i]);
+		last->hdr.bits_set += added;
+		hdr->bits_set += added;
+		last->items++;
+		if (i % 1024 == 1023)
+			bloom_check_interrupts();
+	}
+	scalable_sub_store(last);
+	return n;
+}
+
+static uint64_t
+scalable_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
+{
+	BloomHeader next;
+	uint64_t	bytes;
+
+	if (hdr->nhashes >= SCALABLE_MAX_SUBS ||
+		!scalable_sub_shape(hdr, load32(payload), hdr->nhashes, &next))
+		return 0;
+	bytes = scalable_payload_bytes(hdr) + SCALABLE_SUB_HEAD + next.nbits / 8;
+	return bytes > BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE ? 0 : bytes;
+}
+
+/* the payload with one more, empty sub-filter; grown_bytes said it fits */
+static void
+scalable_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
+{
+	uint64_t	old = scalable_payload_bytes(hdr);
+	BloomHeader next;
+	uint8_t    *p = grown + old;
+
+	scalable_sub_shape(hdr, load32(payload), hdr->nhashes, &next);
+	for (uint64_t off = 0; grown != payload && off < old; off += BLOOM_INTERRUPT_BYTES)
+	{
+		bloom_check_interrupts();
+		memcpy(grown + off, payload + off,
+			   old - off < BLOOM_INTERRUPT_BYTES ? old - off : BLOOM_INTERRUPT_BYTES);
+	}
+	bloom_store64le(p, 0);
+	bloom_header_encode(&next, p + 8);
+	for (uint64_t off = 0; off < next.nbits / 8; off += BLOOM_INTERRUPT_BYTES)
+	{
+		bloom_check_interrupts();
+		memset(p + SCALABLE_SUB_HEAD + off, 0,
+			   next.nbits / 8 - off < BLOOM_INTERRUPT_BYTES ?
+			   next.nbits / 8 - off : BLOOM_INTERRUPT_BYTES);
+	}
+	hdr->nhashes++;
+	hdr->nbits += next.nbits;
+}
+
+/* capacity and rate are the header's; expansion is the payload's */
+static bool
+scalable_same_shape(const BloomHeader *a, const BloomHeader *b)
+{
+	return a->capacity == b->capacity && a->error_rate == b->error_rate;
+}
+
+/* union: sub-filter i of src ORed into sub-filter i of dst, counts added */
+static bool
+scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
+				 const uint8_t *src, bool intersect)
+{
+	ScalableSub d[SCALABLE_MAX_SUBS];
+	ScalableSub s[SCALABLE_MAX_SUBS];
+	int			nd = scalable_subs(hdr, dst, d);
+	int			ns = scalable_subs(shdr, src, s);
+
+	if (intersect || load32(dst) != load32(src) || nd != hdr->nhashes ||
+		ns != shdr->nhashes || ns > nd)
+		return false;
+	hdr->bits_set = 0;
+	for (int i = 0; i < nd; i++)
+	{
+		if (i < ns)
+		{
+			if (s[i].hdr.nbits != d[i].hdr.nbits || s[i].hdr.nhashes != d[i].hdr.nhashes)
+				return false;
+			d[i].hdr.bits_set = 0;
+			for (uint64_t off = 0; off < d[i].hdr.nbits / 8; off += BLOOM_INTERRUPT_BYTES)
+			{
+				uint64_t	len = d[i].hdr.nbits / 8 - off;
+
+				bloom_check_interrupts();
+				if (len > BLOOM_INTERRUPT_BYTES)
+					len = BLOOM_INTERRUPT_BYTES;
+				d[i].hdr.bits_set += bloom_union_into(d[i].bits + off, s[i].bits + off, len);
+			}
+			d[i].items += s[i].items;
+			scalable_sub_store(&d[i]);
+		}
+		hdr->bits_set += d[i].hdr.bits_set;
+	}
+	store32(dst + 4, 1);
+	return true;
+}
+
+static double
+scalable_estimate(const BloomHeader *hdr, const uint8_t *payload, bool fpp)
+{
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+	int			n = scalable_subs(hdr, payload, subs);
+	double		total = 0.0;
+
+	for (int i = 0; i < n; i++)
+		total += fpp ?
+			bloom_estimate_fpp(subs[i].bits, bloom_nblocks(&subs[i].hdr), subs[i].hdr.nhashes) :
+			bloom_estimate_cardinality(subs[i].bits, bloom_nblocks(&subs[i].hdr),
+									   subs[i].hdr.nhashes);
+	/* sub-filters' rates add up: a probe is a false positive if any says so */
+	return fpp ? (total < 1.0 ? total : 1.0) : total;
+}
+
+static double
+scalable_cardinality(const BloomHeader *hdr, const uint8_t *payload)
+{
+	return scalable_estimate(hdr, payload, false);
+}
+
+static double
+scalable_fpp(const BloomHeader *hdr, const uint8_t *payload)
+{
+	return scalable_estimate(hdr, payload, true);
+}
+
+static size_t
+scalable_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t size)
+{
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+	int			n = scalable_subs(hdr, payload, subs);
+	uint64_t	items = 0;
+	size_t		len;
+
+#define INFO_APPEND(...) \
+	(len += (size_t) snprintf(buf && len < size ? buf + len : NULL, \
+							  buf && len < size ? size - len : 0, __VA_ARGS__))
+	for (int i = 0; i < n; i++)
+		items += subs[i].items;
+	len = 0;
+	INFO_APPEND(", \"expansion\": %u, \"items\": %llu, \"subfilters\": [",
+				load32(payload), (unsigned long long) items);
+	for (int i = 0; i < n; i++)
+		INFO_APPEND("%s{\"capacity\": %llu, \"error_rate\": %.17g, \"nbits\": %llu, "
+					"\"nhashes\": %d, \"bits_set\": %llu, \"items\": %llu, \"fpp\": %.17g}",
+					i ? ", " : "", (unsigned long long) subs[i].hdr.capacity,
+					subs[i].hdr.error_rate, (unsigned long long) subs[i].hdr.nbits,
+					subs[i].hdr.nhashes, (unsigned long long) subs[i].hdr.bits_set,
+					(unsigned long long) subs[i].items,
+					bloom_estimate_fpp(subs[i].bits, bloom_nblocks(&subs[i].hdr),
+									   subs[i].hdr.nhashes));
+	INFO_APPEND("]");
+#undef INFO_APPEND
+	return len;
+}
+
+static void
+scalable_partial(BloomHeader *hdr, uint8_t *payload, int nparts)
+{
+	(void) hdr;
+	store32(payload + 4, nparts > 1 ? (uint32_t) nparts : 1);
+}
+
+static void
+scalable_finish(BloomHeader *hdr, uint8_t *payload)
+{
+	(void) hdr;
+	store32(payload + 4, 1);
+}
+
+/*
+ * A new scalable filter's header and the size of its payload with one,
+ * empty sub-filter; false if even that does not fit.  bloom_scalable_init
+ * then writes the payload.
+ */
+bool
+bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
+					  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes)
+{
+	BloomHeader first;
+
+	bloom_header_init(hdr, capacity, error_rate, seed, 0, 0);
+	hdr->layout = BLOOM_LAYOUT_SCALABLE;
+	if (expansion == 0 || expansion > SCALABLE_MAX_EXPANSION ||
+		!scalable_sub_shape(hdr, expansion, 0, &first))
+		return false;
+	*payload_bytes = SCALABLE_PREFIX + SCALABLE_SUB_HEAD + first.nbits / 8;
+	return *payload_bytes <= BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE;
+}
+
+void
+bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
+{
+	uint8_t		prefix[SCALABLE_PREFIX] = {0};
+
+	store32(prefix, expansion);
+	store32(prefix + 4, 1);
+	memcpy(payload, prefix, SCALABLE_PREFIX);
+	scalable_grow(hdr, payload, payload);
+}
+
+const BloomLayout bloom_scalable_layout = {
+	.id = BLOOM_LAYOUT_SCALABLE,
+	.name = "scalable",
+	.check_header = scalable_check_header,
+	.check_payload = scalable_check_payload,
+	.payload_bytes = scalable_payload_bytes,
+	.span_bytes = 0,			/* a check reads every sub-filter */
+	.span_of = scalable_span_of,
+	.test_span = scalable_test_span,
+	.count = scalable_count,
+	.add = scalable_add,
+	.grown_bytes = scalable_grown_bytes,
+	.grow = scalable_grow,
+	.remove = NULL,
+	.same_shape = scalable_same_shape,
+	.combine = scalable_combine,
+	.cardinality = scalable_cardinality,
+	.fpp = scalable_fpp,
+	.info = scalable_info,
+	.partial = scalable_partial,
+	.finish = scalable_finish,
+};
