@@ -61,6 +61,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   (open_check == BLOOM_BAD_BITS_SET && open_hdr.bits_set > open_hdr.nbits),
 				   "refused on the bit count, but the header check says: %s",
 				   bloom_check_message(open_check));
+	else if (open_check == BLOOM_OK && check != BLOOM_BAD_MAGIC)
+		/* refused on its payload: only layouts built of sub-filters say more */
+		FUZZ_CHECK(open_hdr.layout != BLOOM_LAYOUT_BLOCKED512 &&
+				   open_hdr.layout != BLOOM_LAYOUT_COUNTING4,
+				   "layout %d refused on its payload as: %s", open_hdr.layout, msg);
 	else if (check != BLOOM_BAD_MAGIC)
 		FUZZ_CHECK(open_check == check, "bloom_validate says \"%s\", header check \"%s\"",
 				   msg, bloom_check_message(open_check));
