@@ -24,7 +24,9 @@
 #      and no logged key is missing (0 false negatives).
 #   2. CRASH_CYCLES times (default 2): writers add 1000-key batches (and
 #      log them in the same transaction), another rebuilds a filter with
-#      bf_agg, and the primary is stopped without a checkpoint (pg_ctl -m
+#      bf_agg, a reader on the standby checks every logged key against its
+#      filter in whatever snapshot replay gives it (0 false negatives
+#      mid-replay), and the primary is stopped without a checkpoint (pg_ctl -m
 #      immediate, then SIGKILL of every process) after LOAD_SECONDS; it is
 #      restarted, recovers, the standby reconnects and catches up, and
 #      every batch the clients saw committed is on both, whole, with the
