@@ -174,3 +174,7 @@ nodes_stop_all() {	# for an EXIT trap: stop every node still running
 		as_pg "$(pg_config --bindir)/pg_ctl" -D "$(dirname "$pid")" -m immediate stop > /dev/null 2>&1 || true
 	done
 }
+
+nodes_crashes() {	# print every "terminated by signal" a node's log holds, with its query
+	grep -h -A1 'terminated by signal' "$work"/*.log 2> /dev/null || true
+}

@@ -50,7 +50,13 @@ t0=$(date +%s)
 
 private_workdir bf_logical
 cleanup() { nodes_stop_all; }
-trap cleanup EXIT
+aborted() {	# set -e stopped the script: say why the servers may have failed
+	local status=$?
+	cleanup
+	echo "aborted (status $status); logs kept in $work"
+	nodes_crashes
+}
+trap aborted EXIT
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
 node_init pub 5432 "wal_level = logical" "max_wal_senders = 10" "max_replication_slots = 10" \
@@ -64,6 +70,8 @@ schema="CREATE TABLE t (id int PRIMARY KEY, label text NOT NULL, bf bloomfilter,
         CREATE TABLE tfull (id int, bf bloomfilter);
         ALTER TABLE tfull REPLICA IDENTITY FULL;"
 on pub fresh_db $PUB
+echo "bloomfilter $(on pub psql_v -d $PUB -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'"), \
+$(stat -c '%y' "$(pg_config --pkglibdir)/bloomfilter.so" | cut -c1-19)"
 on pub psql_q -d $PUB -c "$schema" -c "
 	CREATE PUBLICATION bf_pub FOR TABLE t;
 	CREATE PUBLICATION bf_pub_full FOR TABLE tfull;"
@@ -253,11 +261,13 @@ spilled=$(on pub psql_v -d postgres -c "
 	    || (coalesce(sum(stream_bytes), 0) / 1048576)::bigint || ' MB streamed'
 	  FROM pg_stat_replication_slots")
 echo "summary: $published MB of WAL on the publisher, decoding $spilled, $(($(date +%s) - t0)) s"
+crashes=$(nodes_crashes)
+[ -z "$crashes" ] || echo "$crashes"
+check "no server process crashed ($(echo -n "$crashes" | grep -c 'terminated by signal' || true) crashes in the logs)" -z "$crashes"
 if finish; then
 	cleanup
 	trap - EXIT
 	rm -rf "$work"
 else
-	echo "logs kept in $work"
-	exit 1
+	exit 1	# aborted() keeps the logs
 fi

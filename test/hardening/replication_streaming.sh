@@ -55,7 +55,13 @@ cleanup() {
 	wait 2> /dev/null || true
 	nodes_stop_all
 }
-trap cleanup EXIT
+aborted() {	# set -e stopped the script: say why the servers may have failed
+	local status=$?
+	cleanup
+	echo "aborted (status $status); logs kept in $work"
+	nodes_crashes
+}
+trap aborted EXIT
 
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
@@ -63,6 +69,8 @@ node_init primary 5432 "wal_level = replica" "max_wal_senders = 4" \
 	"max_replication_slots = 4" "shared_buffers = 64MB" "max_wal_size = 2GB"
 node_start primary
 on primary fresh_db $DB
+echo "bloomfilter $(on primary psql_v -d $DB -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'"), \
+$(stat -c '%y' "$(pg_config --pkglibdir)/bloomfilter.so" | cut -c1-19)"
 on primary psql_q -d $DB <<'SQL'
 CREATE TABLE filters (name text PRIMARY KEY, bf bloomfilter NOT NULL, text_keys bool NOT NULL,
                       capacity bigint NOT NULL, error_rate float8 NOT NULL, seed bigint NOT NULL);
@@ -344,11 +352,13 @@ read -r nkeys nbatches bytes < <(on standby psql_v -d $DB -c "
 	SELECT count(*), count(DISTINCT batch), (SELECT sum(octet_length(bf::bytea)) FROM filters) FROM added")
 echo "summary: $nkeys keys ($nbatches crash-phase batches) in filters of $bytes bytes, \
 $CRASH_CYCLES crashes, $(($(date +%s) - t0)) s"
+crashes=$(nodes_crashes)
+[ -z "$crashes" ] || echo "$crashes"
+check "no server process crashed ($(echo -n "$crashes" | grep -c 'terminated by signal' || true) crashes in the logs)" -z "$crashes"
 if finish; then
 	cleanup
 	trap - EXIT
 	rm -rf "$work"
 else
-	echo "logs kept in $work"
-	exit 1
+	exit 1	# aborted() keeps the logs
 fi
