@@ -22,12 +22,12 @@
 #      100 single point checks.  Standby and primary must agree on all of
 #      it; on the standby every filter also equals a rebuild from its log
 #      and no logged key is missing (0 false negatives).
-#   2. CRASH_CYCLES times (default 2): writers add 1000-key batches (and
+#   2. REPLICATION_CRASH_CYCLES times (default 2): writers add 1000-key batches (and
 #      log them in the same transaction), another rebuilds a filter with
 #      bf_agg, a reader on the standby checks every logged key against its
 #      filter in whatever snapshot replay gives it (0 false negatives
 #      mid-replay), and the primary is stopped without a checkpoint (pg_ctl -m
-#      immediate, then SIGKILL of every process) after LOAD_SECONDS; it is
+#      immediate, then SIGKILL of every process) after REPLICATION_LOAD_SECONDS (5); it is
 #      restarted, recovers, the standby reconnects and catches up, and
 #      every batch the clients saw committed is on both, whole, with the
 #      same checks as in 1.
@@ -40,8 +40,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 DB=bf_repl
-CRASH_CYCLES=${CRASH_CYCLES:-2}
-LOAD_SECONDS=${LOAD_SECONDS:-5}	# seconds of load before each crash (+0..1)
+CRASH_CYCLES=${REPLICATION_CRASH_CYCLES:-2}
+LOAD_SECONDS=${REPLICATION_LOAD_SECONDS:-5}	# seconds of load before each crash (+0..1)
 NONMEMBERS=100000
 WRITERS=2
 export PGOPTIONS="-c statement_timeout=600s"
