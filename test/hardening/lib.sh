@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Shared by the hardening scripts: a fresh database with the extension, the
 # pass/fail tally that ends in the "N passed, N failed" line, and stopping
-# and starting the server of the PG* environment (crash.sh, asan.sh), and a
-# private server of a script's own (memcheck.sh, oom.sh).
+# and starting the server of the PG* environment (crash.sh, asan.sh), a
+# private server of a script's own (memcheck.sh, oom.sh), and several
+# private servers side by side (replication_*.sh).
 # (Sourced, not run: check-all runs only the *.sh files that are scripts.)
 
 passed=0
@@ -102,13 +103,78 @@ server_start() {	# server_start LOGFILE [VAR=value...]: start, with that environ
 
 as_pg() { runuser -u postgres -- "$@"; }
 
-private_cluster() {	# private_cluster NAME [INITDB-ARGS...]: sets work, a
-	# fresh /tmp/NAME.* directory the postgres user can write, holding an
-	# initdb'd data directory in $work/data
+private_workdir() {	# private_workdir NAME: sets work, a fresh /tmp/NAME.*
+	# directory the postgres user can write
 	work=$(mktemp -d "/tmp/$1.XXXXXX")
-	shift
 	chmod 755 "$work"
 	chown postgres "$work"
+}
+
+private_cluster() {	# private_cluster NAME [INITDB-ARGS...]: private_workdir,
+	# holding an initdb'd data directory in $work/data
+	private_workdir "$1"
+	shift
 	as_pg "$(pg_config --bindir)/initdb" -D "$work/data" -A trust --no-locale "$@" > /dev/null
 }
 
+
+# ---- several private servers at once (replication_*.sh) ----
+# Each node is a data directory $work/NAME (work from private_cluster) whose
+# server listens only on the socket directory $work, on a port of its own:
+# a port there cannot collide with other servers on the machine.
+# `on NAME CMD...` runs CMD with PGHOST/PGPORT/PGUSER pointing at the node.
+
+node_port() { cat "$work/$1.port"; }
+
+node_conf() {	# node_conf NAME PORT [SETTING...]: listen on $work:PORT, plus settings
+	local name=$1 port=$2 s
+	shift 2
+	echo "$port" > "$work/$name.port"
+	{
+		echo "port = $port"
+		echo "unix_socket_directories = '$work'"
+		echo "listen_addresses = ''"
+		for s in "$@"; do echo "$s"; done
+	} | as_pg tee -a "$work/$name/postgresql.conf" > /dev/null
+}
+
+node_init() {	# node_init NAME PORT [SETTING...]: initdb $work/NAME, configure it
+	as_pg "$(pg_config --bindir)/initdb" -D "$work/$1" -A trust --no-locale -E UTF8 > /dev/null
+	node_conf "$@"
+}
+
+node_start() {	# node_start NAME: start it, log to $work/NAME.log, wait until it answers
+	as_pg "$(pg_config --bindir)/pg_ctl" -D "$work/$1" -l "$work/$1.log" -w -t 600 start > /dev/null
+	for _ in $(seq 60); do
+		on "$1" psql -X -q -d postgres -c "SELECT 1" > /dev/null 2>&1 && return 0
+		sleep 1
+	done
+	echo "node_start: $1 does not answer (log: $work/$1.log)" >&2
+	return 1
+}
+
+node_stop() {	# node_stop NAME [fast|immediate]
+	as_pg "$(pg_config --bindir)/pg_ctl" -D "$work/$1" -m "${2:-fast}" -w -t 120 stop > /dev/null
+}
+
+node_kill() {	# node_kill NAME: SIGKILL its postmaster and every child (server_kill)
+	DATA_DIR=$work/$1 server_kill
+}
+
+on() {	# on NAME CMD...: CMD against that node
+	local name=$1
+	shift
+	PGHOST=$work PGPORT=$(node_port "$name") PGUSER=postgres "$@"
+}
+
+nodes_stop_all() {	# for an EXIT trap: stop every node still running
+	local pid
+	for pid in "$work"/*/postmaster.pid; do
+		[ -f "$pid" ] || continue
+		as_pg "$(pg_config --bindir)/pg_ctl" -D "$(dirname "$pid")" -m immediate stop > /dev/null 2>&1 || true
+	done
+}
+
+nodes_crashes() {	# print every "terminated by signal" a node's log holds, with its query
+	grep -h -A1 'terminated by signal' "$work"/*.log 2> /dev/null || true
+}
