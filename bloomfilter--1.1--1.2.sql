@@ -106,3 +106,12 @@ CREATE OPERATOR CLASS bloomfilter_ops DEFAULT FOR TYPE bloomfilter USING hash AS
 COMMENT ON OPERATOR CLASS bloomfilter_ops USING hash IS 'filters hashed by their bytes';
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING btree IS 'filters ordered by their bytes';
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING hash IS 'filters hashed by their bytes';
+
+-- batch checks (RedisBloom's BF.MEXISTS): one answer per array element.
+-- anycompatiblearray rather than anyarray: an array literal ('{a,b}') then
+-- resolves to text[], as a literal element does through bf_contains(bloomfilter,
+-- text); a text[] overload beside anyarray would make it ambiguous instead.
+
+CREATE FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) IS 'bf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
