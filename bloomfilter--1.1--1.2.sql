@@ -181,3 +181,38 @@ COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elem
 CREATE FUNCTION bf_remove_all(bloomfilter, anyarray) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_remove_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bf_remove_all(bloomfilter, anyarray) IS 'copy of a counting filter with every non-NULL array element taken out (each only if it tests present)';
+
+-- batch checks (RedisBloom's BF.MEXISTS): one answer per array element.
+-- anycompatiblearray rather than anyarray: an array literal ('{a,b}') then
+-- resolves to text[], as a literal element does through bf_contains(bloomfilter,
+-- text); a text[] overload beside anyarray would make it ambiguous instead.
+
+CREATE FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) IS 'bf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+-- planner support: selectivity of checks from the column's statistics when
+-- the filter is known at plan time (a documented default when it is not),
+-- and the cost of a check (a hash and one cache line)
+
+CREATE FUNCTION bloomfilter_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_support(internal) IS 'planner support for bf_contains and bf_contained: selectivity and cost of a check';
+
+CREATE FUNCTION bloomfilter_contsel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_contsel(internal, oid, internal, integer) IS 'restriction selectivity of @> and <@: the filter checked against the column''s most common values and histogram';
+
+CREATE FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ (the filter is unknown at plan time: 0.1)';
+
+ALTER FUNCTION bf_contains(bloomfilter, anyelement) SUPPORT bloomfilter_support;
+ALTER FUNCTION bf_contains(bloomfilter, text) SUPPORT bloomfilter_support;
+ALTER FUNCTION bf_contained(anyelement, bloomfilter) SUPPORT bloomfilter_support;
+ALTER FUNCTION bf_contained(text, bloomfilter) SUPPORT bloomfilter_support;
+
+ALTER OPERATOR @> (bloomfilter, anyelement) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+ALTER OPERATOR <@ (anyelement, bloomfilter) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+ALTER OPERATOR @> (bloomfilter, text) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+ALTER OPERATOR <@ (text, bloomfilter) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);

@@ -160,6 +160,35 @@ for _ in $(seq "$RUNS"); do
 	tps_big=$(best "$tps_big" "$(tps "SELECT bf_contains(bf, :id::bigint) FROM filters WHERE name = 'pbig';")")
 done
 
+# Batch checks (BF.MEXISTS): 100 random keys per transaction, bound as 100
+# parameters of one ARRAY[...] (pgbench cannot bind an array variable; an
+# application would bind one bigint[] parameter), checked by one
+# bf_contains_all, by 100 single-key bf_contains statements, and by the
+# btree (= ANY of the same array).  Figures are checks per second (tps x 100).
+batch_tps() {	# batch_tps STATEMENT-TEMPLATE: @KEYS@ is the array, @K@ each key
+	local sets="" arr=""
+	for i in $(seq 100); do
+		sets+="\\set k$i random(1, $((2 * N)))\n"
+		arr+="${arr:+, }:k$i"
+	done
+	if [[ $1 == *@K@* ]]; then
+		printf "$sets" > $OUT/batch.sql
+		for i in $(seq 100); do echo "${1//@K@/:k$i}" >> $OUT/batch.sql; done
+	else
+		{ printf "$sets"; echo "${1//@KEYS@/ARRAY[$arr]::bigint[]}"; } > $OUT/batch.sql
+	fi
+	pgbench -n -M prepared -c 4 -j 2 -T "$PGBENCH_SECONDS" -f $OUT/batch.sql $DB 2>/dev/null |
+		sed -n 's/^tps = \([0-9.]*\).*/\1/p' | awk '{ printf "%.0f", $1 * 100 }'
+}
+echo "batch checks" >&2
+cps_all_k=0 cps_all_1m=0 cps_one_k=0 cps_any=0
+for _ in $(seq "$RUNS"); do
+	cps_all_k=$(best "$cps_all_k" "$(batch_tps "SELECT bf_contains_all(bf, @KEYS@) FROM filters WHERE name = 'k';")")
+	cps_all_1m=$(best "$cps_all_1m" "$(batch_tps "SELECT bf_contains_all(bf, @KEYS@) FROM filters WHERE name = 'p1m';")")
+	cps_one_k=$(best "$cps_one_k" "$(batch_tps "SELECT bf_contains(bf, @K@::bigint) FROM filters WHERE name = 'k';")")
+	cps_any=$(best "$cps_any" "$(batch_tps "SELECT count(*) FROM keys WHERE id = ANY(@KEYS@);")")
+done
+
 # rows for the THP runs, when they could be made
 thp_rows() {
 	[ -n "$build_bf_thp" ] || return 0
@@ -194,6 +223,11 @@ $(thp_rows)
 | 3 | point check, btree: SELECT 1 FROM keys WHERE id = :id (tps) | $tps_btree | | | | |
 | 3 | point check, 1M filter (tps) | $tps_1m | btree | $(ratio $tps_1m $tps_btree) | >= 0.9 | $(met "$tps_1m >= 0.9 * $tps_btree") |
 | 3 | point check, $BIG filter, $big_size (tps) | $tps_big | 1M filter | $(ratio $tps_big $tps_1m) | >= 0.83 | $(met "$tps_big * 1.2 >= $tps_1m") |
+| 3 | batch, btree: count(*) WHERE id = ANY(100 keys) (checks/s) | $cps_any | | | | |
+| 3 | batch, N filter: 100 single-key bf_contains (checks/s) | $cps_one_k | | | | |
+| 3 | batch, N filter: bf_contains_all(bf, 100 keys) (checks/s) | $cps_all_k | single-key | $(ratio $cps_all_k $cps_one_k) | >= 20 | $(met "$cps_all_k >= 20 * $cps_one_k") |
+| 3 | batch, N filter: bf_contains_all (checks/s) | $cps_all_k | btree = ANY | $(ratio $cps_all_k $cps_any) | >= 2 | $(met "$cps_all_k >= 2 * $cps_any") |
+| 3 | batch, 1M filter: bf_contains_all (checks/s) | $cps_all_1m | btree = ANY | $(ratio $cps_all_1m $cps_any) | >= 2 | $(met "$cps_all_1m >= 2 * $cps_any") |
 | 4 | stored size of the N filter (bytes) | $bf_size | optimum -n ln p / (ln 2)^2 | $(ratio $bf_size $optimum) | <= 1.1 | $(met "$bf_size <= 1.1 * $optimum") |
 | 4 | btree index on the keys (bytes) | $btree_size | filter | $(ratio $btree_size $bf_size) | >= 15 | $(met "$btree_size >= 15 * $bf_size") |
 | 5 | maintenance: bf_add_all of 10k keys into the stored N filter | $(fmt $maint) | | | | |

@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 
 #include "access/detoast.h"
+#include "access/heaptoast.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "lib/stringinfo.h"
@@ -432,8 +433,36 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
 	pc->alloc = alloc;
 }
 
+/*
+ * True when the out-of-line value ptr is not the one the call site saw
+ * last; the cached copy of that one is dropped.
+ */
 static bool
-bloom_view_test(BloomView *v, BloomElemType *et, Datum elem)
+bloom_probe_is_new(BloomProbeCache *pc, const struct varatt_external *ptr)
+{
+	if (pc->have_key && memcmp(ptr, &pc->key, sizeof(*ptr)) == 0)
+		return false;
+	if (pc->alloc)
+		pfree(pc->alloc);
+	pc->alloc = NULL;
+	pc->view.payload = NULL;
+	pc->key = *ptr;
+	pc->have_key = true;
+	return true;
+}
+
+/* the cached whole value, read now if it is not held yet */
+static const BloomView *
+bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
+				   bool sliceable)
+{
+	if (pc->view.payload == NULL)
+		bloom_probe_cache_load(fcinfo, pc, d, sliceable);
+	return &pc->view;
+}
+
+static bool
+bloom_view_test(const BloomView *v, BloomElemType *et, Datum elem)
 {
 	return bloom_test_payload(v->layout, &v->hdr, v->payload,
 							  bloom_elem_hash(et, elem, &v->hdr));
@@ -453,33 +482,203 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
 
-		if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
+		/* a value not seen before: remember it, answer by slices */
+		if (bloom_probe_is_new(pc, &ptr) && sliceable)
 		{
-			/* a value not seen before: remember it, answer by slices */
-			if (pc->alloc)
-				pfree(pc->alloc);
-			pc->alloc = NULL;
-			pc->view.payload = NULL;
-			pc->key = ptr;
-			pc->have_key = true;
-			if (sliceable)
-			{
-				bool		answered;
-				bool		result = bloom_probe_slices(&pc->elem, &ptr, elem, &answered);
+			bool		answered;
+			bool		result = bloom_probe_slices(&pc->elem, &ptr, elem, &answered);
 
-				if (answered)
-					return result;
-			}
+			if (answered)
+				return result;
 		}
 		/* seen before, compressed, or checked as a whole: hold it */
-		if (pc->view.payload == NULL)
-			bloom_probe_cache_load(fcinfo, pc, d, sliceable);
-		return bloom_view_test(&pc->view, &pc->elem, elem);
+		return bloom_view_test(bloom_probe_cached(fcinfo, pc, d, sliceable),
+							   &pc->elem, elem);
 	}
 
 	/* in line (no copy unless compressed) or expanded (flattened) */
 	bloom_read(d, &v);
 	return bloom_view_test(&v, &pc->elem, elem);
+}
+
+/* ---- probing many elements at once ---- */
+
+/*
+ * A batch of checks (bf_contains_all) hashes every element first, then
+ * reads.  In memory, the spans of a group of elements are all requested
+ * (prefetched) before the first is tested, so that their cache misses
+ * overlap instead of following one another.  From an out-of-line value
+ * that the call site has not seen before, only the spans are read, in
+ * order of offset, from one opening of the TOAST relation: spans close
+ * together (in one TOAST chunk, or a few chunks apart) are fetched by one
+ * slice, since reading a chunk more costs less than starting another index
+ * scan of the TOAST relation.  Many elements thus read the value in a few
+ * long slices and few elements read a few chunks; a 12 MB value is never
+ * read whole to answer a hundred keys (notes/planner.md has the figures).
+ */
+#define BLOOM_PREFETCH_GROUP	64
+
+/* Spans further apart than this many TOAST chunks get slices of their own. */
+#define BLOOM_SLICE_GAP_CHUNKS	4
+
+BloomElemType *
+bloom_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
+{
+	BloomProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, array_element,
+										 sizeof(BloomProbeCache));
+
+	return &pc->elem;
+}
+
+static BloomHash *
+bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
+				const bool *nulls, int n)
+{
+	BloomHash  *hashes = palloc(sizeof(BloomHash) * Max(n, 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		if (!nulls[i])
+			hashes[i] = bloom_elem_hash(et, elems[i], hdr);
+	}
+	return hashes;
+}
+
+static void
+bloom_view_test_many(const BloomView *v, BloomElemType *et, const Datum *elems,
+					 const bool *nulls, int n, bool *found)
+{
+	BloomHash  *hashes = bloom_hash_many(et, &v->hdr, elems, nulls, n);
+
+	for (int start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
+	{
+		int			end = Min(n, start + BLOOM_PREFETCH_GROUP);
+
+		for (int i = start; i < end; i++)
+			if (!nulls[i])
+				__builtin_prefetch(v->payload + v->layout->span_of(&v->hdr, hashes[i]));
+		for (int i = start; i < end; i++)
+			found[i] = !nulls[i] &&
+				v->layout->test_span(&v->hdr,
+									 v->payload + v->layout->span_of(&v->hdr, hashes[i]),
+									 hashes[i]);
+	}
+	pfree(hashes);
+}
+
+typedef struct BloomSpanRef
+{
+	uint64		offset;			/* in the payload */
+	int			index;			/* into the caller's arrays */
+} BloomSpanRef;
+
+static int
+bloom_span_ref_cmp(const void *a, const void *b)
+{
+	uint64		oa = ((const BloomSpanRef *) a)->offset;
+	uint64		ob = ((const BloomSpanRef *) b)->offset;
+
+	return oa < ob ? -1 : (oa > ob ? 1 : 0);
+}
+
+/*
+ * Answer a batch from the header and the spans of the elements, by slices.
+ * False (nothing answered) for a layout whose checks need the whole value.
+ */
+static bool
+bloom_probe_many_slices(BloomElemType *et, const struct varatt_external *ptr,
+						const Datum *elems, const bool *nulls, int n,
+						bool *found)
+{
+	Relation	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
+	BloomView	v;
+	BloomHash  *hashes;
+	BloomSpanRef *refs;
+	int			nrefs = 0;
+	uint64		gap = (uint64) BLOOM_SLICE_GAP_CHUNKS * TOAST_MAX_CHUNK_SIZE;
+	uint32		span_bytes;
+
+	bloom_read_header_slice(toastrel, ptr, &v);
+	span_bytes = v.layout->span_bytes;
+	if (span_bytes == 0)
+	{
+		table_close(toastrel, AccessShareLock);
+		return false;
+	}
+	hashes = bloom_hash_many(et, &v.hdr, elems, nulls, n);
+	refs = palloc(sizeof(BloomSpanRef) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		found[i] = false;
+		if (nulls[i])
+			continue;
+		refs[nrefs].offset = v.layout->span_of(&v.hdr, hashes[i]);
+		refs[nrefs].index = i;
+		nrefs++;
+	}
+	qsort(refs, nrefs, sizeof(BloomSpanRef), bloom_span_ref_cmp);
+
+	for (int first = 0; first < nrefs;)
+	{
+		uint64		start = refs[first].offset;
+		uint64		end = start + span_bytes;
+		int			last = first + 1;
+		struct varlena *slice;
+
+		/* the run of spans this slice covers */
+		while (last < nrefs && refs[last].offset <= end + gap)
+		{
+			end = Max(end, refs[last].offset + span_bytes);
+			last++;
+		}
+		CHECK_FOR_INTERRUPTS();
+		slice = palloc(VARHDRSZ + (end - start));
+		bloom_toast_fetch(toastrel, ptr, (int32) (BLOOM_HEADER_SIZE + start),
+						  (int32) (end - start), slice);
+		for (int r = first; r < last; r++)
+		{
+			int			i = refs[r].index;
+
+			found[i] = v.layout->test_span(&v.hdr,
+										   (const uint8 *) VARDATA(slice) +
+										   (refs[r].offset - start),
+										   hashes[i]);
+		}
+		pfree(slice);
+		first = last;
+	}
+	table_close(toastrel, AccessShareLock);
+	pfree(refs);
+	pfree(hashes);
+	return true;
+}
+
+void
+bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
+				 const bool *nulls, int n, bool *found)
+{
+	BloomProbeCache *pc = (BloomProbeCache *) fcinfo->flinfo->fn_extra;
+	Datum		d = PG_GETARG_DATUM(filter_arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	BloomView	v;
+
+	Assert(pc != NULL);			/* bloom_probe_elem_type made it */
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varatt_external ptr;
+		bool		sliceable = bloom_is_sliceable(d, &ptr);
+
+		if (bloom_probe_is_new(pc, &ptr) && sliceable &&
+			bloom_probe_many_slices(&pc->elem, &ptr, elems, nulls, n, found))
+			return;
+		bloom_view_test_many(bloom_probe_cached(fcinfo, pc, d, sliceable),
+							 &pc->elem, elems, nulls, n, found);
+		return;
+	}
+	bloom_read(d, &v);
+	bloom_view_test_many(&v, &pc->elem, elems, nulls, n, found);
 }
 
 /* ---- writing ---- */

@@ -42,6 +42,21 @@ extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
 extern bool bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
 extern int	bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
 
+/*
+ * Check n elements at once against the filter (argument filter_arg):
+ * found[i] for each element not NULL (found[i] is false for the others).
+ * The elements' type comes from the call site's cache, which
+ * bloom_probe_elem_type sets up (for argument elem_arg, or its array
+ * elements) and must have been called first.
+ */
+struct BloomElemType;
+extern struct BloomElemType *bloom_probe_elem_type(FunctionCallInfo fcinfo,
+												   int elem_arg,
+												   bool array_element);
+extern void bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg,
+							 const Datum *elems, const bool *nulls, int n,
+							 bool *found);
+
 /* Values to write: new, copied, or made from outside bytes (validated). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern BloomFilter *bloom_new(const BloomHeader *hdr);

@@ -37,6 +37,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_remove_all);
 PG_FUNCTION_INFO_V1(bloomfilter_count);
 PG_FUNCTION_INFO_V1(bloomfilter_contains);
 PG_FUNCTION_INFO_V1(bloomfilter_contained);
+PG_FUNCTION_INFO_V1(bloomfilter_contains_all);
 PG_FUNCTION_INFO_V1(bloomfilter_union);
 PG_FUNCTION_INFO_V1(bloomfilter_intersect);
 PG_FUNCTION_INFO_V1(bloomfilter_capacity);
@@ -254,6 +255,35 @@ Datum
 bloomfilter_contained(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(bloom_probe(fcinfo, 1, 0));
+}
+
+/*
+ * bf_contains for every element of an array (RedisBloom's BF.MEXISTS): an
+ * array of answers of the same shape, NULL for NULL elements.  The reading
+ * is bloom_probe_many's: hashes first, then the spans, read together.
+ */
+Datum
+bloomfilter_contains_all(PG_FUNCTION_ARGS)
+{
+	BloomElemType *et = bloom_probe_elem_type(fcinfo, 1, true);
+	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
+	int			ndim = AARR_NDIM(arr);
+	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
+	Datum	   *elems = palloc(sizeof(Datum) * Max(nitems, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(nitems, 1));
+	bool	   *found = palloc(sizeof(bool) * Max(nitems, 1));
+	array_iter	it;
+
+	array_iter_setup(&it, arr);
+	for (int i = 0; i < nitems; i++)
+		elems[i] = array_iter_next(&it, &nulls[i], i, et->typlen, et->typbyval,
+								   et->typalign);
+	bloom_probe_many(fcinfo, 0, elems, nulls, nitems, found);
+	for (int i = 0; i < nitems; i++)
+		elems[i] = BoolGetDatum(found[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_md_array(elems, nulls, ndim, AARR_DIMS(arr),
+											 AARR_LBOUND(arr), BOOLOID, 1, true,
+											 TYPALIGN_CHAR));
 }
 
 /*

@@ -1,0 +1,225 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter_support.c
+ *	  What the planner knows about checks: the selectivity of
+ *	  bf_contains(filter, x), filter @> x and x <@ filter, and their cost.
+ *
+ * A check is true for the elements added to the filter and for a fraction
+ * of the others near its false-positive rate.  Which values of a column
+ * those are, nothing but the filter itself can say, so when the planner can
+ * see the filter (a constant, a bound parameter of a custom plan, a stable
+ * expression that estimate_expression_value evaluates) the filter is asked,
+ * as PostgreSQL asks operators it cannot reason about
+ * (generic_restriction_selectivity): the most common values of the column
+ * are checked one by one and weighted by their frequencies, and the rest of
+ * the column is represented by its histogram bounds, the fraction of which
+ * the filter passes.  Every absent value passes at the filter's
+ * false-positive rate, so that rate (from the fill the header records) is a
+ * floor under the histogram's part: a hundred bounds cannot see a fraction
+ * of 1%, the fill can.
+ *
+ * When the filter is not known at plan time (a column of another relation
+ * in a join, an initplan's result, a parameter of a generic plan), the
+ * selectivity is BLOOM_DEFAULT_SELECTIVITY, 0.1.  A check's selectivity
+ * lies between the filter's false-positive rate (about 1% for the usual
+ * filter: nothing probed is present) and 1 (everything is); 0.1 is the
+ * geometric middle of that range, so an estimate from it is off by at most
+ * a factor of ten for any data in it, and a guard that rules out 90% of its
+ * probes, the use a filter is made for, is estimated right.
+ *
+ * XXX The default is the weakest part: a join whose probes are mostly
+ * present is underestimated up to tenfold.  Knowing better would need the
+ * filter at plan time (statistics of a bloomfilter column keep no value
+ * over 1 kB).  notes/planner.md says how to let the planner see a filter.
+ *
+ * The cost of a check is the hash plus the one cache line its block is in
+ * (the probe cache holds a stored filter after its first use):
+ * BLOOM_CHECK_COST operator costs.  The one-time read of a stored value is
+ * not charged; the planner cannot know its size.
+ *
+ * src/bloomfilter_support.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_statistic.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+
+#include "bloomfilter_datum.h"
+
+PG_FUNCTION_INFO_V1(bloomfilter_support);
+PG_FUNCTION_INFO_V1(bloomfilter_contsel);
+PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
+
+#define BLOOM_DEFAULT_SELECTIVITY	0.1
+
+/* a hash and one cache line, in units of cpu_operator_cost */
+#define BLOOM_CHECK_COST			2.0
+
+/* fewer histogram bounds than this are not worth asking */
+#define BLOOM_MIN_HIST_SIZE			10
+
+/*
+ * The false-positive rate of a filter as the header's count of bits set
+ * predicts it: each of k bits set with the probability of the fill.
+ */
+static double
+bloom_header_fpp(Datum filter)
+{
+	BloomView	v;
+	double		fill;
+
+	bloom_read_header(filter, &v);
+	if (v.hdr.nbits == 0)
+		return 0.0;
+	fill = (double) v.hdr.bits_set / (double) v.hdr.nbits;
+	return pow(fill, v.hdr.nhashes);
+}
+
+/*
+ * Selectivity of funcid(args), a check of ours (bf_contains: the filter
+ * first; bf_contained: the element first), as a restriction on varRelid (0
+ * for a join clause).
+ */
+static Selectivity
+bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
+						List *args, int varRelid)
+{
+	bool		filter_first;
+	Node	   *filter;
+	Node	   *elem;
+	Const	   *fconst;
+	VariableStatData vardata;
+	FmgrInfo	flinfo;
+	List	   *fargs;
+	double		mcvsum,
+				sumcommon,
+				selec,
+				fpp,
+				nullfrac;
+	int			hist_size;
+
+	if (list_length(args) != 2)
+		return BLOOM_DEFAULT_SELECTIVITY;
+	filter_first = strcmp(get_func_name(funcid), "bf_contains") == 0;
+	filter = estimate_expression_value(root, filter_first ? linitial(args) : lsecond(args));
+	elem = filter_first ? lsecond(args) : linitial(args);
+	if (!IsA(filter, Const))
+		return BLOOM_DEFAULT_SELECTIVITY;
+	fconst = (Const *) filter;
+	if (fconst->constisnull)
+		return 0.0;				/* strict: a NULL filter passes nothing */
+	fpp = bloom_header_fpp(fconst->constvalue);
+
+	examine_variable(root, elem, varRelid, &vardata);
+	if (!HeapTupleIsValid(vardata.statsTuple))
+	{
+		ReleaseVariableStats(vardata);
+		return Max(BLOOM_DEFAULT_SELECTIVITY, fpp);
+	}
+
+	/*
+	 * The check, called as the executor would call it: with an expression
+	 * whose arguments have the filter's and the statistics' types, so that
+	 * the element type resolves as at run time.
+	 */
+	fmgr_info(funcid, &flinfo);
+	fargs = list_make2(fconst, makeNullConst(vardata.atttype, vardata.atttypmod,
+											 collation));
+	if (!filter_first)
+		fargs = list_make2(lsecond(fargs), linitial(fargs));
+	fmgr_info_set_expr((Node *) makeFuncExpr(funcid, BOOLOID, fargs, InvalidOid,
+											 collation, COERCE_EXPLICIT_CALL),
+					   &flinfo);
+
+	/* the most common values, exactly */
+	mcvsum = mcv_selectivity(&vardata, &flinfo, collation, fconst->constvalue,
+							 !filter_first, &sumcommon);
+
+	/* the rest, from the histogram's bounds, but no lower than the fpp */
+	selec = histogram_selectivity(&vardata, &flinfo, collation, fconst->constvalue,
+								  !filter_first, BLOOM_MIN_HIST_SIZE, 0, &hist_size);
+	if (selec < 0)
+		selec = BLOOM_DEFAULT_SELECTIVITY;
+	else if (hist_size < 100)
+	{
+		/* a short histogram is trusted in proportion to its length */
+		double		hist_weight = hist_size / 100.0;
+
+		selec = selec * hist_weight + BLOOM_DEFAULT_SELECTIVITY * (1.0 - hist_weight);
+	}
+	selec = Max(selec, fpp);
+	CLAMP_PROBABILITY(selec);
+
+	/* a NULL element is not true either: the check is strict */
+	nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac;
+	selec = selec * (1.0 - nullfrac - sumcommon) + mcvsum;
+	ReleaseVariableStats(vardata);
+	CLAMP_PROBABILITY(selec);
+	return selec;
+}
+
+/*
+ * Planner support of bf_contains and bf_contained (and through them of the
+ * operators' costs): selectivity when they are called as functions in a
+ * WHERE clause, and the cost of a call.
+ */
+Datum
+bloomfilter_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
+
+		req->selectivity = bloom_check_selectivity(req->root, req->funcid,
+												   req->inputcollid, req->args,
+												   req->is_join ? 0 : req->varRelid);
+		PG_RETURN_POINTER(req);
+	}
+	if (IsA(rawreq, SupportRequestCost))
+	{
+		SupportRequestCost *req = (SupportRequestCost *) rawreq;
+
+		req->startup = 0;
+		req->per_tuple = BLOOM_CHECK_COST * cpu_operator_cost;
+		PG_RETURN_POINTER(req);
+	}
+	PG_RETURN_POINTER(NULL);
+}
+
+/* RESTRICT estimator of @> and <@ */
+Datum
+bloomfilter_contsel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	Oid			operator = PG_GETARG_OID(1);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+	int			varRelid = PG_GETARG_INT32(3);
+
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+											 PG_GET_COLLATION(), args, varRelid));
+}
+
+/* JOIN estimator of @> and <@: the filter is another relation's, unknown */
+Datum
+bloomfilter_contjoinsel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	Oid			operator = PG_GETARG_OID(1);
+	List	   *args = (List *) PG_GETARG_POINTER(2);
+
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+											 PG_GET_COLLATION(), args, 0));
+}
