@@ -65,12 +65,43 @@ def _trans(k):
     return t
 
 
-def model_fpp(n, nblocks, k):
+_cover_cache = {}
+
+
+def _cover_k(k, upto):
+    """cover[k] after j = 0 .. upto elements: the chance that all k probe
+    bits are set in a block holding j others.  It depends on k alone, so it
+    is computed once per k, by the C loop's own additions in its order, and
+    every model_fpp call reuses the same numbers the C code recomputes."""
+    entry = _cover_cache.get(k)
+    if entry is None:
+        cover = [0.0] * (k + 1)
+        cover[0] = 1.0
+        entry = _cover_cache[k] = ([], cover)
+    seq, cover = entry
+    trans = _trans(k)
+    while len(seq) <= upto:
+        seq.append(cover[k])
+        # next[c + t] += cover[c] * trans[k - c][t], c and t ascending: the
+        # same additions in the same order as the C loop, a row at a time
+        nxt = [0.0] * (k + 1)
+        for c in range(k + 1):
+            cc = cover[c]
+            if cc == 0.0:
+                continue
+            nxt[c:] = [a + cc * b for a, b in zip(nxt[c:], trans[k - c])]
+        cover = nxt
+    _cover_cache[k] = (seq, cover)
+    return seq
+
+
+def model_fpp(n, nblocks, k, _memo=None):
     """bloom_model_fpp: modelled rate of nblocks blocks holding n (a float)
     elements of k distinct bits each."""
-    trans = _trans(k)
-    cover = [0.0] * (k + 1)
-    cover[0] = 1.0
+    if _memo is not None:
+        got = _memo.get((nblocks, k))
+        if got is not None:
+            return got
     q = 1.0 / float(nblocks)
     lam = n * q
     fpp = 0.0
@@ -78,12 +109,13 @@ def model_fpp(n, nblocks, k):
         jmax = n
     else:
         jmax = min(n, float(_ceil(lam + 12.0 * _sqrt(lam) + 30.0)))
-    if nblocks != 1:
         # constant across the loop; C recomputes the same values each time
         log_q = _log(q)
         log1p_q = _log1p(-q)
         lg_n1 = lgamma(n + 1.0)
+    coverk = _cover_k(k, int(jmax))
     j = 0.0
+    i = 0
     while j <= jmax:
         if nblocks == 1:
             pmf = 1.0 if j == n else 0.0
@@ -91,18 +123,11 @@ def model_fpp(n, nblocks, k):
             # log_choose(n, j) spelled out, same operations and order
             lc = lg_n1 - lgamma(j + 1.0) - lgamma(n - j + 1.0)
             pmf = _exp(lc + j * log_q + (n - j) * log1p_q)
-        fpp += pmf * cover[k]
-
-        nxt = [0.0] * (k + 1)
-        for c in range(k + 1):
-            cc = cover[c]
-            if cc == 0.0:
-                continue
-            row = trans[k - c]
-            for t in range(k - c + 1):
-                nxt[c + t] += cc * row[t]
-        cover = nxt
+        fpp += pmf * coverk[i]
         j += 1.0
+        i += 1
+    if _memo is not None:
+        _memo[(nblocks, k)] = fpp
     return fpp
 
 
@@ -112,7 +137,7 @@ def _c_int(x):
     return v if -2**31 <= v < 2**31 else -2**31
 
 
-def best_k(n, nblocks):
+def best_k(n, nblocks, _memo=None):
     """bloom_best_k: (rate, k) for the best k at nblocks blocks."""
     lam = n / float(nblocks)
     guess = _c_int(_floor(_log(2.0) * BLOCK_BITS / max(lam, 1e-9)))
@@ -125,7 +150,7 @@ def best_k(n, nblocks):
     for step in (-1, 1):
         k = guess if step < 0 else guess + 1
         while 1 <= k <= MAX_HASHES:
-            f = model_fpp(n, nblocks, k)
+            f = model_fpp(n, nblocks, k, _memo)
             if f < best:
                 best = f
                 kbest = k
@@ -161,6 +186,7 @@ def size(capacity, error_rate):
     requested = check_params(capacity, error_rate)
     target = requested * SIZING_MARGIN
     n = float(capacity)
+    memo = {}       # model_fpp is pure: the search asks some points twice
     m_std = -n * _log(target) / (_log(2.0) * _log(2.0))
     lo_d = float(_floor(m_std / BLOCK_BITS * 0.95))
     if lo_d > float(MAX_BLOCKS):
@@ -168,7 +194,7 @@ def size(capacity, error_rate):
                              "is too large" % (capacity, requested))
     lo = 1 if lo_d < 1.0 else int(lo_d)
     hi = lo
-    while best_k(n, hi)[0] > target:
+    while best_k(n, hi, memo)[0] > target:
         lo = hi + 1
         if hi >= MAX_BLOCKS:
             raise FilterTooLarge("bloom filter for %d elements at error rate "
@@ -176,13 +202,13 @@ def size(capacity, error_rate):
         hi = MAX_BLOCKS if hi * 2 > MAX_BLOCKS else hi * 2
     while lo < hi:
         mid = lo + (hi - lo) // 2
-        if best_k(n, mid)[0] <= target:
+        if best_k(n, mid, memo)[0] <= target:
             hi = mid
         else:
             lo = mid + 1
-    k = best_k(n, hi)[1]
+    k = best_k(n, hi, memo)[1]
     for fewer in range(1, k):
-        if model_fpp(n, hi, fewer) <= target:
+        if model_fpp(n, hi, fewer, memo) <= target:
             k = fewer
             break
     return hi * BLOCK_BITS, k

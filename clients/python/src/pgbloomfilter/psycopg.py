@@ -23,7 +23,7 @@ from psycopg.types import TypeInfo
 
 from ._filter import BloomFilter, InvalidFilter
 
-__all__ = ["register_bloomfilter"]
+__all__ = ["register_bloomfilter", "CachedFilter"]
 
 
 class BloomFilterBinaryLoader(Loader):
@@ -80,3 +80,64 @@ def register_bloomfilter(context, info=None):
     adapters.register_loader(oid, BloomFilterTextLoader)
     adapters.register_loader(oid, BloomFilterBinaryLoader)
     return info
+
+
+class CachedFilter:
+    """A stored filter held locally and re-fetched only when it changed.
+
+    ``get()`` returns the local BloomFilter.  At most every ``max_age``
+    seconds it asks the server for ``bf_bits_set`` and ``bf_nbits`` of the
+    stored value (the server reads only the 48-byte header) and fetches the
+    whole filter again if either differs.  Adds that set no new bit leave
+    bits_set alone, and they change no answer either.  A rebuild (bf_agg)
+    that happens to end with the same count is not seen: call
+    ``invalidate()`` after rebuilding.
+
+        users = CachedFilter(conn, "user_filters", "bf", "region = %s", ("eu",))
+        if user_id not in users.get(): ...    # certainly not a user
+    """
+
+    def __init__(self, conn, table, column, where="true", params=(),
+                 max_age=1.0):
+        from psycopg import sql
+
+        self.conn = conn
+        self.params = tuple(params)
+        self.max_age = max_age
+        tbl = (sql.Identifier(*table.split(".")) if isinstance(table, str)
+               else table)
+        col = sql.Identifier(column) if isinstance(column, str) else column
+        cond = sql.SQL(where)
+        self._q_fetch = sql.SQL("SELECT {}::bytea FROM {} WHERE {}").format(
+            col, tbl, cond)
+        self._q_check = sql.SQL(
+            "SELECT bf_bits_set({c}), bf_nbits({c}) FROM {t} WHERE {w}"
+        ).format(c=col, t=tbl, w=cond)
+        self._bf = None
+        self._checked = 0.0
+        self.fetches = 0
+
+    def _row(self, query):
+        row = self.conn.execute(query, self.params).fetchone()
+        if row is None or row[0] is None:
+            raise LookupError("no stored filter matches")
+        return row
+
+    def invalidate(self):
+        self._bf = None
+
+    def get(self):
+        import time
+
+        now = time.monotonic()
+        if self._bf is not None:
+            if now - self._checked < self.max_age:
+                return self._bf
+            bits_set, nbits = self._row(self._q_check)
+            self._checked = now
+            if bits_set == self._bf.bits_set and nbits == self._bf.nbits:
+                return self._bf
+        self._bf = BloomFilter.from_bytes(self._row(self._q_fetch)[0])
+        self._checked = now
+        self.fetches += 1
+        return self._bf
