@@ -323,12 +323,20 @@ class BloomFilter:
         hpair = self._hash
         canon = _CANONICAL.get
         slow = canonical_bytes
+        pack_int = _INT8.pack
         mult = LCG_MULT
         out = []
         append = out.append
         for key in keys:
-            f = canon(type(key))
-            h1, h2 = hpair(f(key) if f is not None else slow(key), seed)
+            t = type(key)
+            if t is int and -0x8000000000000000 <= key <= 0x7FFFFFFFFFFFFFFF:
+                data = pack_int(key)
+            elif t is str:
+                data = key.encode("utf-8")
+            else:
+                f = canon(t)
+                data = f(key) if f is not None else slow(key)
+            h1, h2 = hpair(data, seed)
             base = ((h1 * nblocks) >> 64) << 6
             c = h1 | 1
             x = h2
