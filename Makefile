@@ -69,3 +69,23 @@ bench: deps
 	$(MAKE) all
 	$(MAKE) install
 	bash bench/bench.sh
+
+# ---- Python client: clients/python (see its README) ----
+# A virtualenv over Debian's python3 with Debian's psycopg 3 and pytest
+# (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
+# the client hashes through the server's own libmurmurhash.  The tests start
+# a private server (initdb in a temporary directory, as postgres when run as
+# root) against the installed extension: run `make install` first.  To use a
+# server of your own instead, set BLOOMFILTER_TEST_DSN.
+
+PYTHON3 ?= /usr/bin/python3
+PYCLIENT = clients/python
+
+.PHONY: check-python
+check-python:
+	@EXTRA_PACKAGES="python3-venv python3-setuptools python3-wheel python3-psycopg python3-pytest libmurmurhash2" bash scripts/deps.sh
+	test -x $(PYCLIENT)/.venv/bin/python || $(PYTHON3) -m venv --system-site-packages $(PYCLIENT)/.venv
+	$(PYCLIENT)/.venv/bin/python -m pip install -q --no-deps --no-build-isolation -e $(PYCLIENT)
+	@$(PYCLIENT)/.venv/bin/python -m pip install -q --timeout 10 --retries 0 'mmh3>=3' >/dev/null 2>&1 \
+		|| echo "check-python: mmh3 not installable here; hashing through libmurmurhash"
+	cd $(PYCLIENT) && .venv/bin/python -m pytest -q -p no:cacheprovider
