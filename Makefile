@@ -71,7 +71,7 @@ bench: deps
 	bash bench/bench.sh
 
 # ---- Python client: clients/python (see its README) ----
-# A virtualenv over Debian's python3 with Debian's psycopg 3 and pytest
+# A virtualenv over Debian's python3 with Debian's psycopg 3, pytest and numpy
 # (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
 # the client hashes through the server's own libmurmurhash.  The tests start
 # a private server (initdb in a temporary directory, as postgres when run as
@@ -83,7 +83,7 @@ PYCLIENT = clients/python
 
 .PHONY: check-python
 check-python:
-	@EXTRA_PACKAGES="python3-venv python3-setuptools python3-wheel python3-psycopg python3-pytest libmurmurhash2" bash scripts/deps.sh
+	@EXTRA_PACKAGES="python3-venv python3-setuptools python3-wheel python3-psycopg python3-pytest python3-numpy libmurmurhash2" bash scripts/deps.sh
 	test -x $(PYCLIENT)/.venv/bin/python || $(PYTHON3) -m venv --system-site-packages $(PYCLIENT)/.venv
 	$(PYCLIENT)/.venv/bin/python -m pip install -q --no-deps --no-build-isolation -e $(PYCLIENT)
 	@$(PYCLIENT)/.venv/bin/python -m pip install -q --timeout 10 --retries 0 'mmh3>=3' >/dev/null 2>&1 \

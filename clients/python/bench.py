@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "src"))
 
 from pgbloomfilter import BloomFilter, _murmur  # noqa: E402
+from pgbloomfilter._filter import _numpy  # noqa: E402
 
 
 def best_of(fn, runs=3):
@@ -48,11 +49,16 @@ def main():
             probes = members + outsiders
             contains = bf.contains
             t_one = best_of(lambda: [contains(k) for k in probes])
-            t_many = best_of(lambda: bf.contains_many(probes))
+            t_many = best_of(lambda: bf._contains_many_py(probes))
+            t_np = (best_of(lambda: bf._contains_many_numpy(probes))
+                    if _numpy() is not None else None)
             print("%-13s %-3s  add %8.0f/s  contains %8.0f/s  "
-                  "contains_many %8.0f/s   (50%% members, %d keys, k=%d)"
+                  "contains_many: pure %8.0f/s, numpy %s   "
+                  "(50%% members, %d keys, k=%d)"
                   % (name, label, len(members) / t_add, len(probes) / t_one,
-                     len(probes) / t_many, len(probes), bf.nhashes))
+                     len(probes) / t_many,
+                     "%8.0f/s" % (len(probes) / t_np) if t_np else "-",
+                     len(probes), bf.nhashes))
 
 
 if __name__ == "__main__":

@@ -156,3 +156,18 @@ def test_sizing_matches_readme_table():
     for cap, rate, k, nbytes in table:
         nbits, got_k = _sizing.size(cap, rate)
         assert (got_k, nbits // 8 + 48) == (k, nbytes)
+
+
+def test_numpy_batch_path_equals_scalar_path():
+    np = pytest.importorskip("numpy")
+    assert np is not None
+    rng = random.Random(5)
+    for cap, rate, seed in ((100, 0.01, 0), (5000, 0.01, 7),
+                            (20000, 1e-10, 0), (3000, 0.3, 1)):
+        members = [rng.getrandbits(63) - 2**62 for _ in range(cap)]
+        bf = BloomFilter.create(cap, rate, seed).add_many(members)
+        probes = members + [rng.getrandbits(64) - 2**63 for _ in range(20000)]
+        probes += ["s%d" % i for i in range(3000)] + [uuid.UUID(int=i)
+                                                      for i in range(3000)]
+        assert bf._contains_many_numpy(probes) == bf._contains_many_py(probes)
+        assert bf.contains_many(probes) == [bf.contains(p) for p in probes]
