@@ -104,7 +104,7 @@ bench: deps
 	$(MAKE) install
 	bash bench/bench.sh
 
-# ---- packaging and release (notes/packaging.md); not part of make test ----
+# ---- packaging and release (README: Releasing); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.
@@ -120,3 +120,23 @@ check-deb: deb
 
 dist:
 	bash scripts/dist.sh
+
+# ---- Python client: clients/python (see its README) ----
+# A virtualenv over Debian's python3 with Debian's psycopg 3, pytest and numpy
+# (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
+# the client hashes through the server's own libmurmurhash.  The tests start
+# a private server (initdb in a temporary directory, as postgres when run as
+# root) against the installed extension: run `make install` first.  To use a
+# server of your own instead, set BLOOMFILTER_TEST_DSN.
+
+PYTHON3 ?= /usr/bin/python3
+PYCLIENT = clients/python
+
+.PHONY: check-python
+check-python:
+	@EXTRA_PACKAGES="python3-venv python3-setuptools python3-wheel python3-psycopg python3-pytest python3-numpy libmurmurhash2" bash scripts/deps.sh
+	test -x $(PYCLIENT)/.venv/bin/python || $(PYTHON3) -m venv --system-site-packages $(PYCLIENT)/.venv
+	$(PYCLIENT)/.venv/bin/python -m pip install -q --no-deps --no-build-isolation -e $(PYCLIENT)
+	@$(PYCLIENT)/.venv/bin/python -m pip install -q --timeout 10 --retries 0 'mmh3>=3' >/dev/null 2>&1 \
+		|| echo "check-python: mmh3 not installable here; hashing through libmurmurhash"
+	cd $(PYCLIENT) && .venv/bin/python -m pytest -q -p no:cacheprovider

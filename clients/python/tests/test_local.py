@@ -1,0 +1,173 @@
+"""Tests that need no server: hash backends, pinned bytes, validation."""
+
+import hashlib
+import random
+import struct
+import uuid
+
+import pytest
+
+from pgbloomfilter import BloomFilter, InvalidFilter, canonical_bytes
+from pgbloomfilter import _murmur, _sizing
+
+
+@pytest.mark.parametrize("name", _murmur.backends())
+def test_backend_passes_smhasher_verification(name):
+    pair = _murmur.load(name)
+    assert _murmur.verification_value(pair) == 0x6384BA69
+
+
+def test_reference_passes_smhasher_verification():
+    assert (_murmur.verification_value(_murmur.murmur3_x64_128_py)
+            == _murmur.SMHASHER_VERIFICATION)
+
+
+def test_backends_agree():
+    rng = random.Random(7)
+    pairs = {n: _murmur.load(n) for n in _murmur.backends()}
+    for _ in range(2000):
+        data = rng.randbytes(rng.randrange(0, 70))
+        seed = rng.choice([0, 1, 12345, 0xFFFFFFFF, rng.getrandbits(32)])
+        want = _murmur.murmur3_x64_128_py(data, seed)
+        for name, pair in pairs.items():
+            assert pair(data, seed) == want, name
+
+
+def test_pinned_bytes_from_regression_suite():
+    # expected/ops.out pins these md5s of server-built filters
+    f = BloomFilter.create(100, 0.01, hash_id=1).add_many([1, 2, 3])
+    assert hashlib.md5(f.to_bytes()).hexdigest() == \
+        "f2f3a6ace9cc7dd020a036867e055244"
+    f = BloomFilter.create(100, 0.01, hash_id=1).add_many(["a", "b"])
+    assert hashlib.md5(f.to_bytes()).hexdigest() == \
+        "fc66d17550737016e1f49ba4615a0168"
+
+
+def test_first_bit_comes_from_x1_not_x0():
+    # bloom_draw_next advances x before taking a bit: the README's
+    # "x0 = h2 ... bit x_i >> 55" would put the first bit at h2 >> 55.
+    f = BloomFilter.from_shape(512, 1, hash_id=1).add(42)
+    h1, h2 = _murmur.hash_pair(struct.pack("<q", 42), 0)
+    x1 = (h2 * 6364136223846793005 + (h1 | 1)) % 2**64
+    pos = x1 >> 55
+    assert f.bits[pos >> 3] == 1 << (pos & 7)
+    assert f.bits_set == 1
+
+
+def test_hash_ids_share_bits():
+    keys = list(range(1000)) + ["x%d" % i for i in range(1000)]
+    a = BloomFilter.create(5000, 0.01, hash_id=1).add_many(keys)
+    b = BloomFilter.create(5000, 0.01, hash_id=2).add_many(keys)
+    ra, rb = a.to_bytes(), b.to_bytes()
+    assert ra[6] == 1 and rb[6] == 2
+    assert ra[:6] + ra[7:] == rb[:6] + rb[7:]
+    assert b.to_bytes(hash_id=1) == ra
+    assert BloomFilter.from_bytes(rb).contains_many(keys) == [True] * 2000
+
+
+def test_canonical_bytes():
+    assert canonical_bytes(1) == b"\x01" + b"\0" * 7
+    assert canonical_bytes(-1) == b"\xff" * 8
+    assert canonical_bytes("é") == "é".encode()
+    assert canonical_bytes(bytearray(b"ab")) == b"ab"
+    u = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    assert canonical_bytes(u) == u.bytes
+    for bad in (True, 1.0, None, object()):
+        with pytest.raises(TypeError):
+            canonical_bytes(bad)
+    with pytest.raises(OverflowError):
+        canonical_bytes(2**63)
+
+
+def test_round_trip_and_answers():
+    rng = random.Random(1)
+    members = [rng.getrandbits(63) for _ in range(5000)]
+    f = BloomFilter.create(5000, 0.01, seed=99).add_many(members)
+    g = BloomFilter.from_bytes(f.to_bytes())
+    assert g == f and g.bits_set == f.bits_set
+    assert all(g.contains(m) for m in members)
+    assert g.contains_many(members) == [True] * len(members)
+    outsiders = [rng.getrandbits(63) for _ in range(20000)]
+    single = [g.contains(x) for x in outsiders]
+    assert g.contains_many(outsiders) == single
+    assert sum(single) / len(single) < 0.01
+
+
+def test_union():
+    a = BloomFilter.create(1000).add_many(range(500))
+    b = BloomFilter.create(1000).add_many(range(500, 1000))
+    u = a | b
+    assert u.contains_many(range(1000)) == [True] * 1000
+    assert u == BloomFilter.create(1000).add_many(range(1000))
+    with pytest.raises(ValueError):
+        a | BloomFilter.create(1000, seed=1)
+
+
+def _corrupt(raw, offset, fmt, value):
+    raw = bytearray(raw)
+    struct.pack_into(fmt, raw, offset, value)
+    return bytes(raw)
+
+
+@pytest.mark.parametrize("offset,fmt,value", [
+    (0, "<4s", b"BLMX"),        # magic
+    (4, "<B", 2),               # version
+    (5, "<B", 2),               # layout
+    (6, "<B", 3),               # hash id
+    (6, "<B", 0),
+    (7, "<B", 0),               # k
+    (7, "<B", 65),
+    (12, "<I", 1),              # reserved flags
+    (16, "<Q", 1000),           # nbits not a multiple of 512
+    (16, "<Q", 2048),           # nbits against length
+    (24, "<Q", 0),              # capacity
+    (24, "<Q", 2**63),
+    (32, "<d", 1.0),            # error rate
+    (32, "<d", float("nan")),
+    (40, "<Q", 4),              # bits set
+])
+def test_validation_refuses(offset, fmt, value):
+    raw = BloomFilter.create(100, hash_id=1).add_many([1, 2, 3]).to_bytes()
+    BloomFilter.from_bytes(raw)
+    with pytest.raises(InvalidFilter):
+        BloomFilter.from_bytes(_corrupt(raw, offset, fmt, value))
+
+
+def test_validation_refuses_lengths():
+    raw = BloomFilter.create(100).to_bytes()
+    for bad in (raw[:47], raw[:-1], raw + b"\0"):
+        with pytest.raises(InvalidFilter):
+            BloomFilter.from_bytes(bad)
+
+
+def test_sizing_arguments():
+    for cap, rate in ((0, 0.01), (-1, 0.01), (10, 0.0), (10, 1.0),
+                      (10, 1e-11), (10, float("nan"))):
+        with pytest.raises(ValueError):
+            BloomFilter.create(cap, rate)
+    with pytest.raises(_sizing.FilterTooLarge):
+        BloomFilter.create(10_000_000_000, 0.01)
+
+
+def test_sizing_matches_readme_table():
+    # README "Sizing": (capacity, rate) -> k and size in bytes
+    table = [(1000, 0.01, 6, 1328), (1_000_000, 0.1, 3, 633968),
+             (1_000_000, 0.01, 7, 1267760), (1_000_000, 0.001, 9, 1969776)]
+    for cap, rate, k, nbytes in table:
+        nbits, got_k = _sizing.size(cap, rate)
+        assert (got_k, nbits // 8 + 48) == (k, nbytes)
+
+
+def test_numpy_batch_path_equals_scalar_path():
+    np = pytest.importorskip("numpy")
+    assert np is not None
+    rng = random.Random(5)
+    for cap, rate, seed in ((100, 0.01, 0), (5000, 0.01, 7),
+                            (20000, 1e-10, 0), (3000, 0.3, 1)):
+        members = [rng.getrandbits(63) - 2**62 for _ in range(cap)]
+        bf = BloomFilter.create(cap, rate, seed).add_many(members)
+        probes = members + [rng.getrandbits(64) - 2**63 for _ in range(20000)]
+        probes += ["s%d" % i for i in range(3000)] + [uuid.UUID(int=i)
+                                                      for i in range(3000)]
+        assert bf._contains_many_numpy(probes) == bf._contains_many_py(probes)
+        assert bf.contains_many(probes) == [bf.contains(p) for p in probes]
