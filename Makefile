@@ -28,7 +28,7 @@ EXTRA_CLEAN = test/unit_core
 test/unit_core: test/unit_core.c src/bloom_core.c src/bloom_core.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c src/bloom_core.c -lmurmurhash -lm
 
-.PHONY: deps unit test demo check-all bench fuzz
+.PHONY: deps unit test demo check-all bench fuzz check-citus
 
 deps:
 	@bash scripts/deps.sh
@@ -64,6 +64,16 @@ check-all: test
 
 fuzz:
 	bash fuzz/run.sh
+
+# A coordinator and two workers of Citus on loopback (test/citus/check_citus.sh),
+# running this tree's build from a private mirror of the installation.  With
+# CITUS_SRC (a citusdata/citus 13.2.x checkout) Citus is built and installed
+# into the PostgreSQL of pg_config first.  Not part of test or check-all.
+CITUS_SRC ?=
+
+check-citus: deps
+	@if [ -n "$(CITUS_SRC)" ]; then bash scripts/build-citus.sh "$(CITUS_SRC)"; fi
+	bash test/citus/check_citus.sh
 
 bench: deps
 	$(MAKE) all

@@ -10,8 +10,9 @@
 # releases, commands/dbcommands.h), and the two definitions clash: the
 # inline one is removed here, once (the edit is idempotent).
 #
-# Needs libcurl, liblz4 and libzstd headers (installed with apt-get when
-# missing and running as root).  MAKE_JOBS (default 2) sets make -j.
+# Needs the headers of libcurl, liblz4, libzstd and gssapi (libkrb5-dev:
+# the server's libpq-be.h includes it); as root, apt-get installs the
+# missing ones.  MAKE_JOBS (default 2) sets make -j.
 set -euo pipefail
 src=${1:?usage: build-citus.sh CITUS_SRC}
 src=$(cd "$src" && pwd)
@@ -22,7 +23,7 @@ jobs=${MAKE_JOBS:-2}
 
 # ---- build dependencies ----
 missing=()
-for pkg in libcurl4-openssl-dev liblz4-dev libzstd-dev; do
+for pkg in libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev; do
 	dpkg -s "$pkg" > /dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -54,6 +55,6 @@ if [ ! -f Makefile.global ] || [ "$(sed -n 's/^PG_CONFIG *:\?= *//p' Makefile.gl
 	./configure PG_CONFIG="$(command -v "$PG_CONFIG")" > configure.log 2>&1 \
 		|| { tail -30 configure.log; exit 1; }
 fi
-make -j"$jobs" > build.log 2>&1 || { grep -E "error|Error" build.log | head -30; exit 1; }
+make -j"$jobs" > build.log 2>&1 || { grep -E "error:|\*\*\*" build.log | head -30; exit 1; }
 make install > install.log 2>&1 || { tail -30 install.log; exit 1; }
 echo "citus $(git -C "$src" describe --tags 2> /dev/null || sed -n 's/^PACKAGE_VERSION=//p' configure | tr -d "'" | head -1) built and installed into $("$PG_CONFIG" --pkglibdir) in $(($(date +%s) - start)) s"
