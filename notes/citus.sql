@@ -325,3 +325,92 @@ CREATE AGGREGATE bf_agg(element timestamptz, capacity bigint) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bf_agg(timestamptz, bigint) IS 'filter of the non-NULL timestamptz elements, sized for capacity at a 1% error rate';
+
+-- Three more, so that no type changes how it hashes or stops resolving:
+-- without them bpchar and name would reach the text overload through
+-- their implicit casts (which happen to give the same bytes), and "char",
+-- with implicit casts to text, varchar and bpchar, would be ambiguous.
+
+-- bpchar
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, bpchar, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, bpchar, bigint, float8) IS 'bf_agg transition function for bpchar';
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, bpchar, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, bpchar, bigint) IS 'bf_agg transition function for bpchar';
+
+CREATE AGGREGATE bf_agg(element bpchar, capacity bigint, error_rate float8) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(bpchar, bigint, float8) IS 'filter of the non-NULL bpchar elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE bf_agg(element bpchar, capacity bigint) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(bpchar, bigint) IS 'filter of the non-NULL bpchar elements, sized for capacity at a 1% error rate';
+
+-- name
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, name, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, name, bigint, float8) IS 'bf_agg transition function for name';
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, name, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, name, bigint) IS 'bf_agg transition function for name';
+
+CREATE AGGREGATE bf_agg(element name, capacity bigint, error_rate float8) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(name, bigint, float8) IS 'filter of the non-NULL name elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE bf_agg(element name, capacity bigint) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(name, bigint) IS 'filter of the non-NULL name elements, sized for capacity at a 1% error rate';
+
+-- "char"
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, "char", bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, "char", bigint, float8) IS 'bf_agg transition function for "char"';
+
+CREATE FUNCTION bf_agg_trans(bloomfilter, "char", bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_agg_trans(bloomfilter, "char", bigint) IS 'bf_agg transition function for "char"';
+
+CREATE AGGREGATE bf_agg(element "char", capacity bigint, error_rate float8) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg("char", bigint, float8) IS 'filter of the non-NULL "char" elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE bf_agg(element "char", capacity bigint) (
+	SFUNC = bf_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg("char", bigint) IS 'filter of the non-NULL "char" elements, sized for capacity at a 1% error rate';
