@@ -213,14 +213,17 @@ coord > /dev/null <<'SQL'
 SET citus.shard_count = 8;
 CREATE TABLE ev (
 	id int8, grp int4, k8 int8, k4 int4, k2 int2, t text, vc varchar, b bytea,
-	u uuid, n numeric, d date, ts timestamp, tz timestamptz, f8 float8, c char(6));
+	u uuid, n numeric, d date, ts timestamp, tz timestamptz, f8 float8, c char(6),
+	nm name, ch "char");
+CREATE DOMAIN dint AS int4;
+CREATE DOMAIN dtext AS text;
 CREATE TABLE ev_plain (LIKE ev);
 INSERT INTO ev_plain
 	SELECT g % 500, g % 7, g * 7919, g, (g % 30000)::int2, 'key-' || g, 'v' || g,
 		   int8send(g), md5(g::text)::uuid, g / 7.0, date '2020-01-01' + g % 4000,
 		   timestamp '2020-01-01' + g * interval '1 minute',
 		   timestamptz '2020-01-01 00:00+00' + g * interval '1 second',
-		   g / 3.0, (g % 1000)::text
+		   g / 3.0, (g % 1000)::text, 'n' || g, chr(g % 127 + 1)
 	  FROM generate_series(1, 60000) g;
 UPDATE ev_plain SET k8 = NULL, t = NULL, u = NULL WHERE id % 97 = 0;
 SELECT create_distributed_table('ev', 'id');
@@ -232,10 +235,10 @@ check "its shards are on both workers" \
 
 # same query on both tables: $1 names the table as TBL
 same() {	# same DESCRIPTION SQL-WITH-TBL
-	local what=$1 sql=$2 a b
-	a=$(coord -c "${sql//TBL/ev}" 2>&1) || true
-	b=$(coord -c "${sql//TBL/ev_plain}" 2>&1) || true
-	if [ -n "$a" ] && [ "$a" = "$b" ]; then
+	local what=$1 sql=$2 a b ok=1
+	a=$(coord -c "${sql//TBL/ev}" 2>&1) || ok=0
+	b=$(coord -c "${sql//TBL/ev_plain}" 2>&1) || ok=0
+	if [ "$ok" = 1 ] && [ -n "$a" ] && [ "$a" = "$b" ]; then
 		check "$what" 1 = 1
 	else
 		check "$what" 1 = 0
@@ -246,7 +249,7 @@ same() {	# same DESCRIPTION SQL-WITH-TBL
 # the plan of a query on the distributed table
 plan() { coord -c "EXPLAIN (VERBOSE, COSTS OFF) $1"; }
 
-cols=(k8 k4 k2 t vc b u n d ts tz)
+cols=(k8 k4 k2 t vc b u n d ts tz c nm ch)
 
 # ---- no GROUP BY: partial on the workers, combined on the coordinator ----
 for c in "${cols[@]}"; do
@@ -259,8 +262,8 @@ same "bf_agg of an expression and of a constant sizing, no GROUP BY" \
 	"SELECT md5(bf_agg(k4 + 1, 60000::bigint, 0.001::float8)::bytea), md5(bf_agg(k2, 100)::bytea) FROM TBL"
 same "bf_agg with a WHERE that leaves no row gives NULL" \
 	"SELECT coalesce(md5(bf_agg(k8, 1000, 0.01)::bytea), 'null') FROM TBL WHERE id < 0"
-same "bf_agg(char(6) column), resolves to text, no GROUP BY" \
-	"SELECT md5(bf_agg(c, 60000, 0.01)::bytea) FROM TBL"
+same "bf_agg(domain over int4 and over text), no GROUP BY" \
+	"SELECT md5(bf_agg(k4::dint, 60000, 0.01)::bytea), md5(bf_agg(t::dtext, 60000)::bytea) FROM TBL"
 same "bf_agg FILTER (WHERE ...), no GROUP BY" \
 	"SELECT md5((bf_agg(k8, 60000, 0.01) FILTER (WHERE grp = 3))::bytea) FROM TBL"
 
@@ -303,6 +306,10 @@ echo "---- plan: bf_agg GROUP BY the distribution column"
 echo "$p"
 check "GROUP BY id: bf_agg itself on the workers" "$(echo "$p" | grep -c "bf_agg(k8, '1000'::bigint, '0.01'::double precision)")" -ge 1
 check "GROUP BY id: no worker_partial_agg" "$(echo "$p" | grep -c "worker_partial_agg")" = 0
+
+same "bf_agg as a window function PARTITION BY id (distribution column)" \
+	"SELECT md5(string_agg(md5(w::bytea), ' ' ORDER BY id, k4)) FROM (
+		SELECT id, k4, bf_agg(k8, 1000, 0.01) OVER (PARTITION BY id ORDER BY k4) AS w FROM TBL) s"
 
 # ---- a type without an overload: the polymorphic aggregate ----
 same "bf_agg(float8 column) GROUP BY id (polymorphic, pushed down whole)" \
