@@ -144,6 +144,15 @@ on() {	# on NODE psql-args...: one value or rows, unaligned
 	psql_v -h localhost -p "${ports[$n]}" -U "$pguser" -d postgres "$@"
 }
 coord() { on coord "$@"; }
+setup_sql() {	# setup_sql DESCRIPTION < SQL: run on the coordinator, count as a check
+	local out
+	if out=$(coord 2>&1); then
+		check "$1" 1 = 1
+	else
+		check "$1" 1 = 0
+		echo "$out" | head -5
+	fi
+}
 
 lib=$(coord -c "SELECT setting FROM pg_config WHERE name = 'PKGLIBDIR'")
 check "the servers' \$libdir is the mirror ($lib)" "$lib" = "$mirror$pg_libdir"
@@ -209,7 +218,7 @@ check "at least 22 (type, form) pairs have their own overload" "$own" -ge 22
 
 # ---- data: the same rows in a distributed table and a plain one ----
 # id: distribution column (500 values); grp: another column (7 values)
-coord > /dev/null <<'SQL'
+setup_sql "set up: the distributed table ev and the plain ev_plain" <<'SQL'
 SET citus.shard_count = 8;
 CREATE TABLE ev (
 	id int8, grp int4, k8 int8, k4 int4, k2 int2, t text, vc varchar, b bytea,
@@ -246,6 +255,19 @@ same() {	# same DESCRIPTION SQL-WITH-TBL
 		echo "  plain:       $(echo "$b" | head -3)"
 	fi
 }
+# two queries on the coordinator: both succeed with the same, non-empty answer
+equal() {	# equal DESCRIPTION SQL-A SQL-B
+	local what=$1 a b ok=1
+	a=$(coord -c "$2" 2>&1) || ok=0
+	b=$(coord -c "$3" 2>&1) || ok=0
+	if [ "$ok" = 1 ] && [ -n "$a" ] && [ "$a" = "$b" ]; then
+		check "$what" 1 = 1
+	else
+		check "$what" 1 = 0
+		echo "  first:  $(echo "$a" | head -3)"
+		echo "  second: $(echo "$b" | head -3)"
+	fi
+}
 # the plan of a query on the distributed table
 plan() { coord -c "EXPLAIN (VERBOSE, COSTS OFF) $1"; }
 
@@ -267,7 +289,7 @@ same "bf_agg(domain over int4 and over text), no GROUP BY" \
 same "bf_agg FILTER (WHERE ...), no GROUP BY" \
 	"SELECT md5((bf_agg(k8, 60000, 0.01) FILTER (WHERE grp = 3))::bytea) FROM TBL"
 
-p=$(plan "SELECT bf_agg(k8, 60000, 0.01) FROM ev")
+p=$(plan "SELECT bf_agg(k8, 60000, 0.01) FROM ev" 2>&1) || true
 echo "---- plan: bf_agg, no GROUP BY"
 echo "$p"
 check "no GROUP BY: worker_partial_agg on the workers" "$(echo "$p" | grep -c "worker_partial_agg('public.bf_agg(bigint,bigint,double precision)'")" -ge 1
@@ -288,7 +310,7 @@ same "several aggregates in one query GROUP BY grp" \
 	   FROM (SELECT grp, md5(bf_agg(t, 10000, 0.01)::bytea) a, md5(bf_agg(u, 10000)::bytea) b,
 					count(*) n FROM TBL GROUP BY grp) s"
 
-p=$(plan "SELECT grp, bf_agg(k8, 10000, 0.01) FROM ev GROUP BY grp")
+p=$(plan "SELECT grp, bf_agg(k8, 10000, 0.01) FROM ev GROUP BY grp" 2>&1) || true
 echo "---- plan: bf_agg GROUP BY a non-distribution column"
 echo "$p"
 check "GROUP BY grp: worker_partial_agg on the workers" "$(echo "$p" | grep -c "worker_partial_agg(")" -ge 1
@@ -301,7 +323,7 @@ same "bf_agg(k8, cap, rate) GROUP BY id (distribution column)" \
 same "bf_agg(t, cap) GROUP BY id (distribution column)" \
 	"SELECT md5(string_agg(id || ':' || md5(bf::bytea), ' ' ORDER BY id))
 	   FROM (SELECT id, bf_agg(t, 1000) AS bf FROM TBL GROUP BY id) s"
-p=$(plan "SELECT id, bf_agg(k8, 1000, 0.01) FROM ev GROUP BY id")
+p=$(plan "SELECT id, bf_agg(k8, 1000, 0.01) FROM ev GROUP BY id" 2>&1) || true
 echo "---- plan: bf_agg GROUP BY the distribution column"
 echo "$p"
 check "GROUP BY id: bf_agg itself on the workers" "$(echo "$p" | grep -c "bf_agg(k8, '1000'::bigint, '0.01'::double precision)")" -ge 1
@@ -320,7 +342,7 @@ check "bf_agg(float8 column), no GROUP BY: Citus still refuses the polymorphic a
 	"$(echo "$err" | grep -c "could not confirm type correctness")" = 1
 
 # ---- filters stored in distributed and reference tables ----
-coord > /dev/null <<'SQL'
+setup_sql "set up: filters stored in a distributed (grp_filters) and a reference table (all_filter)" <<'SQL'
 CREATE TABLE grp_filters (grp int4, bf bloomfilter);
 SELECT create_distributed_table('grp_filters', 'grp');
 INSERT INTO grp_filters SELECT grp, bf_agg(k8, 10000, 0.01) FROM ev GROUP BY grp;
@@ -334,76 +356,77 @@ CREATE TABLE all_filter_plain AS
 	SELECT 'k8' AS name, bf_agg(k8, 60000, 0.01) AS bf FROM ev_plain
 	UNION ALL SELECT 't', bf_agg(t, 60000, 0.01) FROM ev_plain;
 SQL
-check "filters in a distributed table (INSERT ... SELECT ... GROUP BY grp) are byte-identical" \
-	"$(coord -c "SELECT string_agg(grp || md5(bf::bytea), ' ' ORDER BY grp) FROM grp_filters")" = \
-	"$(coord -c "SELECT string_agg(grp || md5(bf::bytea), ' ' ORDER BY grp) FROM grp_filters_plain")"
-check "filters in a reference table are byte-identical" \
-	"$(coord -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter")" = \
-	"$(coord -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter_plain")"
+equal "filters in a distributed table (INSERT ... SELECT ... GROUP BY grp) are byte-identical" \
+	"SELECT string_agg(grp || md5(bf::bytea), ' ' ORDER BY grp) FROM grp_filters" \
+	"SELECT string_agg(grp || md5(bf::bytea), ' ' ORDER BY grp) FROM grp_filters_plain"
+equal "filters in a reference table are byte-identical" \
+	"SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter" \
+	"SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter_plain"
 for n in worker1 worker2; do
-	shard=$(coord -c "SELECT shard_name FROM citus_shards WHERE table_name = 'all_filter'::regclass AND nodeport = ${ports[$n]}")
-	check "the reference table's copy on $n is byte-identical" \
-		"$(on "$n" -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM $shard")" = \
-		"$(coord -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter_plain")"
+	shard=$(coord -c "SELECT shard_name FROM citus_shards WHERE table_name = 'all_filter'::regclass AND nodeport = ${ports[$n]}") || true
+	a=$(on "$n" -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM $shard" 2>&1) || a=
+	b=$(coord -c "SELECT string_agg(name || md5(bf::bytea), ' ' ORDER BY name) FROM all_filter_plain" 2>&1) || b=
+	check "the reference table's copy on $n is byte-identical" -n "$a" -a "$a" = "$b"
 done
 check "text round trip through the distributed table" \
 	"$(coord -c "SELECT count(*) FROM grp_filters g JOIN grp_filters_plain p USING (grp) WHERE g.bf::text = p.bf::text")" = 7
 
 # bf_union_agg over stored filters: no GROUP BY, GROUP BY another column
-same "bf_union_agg over a distributed table, no GROUP BY" \
-	"SELECT md5(bf_union_agg(bf)::bytea) FROM (SELECT * FROM grp_filters) s" 
-check "bf_union_agg of the per-group filters = bf_agg of everything" \
-	"$(coord -c "SELECT md5(bf_union_agg(bf)::bytea) FROM grp_filters")" = \
-	"$(coord -c "SELECT md5(bf_agg(k8, 10000, 0.01)::bytea) FROM ev_plain")"
-check "bf_union_agg GROUP BY a non-distribution column" \
-	"$(coord -c "SELECT string_agg(p || md5(u::bytea), ' ' ORDER BY p) FROM (SELECT grp % 2 AS p, bf_union_agg(bf) AS u FROM grp_filters GROUP BY grp % 2) s")" = \
-	"$(coord -c "SELECT string_agg(p || md5(u::bytea), ' ' ORDER BY p) FROM (SELECT grp % 2 AS p, bf_union_agg(bf) AS u FROM grp_filters_plain GROUP BY grp % 2) s")"
-p=$(plan "SELECT bf_union_agg(bf) FROM grp_filters")
+equal "bf_union_agg over a distributed table, no GROUP BY" \
+	"SELECT md5(bf_union_agg(bf)::bytea) FROM grp_filters" \
+	"SELECT md5(bf_union_agg(bf)::bytea) FROM grp_filters_plain"
+equal "bf_union_agg of the per-group filters = bf_agg of everything" \
+	"SELECT md5(bf_union_agg(bf)::bytea) FROM grp_filters" \
+	"SELECT md5(bf_agg(k8, 10000, 0.01)::bytea) FROM ev_plain"
+equal "bf_union_agg GROUP BY a non-distribution column" \
+	"SELECT string_agg(p || md5(u::bytea), ' ' ORDER BY p) FROM (SELECT grp % 2 AS p, bf_union_agg(bf) AS u FROM grp_filters GROUP BY grp % 2) s" \
+	"SELECT string_agg(p || md5(u::bytea), ' ' ORDER BY p) FROM (SELECT grp % 2 AS p, bf_union_agg(bf) AS u FROM grp_filters_plain GROUP BY grp % 2) s"
+p=$(plan "SELECT bf_union_agg(bf) FROM grp_filters" 2>&1) || true
 echo "---- plan: bf_union_agg, no GROUP BY"
 echo "$p"
 check "bf_union_agg: worker_partial_agg on the workers" "$(echo "$p" | grep -c "worker_partial_agg(")" -ge 1
 
 # ---- probe joins ----
-coord > /dev/null <<'SQL'
+setup_sql "set up: probe keys in a distributed table" <<'SQL'
 CREATE TABLE probes (id int8, key int8);
 CREATE TABLE probes_plain AS SELECT g % 500 AS id, g * 13 AS key FROM generate_series(1, 20000) g;
 SELECT create_distributed_table('probes', 'id');
 INSERT INTO probes SELECT * FROM probes_plain;
 SQL
-check "probe join of a distributed table with a reference-table filter" \
-	"$(coord -c "SELECT count(*), sum(p.key) FROM probes p JOIN all_filter f ON f.name = 'k8' WHERE bf_contains(f.bf, p.key)")" = \
-	"$(coord -c "SELECT count(*), sum(p.key) FROM probes_plain p JOIN all_filter_plain f ON f.name = 'k8' WHERE bf_contains(f.bf, p.key)")"
+equal "probe join of a distributed table with a reference-table filter" \
+	"SELECT count(*), sum(p.key) FROM probes p JOIN all_filter f ON f.name = 'k8' WHERE bf_contains(f.bf, p.key)" \
+	"SELECT count(*), sum(p.key) FROM probes_plain p JOIN all_filter_plain f ON f.name = 'k8' WHERE bf_contains(f.bf, p.key)"
 check "probe join: every stored key is found in the reference-table filter (no false negatives)" \
 	"$(coord -c "SELECT count(*) FROM ev e JOIN all_filter f ON f.name = 'k8' WHERE e.k8 IS NOT NULL AND NOT e.k8 <@ f.bf")" = 0
 # filters per value of the distribution column, co-located with the data
-coord > /dev/null <<'SQL'
+setup_sql "set up: filters per id in a co-located distributed table" <<'SQL'
 CREATE TABLE id_filters (id int8, bf bloomfilter);
 SELECT create_distributed_table('id_filters', 'id', colocate_with => 'ev');
 INSERT INTO id_filters SELECT id, bf_agg(k8, 1000, 0.01) FROM ev GROUP BY id;
 CREATE TABLE id_filters_plain AS SELECT id, bf_agg(k8, 1000, 0.01) AS bf FROM ev_plain GROUP BY id;
 SQL
-check "filters in a co-located distributed table (INSERT ... SELECT ... GROUP BY id) are byte-identical" \
-	"$(coord -c "SELECT md5(string_agg(id || md5(bf::bytea), ' ' ORDER BY id)) FROM id_filters")" = \
-	"$(coord -c "SELECT md5(string_agg(id || md5(bf::bytea), ' ' ORDER BY id)) FROM id_filters_plain")"
+equal "filters in a co-located distributed table (INSERT ... SELECT ... GROUP BY id) are byte-identical" \
+	"SELECT md5(string_agg(id || md5(bf::bytea), ' ' ORDER BY id)) FROM id_filters" \
+	"SELECT md5(string_agg(id || md5(bf::bytea), ' ' ORDER BY id)) FROM id_filters_plain"
 for probe in "(e.k4 * 7919)::int8" "(e.k4 * 7919 + 1)::int8"; do
-	check "co-located probe join: count of $probe <@ filter" \
-		"$(coord -c "SELECT count(*) FROM ev e JOIN id_filters f USING (id) WHERE $probe <@ f.bf")" = \
-		"$(coord -c "SELECT count(*) FROM ev_plain e JOIN id_filters_plain f USING (id) WHERE $probe <@ f.bf")"
+	equal "co-located probe join: count of $probe <@ filter" \
+		"SELECT count(*) FROM ev e JOIN id_filters f USING (id) WHERE $probe <@ f.bf" \
+		"SELECT count(*) FROM ev_plain e JOIN id_filters_plain f USING (id) WHERE $probe <@ f.bf"
 done
-check "repartition probe join with a filter table distributed by another column" \
-	"$(coord -c "SET citus.enable_repartition_joins = on; SELECT count(*) FROM ev e JOIN grp_filters g ON g.grp = e.grp WHERE bf_contains(g.bf, (e.k4 * 7919)::int8 + e.id % 2)")" = \
-	"$(coord -c "SELECT count(*) FROM ev_plain e JOIN grp_filters_plain g ON g.grp = e.grp WHERE bf_contains(g.bf, (e.k4 * 7919)::int8 + e.id % 2)")"
+equal "repartition probe join with a filter table distributed by another column" \
+	"SET citus.enable_repartition_joins = on; SELECT count(*) FROM ev e JOIN grp_filters g ON g.grp = e.grp WHERE bf_contains(g.bf, (e.k4 * 7919)::int8 + e.id % 2)" \
+	"SELECT count(*) FROM ev_plain e JOIN grp_filters_plain g ON g.grp = e.grp WHERE bf_contains(g.bf, (e.k4 * 7919)::int8 + e.id % 2)"
 same "bf_contains on a filter built in the same query, GROUP BY grp" \
 	"SELECT string_agg(grp || ':' || c, ' ' ORDER BY grp) FROM (
 		SELECT grp, bf_contains(bf_agg(t, 10000, 0.01), 'key-21') AS c FROM TBL GROUP BY grp) s"
 
 # ---- filters are the same as today's polymorphic aggregate makes ----
 # bf_add (polymorphic) folded with bf_union_agg makes the same filter
-check "bf_agg(int8) = fold of polymorphic bf_add, on the plain table" \
-	"$(coord -c "SELECT md5(bf_agg(k8, 60000, 0.01)::bytea) FROM ev_plain")" = \
-	"$(coord -c "SELECT md5(bf_union_agg(bf_add(bf_create(60000, 0.01), k8))::bytea) FROM ev_plain WHERE k8 IS NOT NULL")"
-check "bf_agg(timestamptz) = fold of polymorphic bf_add" \
-	"$(coord -c "SELECT md5(bf_agg(tz, 60000, 0.01)::bytea) FROM ev")" = \
-	"$(coord -c "SELECT md5(bf_union_agg(bf_add(bf_create(60000, 0.01), tz))::bytea) FROM ev_plain")"
+equal "bf_agg(int8) = fold of polymorphic bf_add, on the plain table" \
+	"SELECT md5(bf_agg(k8, 60000, 0.01)::bytea) FROM ev_plain" \
+	"SELECT md5(bf_union_agg(bf_add(bf_create(60000, 0.01), k8))::bytea) FROM ev_plain WHERE k8 IS NOT NULL"
+equal "bf_agg(timestamptz) = fold of polymorphic bf_add" \
+	"SELECT md5(bf_agg(tz, 60000, 0.01)::bytea) FROM ev" \
+	"SELECT md5(bf_union_agg(bf_add(bf_create(60000, 0.01), tz))::bytea) FROM ev_plain"
 
 finish
