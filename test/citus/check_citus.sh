@@ -110,7 +110,13 @@ stop_all() {
 		as_srv "$pg_bindir/pg_ctl" -D "$work/$n" -m fast -w stop > /dev/null 2>&1 ||
 			as_srv "$pg_bindir/pg_ctl" -D "$work/$n" -m immediate -w stop > /dev/null 2>&1
 	done
-	rm -rf "$mirror" "$build"
+	# keep the server logs of a failed run only
+	if [ "$status" = 0 ]; then
+		rm -rf "$work"
+	else
+		rm -rf "$mirror" "$build" "${started[@]/#/$work/}"
+		echo "server logs: $work"
+	fi
 	exit $status
 }
 trap stop_all EXIT
@@ -282,6 +288,8 @@ same "bf_agg(k8, cap) and bf_agg(t, cap), no GROUP BY" \
 	"SELECT md5(bf_agg(k8, 60000)::bytea), md5(bf_agg(t, 60000)::bytea) FROM TBL"
 same "bf_agg of an expression and of a constant sizing, no GROUP BY" \
 	"SELECT md5(bf_agg(k4 + 1, 60000::bigint, 0.001::float8)::bytea), md5(bf_agg(k2, 100)::bytea) FROM TBL"
+same "bf_agg over rows whose elements are all NULL gives an empty filter" \
+	"SELECT md5(bf_agg(k8, 1000, 0.01)::bytea), bf_bits_set(bf_agg(k8, 1000, 0.01)) FROM TBL WHERE k8 IS NULL"
 same "bf_agg with a WHERE that leaves no row gives NULL" \
 	"SELECT coalesce(md5(bf_agg(k8, 1000, 0.01)::bytea), 'null') FROM TBL WHERE id < 0"
 same "bf_agg(domain over int4 and over text), no GROUP BY" \
@@ -340,6 +348,23 @@ same "bf_agg(float8 column) GROUP BY id (polymorphic, pushed down whole)" \
 err=$(coord -c "SELECT bf_agg(f8, 60000, 0.01) FROM ev" 2>&1 || true)
 check "bf_agg(float8 column), no GROUP BY: Citus still refuses the polymorphic aggregate" \
 	"$(echo "$err" | grep -c "could not confirm type correctness")" = 1
+
+# a user's own overload for another type (Citus propagates it to the workers)
+setup_sql "set up: a user-defined bf_agg(float8, bigint, float8) overload" <<'SQL'
+CREATE FUNCTION my_bf_agg_trans(bloomfilter, float8, bigint, float8) RETURNS bloomfilter
+	AS 'bloomfilter', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bf_agg(float8, bigint, float8) (
+	SFUNC = my_bf_agg_trans, STYPE = bloomfilter, FINALFUNC = bf_agg_final,
+	COMBINEFUNC = bf_union, PARALLEL = SAFE);
+SQL
+same "bf_agg(float8 column), no GROUP BY, with the user's overload" \
+	"SELECT md5(bf_agg(f8, 60000, 0.01)::bytea) FROM TBL"
+same "bf_agg(float8 column) GROUP BY grp, with the user's overload" \
+	"SELECT string_agg(grp || ':' || md5(bf::bytea), ' ' ORDER BY grp)
+	   FROM (SELECT grp, bf_agg(f8, 10000, 0.01) AS bf FROM TBL GROUP BY grp) s"
+equal "the user's overload hashes as the polymorphic aggregate did" \
+	"SELECT md5(bf_agg(f8, 60000, 0.01)::bytea) FROM ev_plain" \
+	"SELECT md5(bf_union_agg(bf_add(bf_create(60000, 0.01), f8))::bytea) FROM ev_plain"
 
 # ---- filters stored in distributed and reference tables ----
 setup_sql "set up: filters stored in a distributed (grp_filters) and a reference table (all_filter)" <<'SQL'
