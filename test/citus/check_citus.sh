@@ -340,6 +340,11 @@ check "GROUP BY id: no worker_partial_agg" "$(echo "$p" | grep -c "worker_partia
 same "bf_agg as a window function PARTITION BY id (distribution column)" \
 	"SELECT md5(string_agg(md5(w::bytea), ' ' ORDER BY id, k4)) FROM (
 		SELECT id, k4, bf_agg(k8, 1000, 0.01) OVER (PARTITION BY id ORDER BY k4) AS w FROM TBL) s"
+p=$(plan "SELECT id, bf_agg(k8, 1000, 0.01) OVER (PARTITION BY id ORDER BY k4) FROM ev" 2>&1) || true
+echo "---- plan: bf_agg as a window function PARTITION BY the distribution column"
+echo "$p"
+check "window PARTITION BY id: bf_agg itself on the workers" \
+	"$(echo "$p" | grep -c "Query: SELECT .*public.bf_agg(worker_column_2, (1000)::bigint, (0.01)::double precision) OVER (PARTITION BY worker_column_1")" -ge 1
 
 # ---- a type without an overload: the polymorphic aggregate ----
 same "bf_agg(float8 column) GROUP BY id (polymorphic, pushed down whole)" \
