@@ -33,7 +33,7 @@
 #     the workers.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../hardening/lib.sh
+# shellcheck source=test/hardening/lib.sh
 . "$repo/test/hardening/lib.sh"
 
 PG_CONFIG=${PG_CONFIG:-pg_config}
