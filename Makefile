@@ -42,6 +42,8 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 
 .PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-hash fuzz check-symbols
 
+.PHONY: deps unit test demo check-all bench fuzz check-citus
+
 deps:
 	@bash scripts/deps.sh
 
@@ -98,6 +100,16 @@ bench-hash: bench/hash_micro
 
 bench-sizing: test/unit_sizing
 	./test/unit_sizing --bench
+
+# A coordinator and two workers of Citus on loopback (test/citus/check_citus.sh),
+# running this tree's build from a private mirror of the installation.  With
+# CITUS_SRC (a citusdata/citus 13.2.x checkout) Citus is built and installed
+# into the PostgreSQL of pg_config first.  Not part of test or check-all.
+CITUS_SRC ?=
+
+check-citus: deps
+	@if [ -n "$(CITUS_SRC)" ]; then bash scripts/build-citus.sh "$(CITUS_SRC)"; fi
+	bash test/citus/check_citus.sh
 
 bench: deps
 	$(MAKE) all

@@ -216,3 +216,46 @@ ALTER OPERATOR @> (bloomfilter, anyelement) SET (RESTRICT = bloomfilter_contsel,
 ALTER OPERATOR <@ (anyelement, bloomfilter) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 ALTER OPERATOR @> (bloomfilter, text) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 ALTER OPERATOR <@ (text, bloomfilter) SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+
+-- bf_agg for concrete element types, beside the polymorphic forms.
+--
+-- Citus computes an aggregate partially on the workers and combines the
+-- states on the coordinator only if the aggregate's declared argument types
+-- equal those of the call, which an anyelement aggregate never does; and it
+-- calls the transition function without a call expression, so the element
+-- type must come from the transition function's declared arguments.  These
+-- overloads give both, for every form of bf_agg.  They share the C
+-- transition functions and hash exactly as the polymorphic aggregates do;
+-- a type without an overload still reaches the polymorphic one.  bpchar,
+-- name and "char" are here so that they resolve to their own overload rather
+-- than by a cast to another's.
+DO $$
+DECLARE
+	t text;
+	agg text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['int2', 'int4', 'int8', 'text', 'varchar', 'bytea', 'uuid', 'numeric',
+							 'date', 'timestamp', 'timestamptz', 'bpchar', 'name', '"char"']
+	LOOP
+		FOREACH agg IN ARRAY ARRAY[
+			'bigint, float8|bloomfilter_agg_trans|sized for capacity at error_rate',
+			'bigint|bloomfilter_agg_trans|sized for capacity at a 1% error rate',
+			'bloomfilter|bloomfilter_agg_trans_template|added to the template filter',
+			'|bloomfilter_agg_trans|in a scalable filter at 1% (no sizing needed)']
+		LOOP
+			EXECUTE format('CREATE FUNCTION bf_agg_trans(bloomfilter, %s%s) RETURNS bloomfilter '
+						   'AS ''MODULE_PATHNAME'', %L LANGUAGE C IMMUTABLE PARALLEL SAFE',
+						   t, coalesce(', ' || nullif(split_part(agg, '|', 1), ''), ''),
+						   split_part(agg, '|', 2));
+			EXECUTE format('COMMENT ON FUNCTION bf_agg_trans(bloomfilter, %s%s) IS %L',
+						   t, coalesce(', ' || nullif(split_part(agg, '|', 1), ''), ''),
+						   'bf_agg transition function for ' || t);
+			EXECUTE format('CREATE AGGREGATE bf_agg(%s%s) (SFUNC = bf_agg_trans, STYPE = bloomfilter, '
+						   'FINALFUNC = bf_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE)',
+						   t, coalesce(', ' || nullif(split_part(agg, '|', 1), ''), ''));
+			EXECUTE format('COMMENT ON AGGREGATE bf_agg(%s%s) IS %L',
+						   t, coalesce(', ' || nullif(split_part(agg, '|', 1), ''), ''),
+						   'filter of the non-NULL ' || t || ' elements, ' || split_part(agg, '|', 3));
+		END LOOP;
+	END LOOP;
+END $$;

@@ -592,6 +592,29 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
 	return h;
 }
 
+/*
+ * The type of argument argno as the function declares it, or InvalidOid if
+ * that is polymorphic.  Distributed engines (Citus's worker_partial_agg)
+ * call a transition function through a bare FmgrInfo with no call
+ * expression; an overload with a concrete element type still says what it
+ * takes.
+ */
+static Oid
+bloom_declared_argtype(FunctionCallInfo fcinfo, int argno)
+{
+	Oid		   *argtypes;
+	int			nargs;
+	Oid			typid = InvalidOid;
+
+	if (!OidIsValid(fcinfo->flinfo->fn_oid))
+		return InvalidOid;
+	(void) get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+	if (argno < nargs && !IsPolymorphicType(argtypes[argno]))
+		typid = argtypes[argno];
+	pfree(argtypes);
+	return typid;
+}
+
 /* the slow path of bloom_fn_cache: the first call at a call site */
 void *
 bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
@@ -599,19 +622,8 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 	BloomElemType *et;
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
-	/*
-	 * Without a call expression (Citus calls transition functions so) the
-	 * declared type serves, if the function is not polymorphic there.
-	 */
-	if (!OidIsValid(typid) && OidIsValid(fcinfo->flinfo->fn_oid))
-	{
-		Oid		   *argtypes;
-		int			nargs;
-
-		get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
-		if (argno < nargs && !IsPolymorphicType(argtypes[argno]))
-			typid = argtypes[argno];
-	}
+	if (!OidIsValid(typid))
+		typid = bloom_declared_argtype(fcinfo, argno);
 	if (!OidIsValid(typid))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
