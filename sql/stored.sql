@@ -53,6 +53,14 @@ INSERT INTO filters SELECT 'odd', bf_agg(g::bigint, 200000, 0.01) FROM generate_
 SELECT f.name, count(*) FILTER (WHERE bf_contains(f.bf, p.id)) AS hits
 FROM probe p CROSS JOIN filters f WHERE p.id <= 100 GROUP BY f.name ORDER BY f.name;
 
+-- filters taken in turn, row by row (a join on region), are each read once
+-- into the call site's cache, not by slices for every row
+SELECT blocks('SELECT count(*) FROM probe p JOIN filters f ON f.name = CASE WHEN p.id % 2 = 0 THEN ''k'' ELSE ''odd'' END WHERE bf_contains(f.bf, p.id)')
+	<= :scan + 4 * :one_read AS alternating_reads_each_once;
+SELECT count(*) AS alternating_found
+FROM probe p JOIN filters f ON f.name = CASE WHEN p.id % 2 = 0 THEN 'k' ELSE 'odd' END
+WHERE bf_contains(f.bf, p.id);
+
 -- after an update, the same query sees the new value
 UPDATE filters SET bf = bf_add(bf, 999999999::bigint) WHERE name = 'k';
 SELECT bf_contains(bf, 999999999::bigint) AS sees_update FROM filters WHERE name = 'k';

@@ -57,14 +57,28 @@ void		_PG_init(void);
 /* payloads are kept aligned to this, so that a check touches one line */
 #define BLOOM_CACHE_LINE	64
 
-/* fn_extra of bloom_probe */
+/*
+ * fn_extra of bloom_probe: the out-of-line values the call site saw last.
+ * A join of requests against a few filters rows (one per region, say) sees
+ * them in turn; holding several keeps each read once.  The value used least
+ * recently gives way to a new one.
+ */
+#define BLOOM_PROBE_ENTRIES	8
+
+typedef struct BloomProbeEntry
+{
+	bool		used;
+	struct varatt_external key; /* names one immutable value */
+	uint64		last_use;
+	BloomView	view;			/* of the value held; payload NULL if none */
+	void	   *alloc;			/* what view.payload points into */
+} BloomProbeEntry;
+
 typedef struct BloomProbeCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
-	bool		have_key;		/* key names the value seen last */
-	struct varatt_external key;
-	BloomView	view;			/* of the cached value; payload NULL if none */
-	void	   *alloc;			/* what view.payload points into */
+	uint64		clock;
+	BloomProbeEntry entries[BLOOM_PROBE_ENTRIES];
 } BloomProbeCache;
 
 void
@@ -395,7 +409,7 @@ bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
  * table straight into place; anything else is detoasted and copied.
  */
 static void
-bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
+bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeEntry *e, Datum d,
 					   bool sliceable)
 {
 	Size		size;
@@ -404,7 +418,7 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
 	struct varlena *flat = NULL;
 
 	if (sliceable)
-		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(pc->key);
+		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(e->key);
 	else
 	{
 		flat = PG_DETOAST_DATUM(d);
@@ -416,9 +430,9 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
 							  VARHDRSZ - BLOOM_HEADER_SIZE);
 	if (sliceable)
 	{
-		Relation	toastrel = table_open(pc->key.va_toastrelid, AccessShareLock);
+		Relation	toastrel = table_open(e->key.va_toastrelid, AccessShareLock);
 
-		bloom_toast_fetch(toastrel, &pc->key, 0, (int32) (size - VARHDRSZ), dst);
+		bloom_toast_fetch(toastrel, &e->key, 0, (int32) (size - VARHDRSZ), dst);
 		table_close(toastrel, AccessShareLock);
 	}
 	else
@@ -427,38 +441,54 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
 		if (flat != (struct varlena *) DatumGetPointer(d))
 			pfree(flat);
 	}
-	bloom_view_init(&pc->view, (const uint8 *) VARDATA(dst), size - VARHDRSZ,
+	bloom_view_init(&e->view, (const uint8 *) VARDATA(dst), size - VARHDRSZ,
 					size - VARHDRSZ);
-	pc->view.payload = (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE;
-	pc->alloc = alloc;
+	e->view.payload = (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE;
+	e->alloc = alloc;
 }
 
 /*
- * True when the out-of-line value ptr is not the one the call site saw
- * last; the cached copy of that one is dropped.
+ * The entry of the out-of-line value ptr; *is_new when the call site had not
+ * seen it (among the last BLOOM_PROBE_ENTRIES), in which case the entry used
+ * least recently now names it, its copy dropped.
  */
-static bool
-bloom_probe_is_new(BloomProbeCache *pc, const struct varatt_external *ptr)
+static BloomProbeEntry *
+bloom_probe_entry(BloomProbeCache *pc, const struct varatt_external *ptr, bool *is_new)
 {
-	if (pc->have_key && memcmp(ptr, &pc->key, sizeof(*ptr)) == 0)
-		return false;
-	if (pc->alloc)
-		pfree(pc->alloc);
-	pc->alloc = NULL;
-	pc->view.payload = NULL;
-	pc->key = *ptr;
-	pc->have_key = true;
-	return true;
+	BloomProbeEntry *victim = &pc->entries[0];
+
+	for (int i = 0; i < BLOOM_PROBE_ENTRIES; i++)
+	{
+		BloomProbeEntry *e = &pc->entries[i];
+
+		if (e->used && memcmp(ptr, &e->key, sizeof(*ptr)) == 0)
+		{
+			e->last_use = ++pc->clock;
+			*is_new = false;
+			return e;
+		}
+		if (!e->used || (victim->used && e->last_use < victim->last_use))
+			victim = e;
+	}
+	if (victim->alloc)
+		pfree(victim->alloc);
+	victim->alloc = NULL;
+	victim->view.payload = NULL;
+	victim->key = *ptr;
+	victim->used = true;
+	victim->last_use = ++pc->clock;
+	*is_new = true;
+	return victim;
 }
 
-/* the cached whole value, read now if it is not held yet */
+/* the entry's whole value, read now if it is not held yet */
 static const BloomView *
-bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, Datum d,
+bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeEntry *e, Datum d,
 				   bool sliceable)
 {
-	if (pc->view.payload == NULL)
-		bloom_probe_cache_load(fcinfo, pc, d, sliceable);
-	return &pc->view;
+	if (e->view.payload == NULL)
+		bloom_probe_cache_load(fcinfo, e, d, sliceable);
+	return &e->view;
 }
 
 static bool
@@ -481,9 +511,11 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
+		bool		is_new;
+		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
 
 		/* a value not seen before: remember it, answer by slices */
-		if (bloom_probe_is_new(pc, &ptr) && sliceable)
+		if (is_new && sliceable)
 		{
 			bool		answered;
 			bool		result = bloom_probe_slices(&pc->elem, &ptr, elem, &answered);
@@ -492,7 +524,7 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 				return result;
 		}
 		/* seen before, compressed, or checked as a whole: hold it */
-		return bloom_view_test(bloom_probe_cached(fcinfo, pc, d, sliceable),
+		return bloom_view_test(bloom_probe_cached(fcinfo, e, d, sliceable),
 							   &pc->elem, elem);
 	}
 
@@ -669,11 +701,13 @@ bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
+		bool		is_new;
+		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
 
-		if (bloom_probe_is_new(pc, &ptr) && sliceable &&
+		if (is_new && sliceable &&
 			bloom_probe_many_slices(&pc->elem, &ptr, elems, nulls, n, found))
 			return;
-		bloom_view_test_many(bloom_probe_cached(fcinfo, pc, d, sliceable),
+		bloom_view_test_many(bloom_probe_cached(fcinfo, e, d, sliceable),
 							 &pc->elem, elems, nulls, n, found);
 		return;
 	}

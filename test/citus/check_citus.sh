@@ -19,10 +19,6 @@
 #     PostgreSQL finds $libdir and the share directory relative to its
 #     executable.  Citus comes from the real installation through the
 #     mirror's symlinks.
-#   - If no install script of this tree defines the concrete-type bf_agg
-#     overloads yet, the mirror gets notes/citus.sql as the upgrade script
-#     to 1.2 and 1.2 as the default version (the lead folds it into the
-#     real 1.1--1.2 script).
 #   - The servers run as the postgres user when started by root (pg_ctl
 #     refuses root), from a fresh /tmp/bf_citus.* directory, on free
 #     loopback ports from CITUS_PORT (default 57636) up.  KEEP=1 leaves
@@ -61,7 +57,7 @@ echo "work directory: $work"
 # ---- this tree's bloomfilter, built privately ----
 build=$work/build
 mkdir "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src notes "$build/")
+(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src "$build/")
 rm -f "$build"/src/*.o "$build"/src/*.bc "$build"/*.so
 make -C "$build" with_llvm=no > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
@@ -75,13 +71,6 @@ for f in "$pg_sharedir"/extension/*; do ln -s "$f" "$mirror$pg_sharedir/extensio
 rm -f "$mirror$pg_libdir/bloomfilter.so" "$mirror$pg_sharedir"/extension/bloomfilter[.-]*
 cp "$build/bloomfilter.so" "$mirror$pg_libdir/"
 cp "$build"/bloomfilter.control "$build"/bloomfilter--*.sql "$mirror$pg_sharedir/extension/"
-if ! grep -q "bf_agg_trans(bloomfilter, int8" "$build"/bloomfilter--*.sql; then
-	cur=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$build/bloomfilter.control")
-	[ "$cur" = 1.1 ] || { echo "expected default_version 1.1, found $cur" >&2; exit 1; }
-	cp "$build/notes/citus.sql" "$mirror$pg_sharedir/extension/bloomfilter--1.1--1.2.sql"
-	sed -i "s/^default_version *=.*/default_version = '1.2'/" "$mirror$pg_sharedir/extension/bloomfilter.control"
-	echo "the mirror installs notes/citus.sql as bloomfilter--1.1--1.2.sql (default version 1.2)"
-fi
 chmod -R a+rX "$work"
 
 # ---- three servers ----
