@@ -187,6 +187,10 @@ CREATE FUNCTION cf_delete(cuckoofilter, text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent); delete only what was added';
 
+CREATE FUNCTION cf_delete_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter with one copy of every non-NULL array element removed; delete only what was added';
+
 -- checking
 
 CREATE FUNCTION cf_contains(cuckoofilter, anyelement) RETURNS boolean

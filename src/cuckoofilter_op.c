@@ -34,6 +34,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_add);
 PG_FUNCTION_INFO_V1(cuckoofilter_add_nx);
 PG_FUNCTION_INFO_V1(cuckoofilter_add_all);
 PG_FUNCTION_INFO_V1(cuckoofilter_delete);
+PG_FUNCTION_INFO_V1(cuckoofilter_delete_all);
 PG_FUNCTION_INFO_V1(cuckoofilter_contains);
 PG_FUNCTION_INFO_V1(cuckoofilter_contained);
 PG_FUNCTION_INFO_V1(cuckoofilter_count);
@@ -121,8 +122,9 @@ cuckoofilter_delete(PG_FUNCTION_ARGS)
 	return cf_change(fcinfo, CF_DELETE);
 }
 
-Datum
-cuckoofilter_add_all(PG_FUNCTION_ARGS)
+/* cf_add_all and cf_delete_all: every non-NULL element of an array */
+static Datum
+cf_change_all(FunctionCallInfo fcinfo, bool delete)
 {
 	BloomElemType *et;
 	AnyArrayType *arr;
@@ -149,14 +151,31 @@ cuckoofilter_add_all(PG_FUNCTION_ARGS)
 		bool		isnull;
 		Datum		elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval,
 										   et->typalign);
+		BloomHash	h;
 
 		if (i % CF_INTERRUPT_ELEMS == CF_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (isnull)
 			continue;
-		cf_add_hash(&cf, &v, bloom_elem_hash(et, elem, &bh), CurrentMemoryContext, true);
+		h = bloom_elem_hash(et, elem, &bh);
+		if (delete)
+			(void) cuckoo_delete(&v, h);
+		else
+			cf_add_hash(&cf, &v, h, CurrentMemoryContext, true);
 	}
 	PG_RETURN_POINTER(cf);
+}
+
+Datum
+cuckoofilter_add_all(PG_FUNCTION_ARGS)
+{
+	return cf_change_all(fcinfo, false);
+}
+
+Datum
+cuckoofilter_delete_all(PG_FUNCTION_ARGS)
+{
+	return cf_change_all(fcinfo, true);
 }
 
 Datum
