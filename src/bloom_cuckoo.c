@@ -206,14 +206,38 @@ ck_alt(uint64_t bucket, uint32_t fp, uint64_t n)
 	return H >= bucket ? H - bucket : H + n - bucket;
 }
 
-/* slot of bucket holding fp, or -1 */
+/*
+ * Slot of bucket holding fp, or -1.  When the bucket's slots fit in one
+ * word after the shift (b * f <= 57: b = 4 up to 14-bit fingerprints), a
+ * single load reads them all.
+ */
 static inline int
 ck_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 {
+	int			f = s->fp_bits;
+
+	if (b * f <= 57)
+	{
+		uint64_t	bit = bucket * b * f;
+		uint64_t	w = ck_word(s, (size_t) (bit >> 3)) >> (bit & 7);
+		uint64_t	m = ck_mask(f);
+
+		for (int j = 0; j < b; j++, w >>= f)
+			if ((w & m) == fp)
+				return j;
+		return -1;
+	}
 	for (int j = 0; j < b; j++)
 		if (ck_get(s, bucket * b + j) == fp)
 			return j;
 	return -1;
+}
+
+/* ask for a bucket's first line ahead of reading it */
+static inline void
+ck_prefetch(const CuckooSub *s, int b, uint64_t bucket)
+{
+	__builtin_prefetch(s->slots + ((bucket * b * s->fp_bits) >> 3));
 }
 
 static inline void
@@ -243,6 +267,7 @@ ck_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
 
 	buckets[0] = bucket;
 	buckets[1] = ck_alt(bucket, fp, s->nbuckets);
+	ck_prefetch(s, b, buckets[1]);
 	for (int i = 0; i < 2; i++)
 	{
 		int			j = ck_find(s, b, buckets[i], 0);
@@ -661,9 +686,10 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 		const CuckooSub *s = &v->sub[i];
 		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
 		uint64_t	i1 = ck_fastrange(h.h1, s->nbuckets);
+		uint64_t	i2 = ck_alt(i1, fp, s->nbuckets);
 
-		if (ck_find(s, b, i1, fp) >= 0 ||
-			ck_find(s, b, ck_alt(i1, fp, s->nbuckets), fp) >= 0)
+		ck_prefetch(s, b, i2);
+		if (ck_find(s, b, i1, fp) >= 0 || ck_find(s, b, i2, fp) >= 0)
 			return true;
 	}
 	return false;
