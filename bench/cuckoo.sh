@@ -19,7 +19,7 @@ ROUNDS=${CK_ROUNDS:-3}
 q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 
 q -c "CREATE EXTENSION IF NOT EXISTS bloomfilter"
-q -c "SET client_min_messages = warning" <<SQL
+q <<SQL
 SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 0;
 DROP TABLE IF EXISTS ck_keys, ck_probe, ck_cf, ck_bf;
