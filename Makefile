@@ -3,9 +3,10 @@
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
 # src/bloom_*.c: the core, plain C without server headers (unit tests and
-# fuzzers link it alone); src/bloomfilter_*.c: the PostgreSQL glue
+# fuzzers link it alone); src/bloomfilter_*.c, src/cuckoofilter_*.c: the
+# PostgreSQL glue
 CORE_SRCS = $(sort $(wildcard src/bloom_*.c))
-OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter_*.c)))
+OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter_*.c src/cuckoofilter_*.c)))
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
 
@@ -25,7 +26,7 @@ $(OBJS): $(wildcard src/*.h)
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
-EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing bench/hash_micro
+EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo bench/hash_micro
 CORE_HDRS = $(wildcard src/bloom_*.h)
 
 test/unit_core: test/unit_core.c $(CORE_SRCS) $(CORE_HDRS)
@@ -34,21 +35,27 @@ test/unit_core: test/unit_core.c $(CORE_SRCS) $(CORE_HDRS)
 test/unit_sizing: test/unit_sizing.c $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_sizing.c $(CORE_SRCS) -lmurmurhash -lm
 
+test/unit_cuckoo: test/unit_cuckoo.c $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_cuckoo.c $(CORE_SRCS) -lmurmurhash -lm
+
 test/unit_hash: test/unit_hash.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
 
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
-.PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-hash fuzz check-symbols
+.PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench bench-hash fuzz check-symbols
 
 .PHONY: deps unit test demo check-all bench fuzz check-citus
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core unit-hash unit-sizing
+unit: test/unit_core unit-hash unit-sizing unit-cuckoo
 	./test/unit_core
+
+unit-cuckoo: test/unit_cuckoo
+	./test/unit_cuckoo
 
 unit-hash: test/unit_hash
 	./test/unit_hash

@@ -259,3 +259,215 @@ BEGIN
 		END LOOP;
 	END LOOP;
 END $$;
+
+-- ---- cuckoofilter: a filter that can delete, count and grow ----
+-- (src/bloom_cuckoo.c: format, sizing, growth; notes/cuckoo.md)
+
+CREATE TYPE cuckoofilter;
+
+CREATE FUNCTION cuckoofilter_in(cstring) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_in(cstring) IS 'cuckoofilter text input (base64 of the binary form)';
+
+CREATE FUNCTION cuckoofilter_out(cuckoofilter) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_out(cuckoofilter) IS 'cuckoofilter text output (base64 of the binary form)';
+
+CREATE FUNCTION cuckoofilter_recv(internal) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_recv(internal) IS 'cuckoofilter binary input';
+
+CREATE FUNCTION cuckoofilter_send(cuckoofilter) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_send(cuckoofilter) IS 'cuckoofilter binary output';
+
+-- EXTERNAL: fingerprints do not compress
+CREATE TYPE cuckoofilter (
+	INPUT = cuckoofilter_in,
+	OUTPUT = cuckoofilter_out,
+	RECEIVE = cuckoofilter_recv,
+	SEND = cuckoofilter_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = external
+);
+COMMENT ON TYPE cuckoofilter IS 'cuckoo filter: a set that answers "possibly present" or "certainly absent" and supports deletion';
+
+CREATE FUNCTION cuckoofilter(bytea) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter(bytea) IS 'validate a binary cuckoofilter held in bytea';
+
+CREATE CAST (bytea AS cuckoofilter) WITH FUNCTION cuckoofilter(bytea);
+CREATE CAST (cuckoofilter AS bytea) WITHOUT FUNCTION;
+COMMENT ON CAST (bytea AS cuckoofilter) IS 'validate a binary cuckoofilter held in bytea';
+COMMENT ON CAST (cuckoofilter AS bytea) IS 'the binary form of a cuckoofilter';
+
+CREATE FUNCTION cf_create(capacity bigint, error_rate float8 DEFAULT 0.01) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_create(bigint, float8) IS 'empty cuckoo filter for capacity distinct elements at the given false-positive rate';
+
+CREATE FUNCTION cf_create(capacity bigint, error_rate float8, seed bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_create(bigint, float8, bigint) IS 'empty cuckoo filter with an explicit hash seed (0 to 4294967295)';
+
+-- changing: not strict, a NULL element returns the filter unchanged
+
+CREATE FUNCTION cf_add(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, anyelement) IS 'copy of the filter with one more copy of the element; NULL adds nothing';
+
+CREATE FUNCTION cf_add(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, text) IS 'copy of the filter with one more copy of the text; NULL adds nothing';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, anyelement) IS 'the element added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, text) IS 'the text added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_add_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_all(cuckoofilter, anyarray) IS 'copy of the filter with every non-NULL array element added';
+
+CREATE FUNCTION cf_delete(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS 'copy of the filter with one copy of the element removed (unchanged if absent); delete only what was added';
+
+CREATE FUNCTION cf_delete(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent); delete only what was added';
+
+CREATE FUNCTION cf_delete_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter with one copy of every non-NULL array element removed; delete only what was added';
+
+-- checking
+
+CREATE FUNCTION cf_contains(cuckoofilter, anyelement) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, anyelement) IS 'false if the element is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contains(cuckoofilter, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, text) IS 'false if the text is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contained(anyelement, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contained(anyelement, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE FUNCTION cf_contained(text, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contained(text, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
+	COMMUTATOR = <@
+);
+COMMENT ON OPERATOR @> (cuckoofilter, anyelement) IS 'cuckoo filter possibly contains element';
+
+CREATE OPERATOR <@ (
+	LEFTARG = anyelement, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>
+);
+COMMENT ON OPERATOR <@ (anyelement, cuckoofilter) IS 'element possibly contained in cuckoo filter';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = text, FUNCTION = cf_contains,
+	COMMUTATOR = <@
+);
+COMMENT ON OPERATOR @> (cuckoofilter, text) IS 'cuckoo filter possibly contains text';
+
+CREATE OPERATOR <@ (
+	LEFTARG = text, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>
+);
+COMMENT ON OPERATOR <@ (text, cuckoofilter) IS 'text possibly contained in cuckoo filter';
+
+CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, anyelement) IS 'entries matching the element: at least the copies added and not deleted';
+
+CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, text) IS 'entries matching the text: at least the copies added and not deleted';
+
+-- merging: not strict, a NULL operand is ignored
+
+CREATE FUNCTION cf_merge(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_merge' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_merge(cuckoofilter, cuckoofilter) IS 'filter holding the entries of both (same capacity, error rate and seed required); a NULL operand is ignored';
+
+-- introspection
+
+CREATE FUNCTION cf_capacity(cuckoofilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_capacity(cuckoofilter) IS 'elements the cuckoo filter was sized for';
+
+CREATE FUNCTION cf_error_rate(cuckoofilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'cuckoofilter_error_rate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_error_rate(cuckoofilter) IS 'false-positive rate the cuckoo filter was sized for';
+
+CREATE FUNCTION cf_items(cuckoofilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_items(cuckoofilter) IS 'entries held: copies added and not deleted';
+
+CREATE FUNCTION cf_fpp(cuckoofilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'cuckoofilter_fpp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_fpp(cuckoofilter) IS 'estimated false-positive rate at the current fill';
+
+CREATE FUNCTION cf_info(cuckoofilter) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'cuckoofilter_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_info(cuckoofilter) IS 'parameters, sub-filters, fill and size of a cuckoo filter';
+
+-- the aggregate: state cuckoofilter (not internal), cf_merge combines
+
+CREATE FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint, float8) IS 'cf_agg transition function';
+
+CREATE FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint) IS 'cf_agg transition function';
+
+CREATE AGGREGATE cf_agg(anyelement, bigint, float8) (
+	SFUNC = cf_agg_trans,
+	STYPE = cuckoofilter,
+	COMBINEFUNC = cf_merge,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE cf_agg(anyelement, bigint, float8) IS 'cuckoo filter of the non-NULL elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE cf_agg(anyelement, bigint) (
+	SFUNC = cf_agg_trans,
+	STYPE = cuckoofilter,
+	COMBINEFUNC = cf_merge,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE cf_agg(anyelement, bigint) IS 'cuckoo filter of the non-NULL elements, sized for capacity at 1%';
+
+-- cf_agg for the same concrete element types, for Citus (as bf_agg above)
+DO $$
+DECLARE
+	t text;
+	args text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['int2', 'int4', 'int8', 'text', 'varchar', 'bytea', 'uuid', 'numeric',
+							 'date', 'timestamp', 'timestamptz', 'bpchar', 'name', '"char"']
+	LOOP
+		FOREACH args IN ARRAY ARRAY['bigint, float8', 'bigint']
+		LOOP
+			EXECUTE format('CREATE FUNCTION cf_agg_trans(cuckoofilter, %s, %s) RETURNS cuckoofilter '
+						   'AS ''MODULE_PATHNAME'', ''cuckoofilter_agg_trans'' LANGUAGE C IMMUTABLE PARALLEL SAFE',
+						   t, args);
+			EXECUTE format('COMMENT ON FUNCTION cf_agg_trans(cuckoofilter, %s, %s) IS %L',
+						   t, args, 'cf_agg transition function for ' || t);
+			EXECUTE format('CREATE AGGREGATE cf_agg(%s, %s) (SFUNC = cf_agg_trans, STYPE = cuckoofilter, '
+						   'COMBINEFUNC = cf_merge, PARALLEL = SAFE)', t, args);
+			EXECUTE format('COMMENT ON AGGREGATE cf_agg(%s, %s) IS %L', t, args,
+						   'cuckoo filter of the non-NULL ' || t || ' elements');
+		END LOOP;
+	END LOOP;
+END $$;

@@ -7,7 +7,7 @@
 # Environment:
 #   FUZZ_SECONDS     time limit per harness (default 60 unless FUZZ_RUNS is set)
 #   FUZZ_RUNS        execution limit per harness (none by default)
-#   FUZZ_HARNESSES   which harnesses to run (default "text binary hash")
+#   FUZZ_HARNESSES   which harnesses to run (default "text binary hash cuckoo")
 #   FUZZ_CC          compiler (default clang-14)
 #   FUZZ_REGEN_CORPUS=1  rewrite fuzz/corpus/ with fuzz/gen_corpus.c first
 #   FUZZ_ARGS        extra libFuzzer arguments, appended as they are
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CC=${FUZZ_CC:-clang-14}
-HARNESSES=${FUZZ_HARNESSES:-text binary hash}
+HARNESSES=${FUZZ_HARNESSES:-text binary hash cuckoo}
 BUILD=fuzz/build
 
 # ---- limits ----
@@ -50,13 +50,18 @@ if [ "${FUZZ_REGEN_CORPUS:-0}" = "1" ]; then
 	rm -rf fuzz/corpus/binary fuzz/corpus/text
 	mkdir -p fuzz/corpus/binary fuzz/corpus/text
 	$BUILD/gen_corpus fuzz/corpus
+	$CC -O2 -std=c11 -Wall -Wextra -Isrc -o $BUILD/gen_cuckoo_corpus fuzz/gen_cuckoo_corpus.c \
+		src/bloom_*.c -lmurmurhash -lm
+	rm -rf fuzz/corpus/cuckoo
+	mkdir -p fuzz/corpus/cuckoo
+	$BUILD/gen_cuckoo_corpus fuzz/corpus
 fi
 
 # ---- run ----
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-declare -A max_len=([text]=5600 [binary]=4144 [hash]=64)
+declare -A max_len=([text]=5600 [binary]=4144 [hash]=64 [cuckoo]=4096)
 status=0
 summary=()
 for h in $HARNESSES; do

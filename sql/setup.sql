@@ -21,12 +21,12 @@ JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.de
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
 ORDER BY p.proname, p.oid::regprocedure::text;
 
--- the aggregates: state type bloomfilter (not internal), bf_union combines
+-- the aggregates: the filter type is the state (not internal); bf_union and cf_merge combine
 SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state,
        a.aggcombinefn, a.aggfinalfn, p.proparallel
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
-WHERE p.proname LIKE 'bf\_%'
+WHERE p.proname LIKE 'bf\_%' OR p.proname LIKE 'cf\_%'
 ORDER BY 1::text;
 
 -- the type stores out of line uncompressed, so point checks can read slices
-SELECT typname, typstorage, typalign, typlen FROM pg_type WHERE typname = 'bloomfilter';
+SELECT typname, typstorage, typalign, typlen FROM pg_type WHERE typname IN ('bloomfilter', 'cuckoofilter') ORDER BY 1;

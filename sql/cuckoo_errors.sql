@@ -1,0 +1,45 @@
+-- Malformed cuckoofilter values, one per line: the text form is refused
+-- with 22P02, the bytea cast with 22P03, each naming what is wrong.  Each
+-- starts from the valid cf_create(1, 0.01) (48-byte header, then one
+-- sub-filter: its 24-byte descriptor and 2 buckets of 2 8-bit slots, 76
+-- bytes in all) and changes one thing.
+\set VERBOSITY default
+CREATE TABLE cf_ok AS SELECT cf_create(1, 0.01)::bytea AS b;
+SELECT encode(b, 'hex') FROM cf_ok;
+-- text form
+SELECT ''::cuckoofilter;
+SELECT 'not base64!'::cuckoofilter;
+SELECT 'Q0tPRg=='::cuckoofilter;
+SELECT 'QkxNRgEBAgcAAAAAAAAAAA=='::cuckoofilter;
+SELECT translate(encode(overlay(b placing '\x02' FROM 5 FOR 1), 'base64'), E'\n', '')::cuckoofilter FROM cf_ok;
+-- binary form through the bytea cast
+SELECT '\x'::bytea::cuckoofilter;
+SELECT substr(b, 1, 47)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing 'X' FROM 1 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x02' FROM 5 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 6 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x03' FROM 7 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x21' FROM 8 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0b' FROM 8 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0000' FROM 13 FOR 2)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x4100' FROM 13 FOR 2)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0200' FROM 13 FOR 2)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0110' FROM 15 FOR 2)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0000000000000000' FROM 17 FOR 8)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\xffffffffffffffff' FROM 17 FOR 8)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x0000000000000000' FROM 25 FOR 8)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x000000000000f03f' FROM 25 FOR 8)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x000000000000f87f' FROM 25 FOR 8)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 33 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 41 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x03' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x00' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 57 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 66 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 73 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT (b || '\x00'::bytea)::cuckoofilter FROM cf_ok;
+SELECT bf_create(10)::bytea::cuckoofilter;
+-- a changed slot with its counts changed to match is a valid value
+SELECT cf_items(overlay(overlay(overlay(b placing '\x01' FROM 73 FOR 1) placing '\x01' FROM 57 FOR 1)
+                placing '\x01' FROM 33 FOR 1)::cuckoofilter) FROM cf_ok;
+DROP TABLE cf_ok;

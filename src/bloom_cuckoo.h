@@ -1,0 +1,166 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_cuckoo.h
+ *	  Server-independent core of the cuckoofilter type: the stored header,
+ *	  sub-filters, sizing, validation, adds, deletes, checks and merges.
+ *
+ * Nothing here includes PostgreSQL headers, so the unit tests, fuzzers and
+ * benchmarks link it alone.  bloom_cuckoo.c has the design notes.
+ *
+ * src/bloom_cuckoo.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_CUCKOO_H
+#define BLOOM_CUCKOO_H
+
+#include "bloom_core.h"
+
+#define CUCKOO_HEADER_SIZE		48
+#define CUCKOO_MAGIC			0x464F4B43	/* "CKOF" read as LE uint32 */
+#define CUCKOO_VERSION			1
+#define CUCKOO_SUB_HEADER_SIZE	24
+
+/* fingerprint bits of any sub-filter; creation picks at least 3 */
+#define CUCKOO_MIN_FP_BITS		2
+#define CUCKOO_MAX_FP_BITS		32
+#define CUCKOO_MAX_SUBFILTERS	64
+/* kicks per insertion before a sub-filter counts as full */
+#define CUCKOO_DEFAULT_MAX_KICKS 500
+#define CUCKOO_MAX_KICKS_LIMIT	4096
+/* smallest rate cf_create sizes for: fingerprints are at most 32 bits */
+#define CUCKOO_MIN_ERROR_RATE	1e-8
+/* same limit as bloomfilter: the base64 text form must fit in 1 GB */
+#define CUCKOO_MAX_BYTES		BLOOM_MAX_BYTES
+
+/* Decoded header, host byte order. */
+typedef struct CuckooHeader
+{
+	uint8_t		version;
+	uint8_t		hash_id;
+	uint8_t		bucket_size;	/* slots per bucket: 2, 4 or 8 */
+	uint8_t		fp_bits;		/* of the first sub-filter */
+	uint32_t	seed;
+	uint16_t	nsub;			/* sub-filters, 1 .. CUCKOO_MAX_SUBFILTERS */
+	uint16_t	max_kicks;
+	uint64_t	capacity;
+	double		error_rate;
+	uint64_t	items;			/* occupied slots over all sub-filters */
+	uint64_t	reserved;		/* zero in version 1 */
+} CuckooHeader;
+
+/* One sub-filter as found in a value. */
+typedef struct CuckooSub
+{
+	uint64_t	nbuckets;
+	uint64_t	count;			/* occupied slots */
+	uint8_t		fp_bits;
+	uint8_t    *desc;			/* its 24-byte descriptor in the value */
+	uint8_t    *slots;			/* packed fingerprints */
+	size_t		slot_bytes;
+} CuckooSub;
+
+/*
+ * A value opened for work: the decoded header and where each sub-filter
+ * is.  Adds and deletes write through to the bytes (slots, counts and the
+ * header's item count), so the bytes are always a complete value.
+ */
+typedef struct CuckooView
+{
+	CuckooHeader hdr;
+	uint8_t    *buf;			/* the value, header first */
+	size_t		len;
+	CuckooSub	sub[CUCKOO_MAX_SUBFILTERS];
+} CuckooView;
+
+typedef enum CuckooCheck
+{
+	CUCKOO_OK = 0,
+	CUCKOO_BAD_LENGTH,
+	CUCKOO_BAD_MAGIC,
+	CUCKOO_BAD_VERSION,
+	CUCKOO_BAD_HASH,
+	CUCKOO_BAD_RESERVED,
+	CUCKOO_BAD_BUCKET_SIZE,
+	CUCKOO_BAD_FP_BITS,
+	CUCKOO_BAD_NSUB,
+	CUCKOO_BAD_KICKS,
+	CUCKOO_BAD_CAPACITY,
+	CUCKOO_BAD_ERROR_RATE,
+	CUCKOO_BAD_NBUCKETS,
+	CUCKOO_BAD_COUNT,
+	CUCKOO_BAD_PADDING
+} CuckooCheck;
+
+/* Sizing: false if the filter would exceed CUCKOO_MAX_BYTES. */
+extern bool cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
+						int *fp_bits, uint64_t *nbuckets);
+/* the load (occupied slots / slots) sizing aims at for a bucket size */
+extern double cuckoo_target_load(int bucket_size);
+/* the modelled false-positive rate of one sub-filter at a given load */
+extern double cuckoo_model_fpp(int bucket_size, int fp_bits, double load);
+
+/* bytes of an empty filter with one sub-filter; 0 if too large */
+extern size_t cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets);
+/* write an empty filter into buf (cuckoo_empty_bytes long) */
+extern void cuckoo_init(uint8_t *buf, uint64_t capacity, double error_rate,
+						uint32_t seed, int bucket_size, int fp_bits,
+						uint64_t nbuckets);
+
+extern void cuckoo_header_decode(const uint8_t *buf, CuckooHeader *hdr);
+extern void cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf);
+
+/*
+ * cuckoo_open: the header and the sub-filter directory against the length,
+ * O(sub-filters); what every read of a stored value does.  cuckoo_validate:
+ * that plus the payload (counts against the slots, zero padding); what
+ * every input path does.  Both fill *v (which may then be written through
+ * if buf is writable).
+ */
+extern CuckooCheck cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v);
+extern CuckooCheck cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v);
+extern const char *cuckoo_check_message(CuckooCheck check);
+
+/* same hash id, seed, bucket size and first sub-filter: mergeable */
+extern bool cuckoo_same_shape(const CuckooView *a, const CuckooView *b);
+
+extern bool cuckoo_contains(const CuckooView *v, BloomHash h);
+extern uint64_t cuckoo_count(const CuckooView *v, BloomHash h);
+
+/*
+ * Add: false when no sub-filter has room within the kick limit; the value
+ * is then exactly as before, and the caller appends the sub-filter
+ * cuckoo_next_shape names (cuckoo_grow) and adds again, which succeeds.
+ */
+extern bool cuckoo_add(CuckooView *v, BloomHash h);
+/* remove one copy; false (nothing changed) if none is there */
+extern bool cuckoo_delete(CuckooView *v, BloomHash h);
+
+/* shape of the sub-filter growth appends; false at the sub-filter limit */
+extern bool cuckoo_next_shape(const CuckooView *v, uint64_t *nbuckets, int *fp_bits);
+/* length after appending a sub-filter of that shape; 0 if over the limit */
+extern size_t cuckoo_grown_bytes(const CuckooView *v, uint64_t nbuckets, int fp_bits);
+
+/*
+ * Append an empty sub-filter: dst (cuckoo_grown_bytes long) gets a copy of
+ * v's value plus the new sub-filter, and v is reopened on dst.  dst may not
+ * overlap v's buffer.
+ */
+extern void cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits);
+
+/*
+ * Merge src's fingerprints into dst, each at its own bucket pair in a
+ * sub-filter of dst of the same shape.  Resumable: *cursor starts at 0;
+ * returns true when done; false when a fingerprint found no room, with
+ * the shape to append in *nbuckets and *fp_bits (the caller grows dst and
+ * calls again with the same cursor).
+ */
+extern bool cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
+						 uint64_t *nbuckets, int *fp_bits);
+
+/* estimated false-positive rate at the current fill, all sub-filters */
+extern double cuckoo_fpp(const CuckooView *v);
+/* total slots over all sub-filters */
+extern uint64_t cuckoo_slots(const CuckooView *v);
+
+#endif							/* BLOOM_CUCKOO_H */

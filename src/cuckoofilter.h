@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * cuckoofilter.h
+ *	  The cuckoofilter varlena type and the server-side helpers its SQL
+ *	  functions share: reading a datum, writable copies, adds that grow the
+ *	  value, parameter checks and the errors users see.
+ *
+ * On disk a cuckoofilter is the varlena length word followed by the bytes
+ * of bloom_cuckoo.c (48-byte header, then the sub-filters), with no
+ * padding; nothing reads it through a struct cast.  The core reads every
+ * field byte-wise, so a short (1-byte) varlena header needs no copy.
+ *
+ * src/cuckoofilter.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CUCKOOFILTER_H
+#define CUCKOOFILTER_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "bloom_cuckoo.h"
+
+typedef struct varlena CuckooFilter;
+
+#define CUCKOOFILTER_BYTES(cf)		((uint8 *) VARDATA(cf))
+
+/* a read-only view of any form of a value (validated against its length) */
+extern void cf_read(Datum d, CuckooView *v);
+/* a writable copy in the current memory context, opened into v */
+extern CuckooFilter *cf_copy(Datum d, CuckooView *v);
+/* outside bytes (binary input, bytea), fully validated */
+extern CuckooFilter *cf_from_bytes(const uint8 *buf, size_t len, int sqlstate);
+/* a new, empty filter; its parameters checked with the user's errors */
+extern CuckooFilter *cf_create(int64 capacity, double error_rate, int64 seed,
+							   MemoryContext cxt);
+
+/*
+ * Grow *cf (opened in v) by the sub-filter of the given shape: the grown
+ * value is new memory in cxt; the old one is freed if free_old.  Raises
+ * 54000 at the size limit.
+ */
+extern void cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
+					MemoryContext cxt, bool free_old);
+/* add one hash, growing as needed */
+extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
+						MemoryContext cxt, bool free_old);
+/* merge src into *dst, growing as needed; shapes must match (22000) */
+extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
+						  MemoryContext cxt, bool free_old);
+
+/* the fields of a bloom header element hashing reads (seed, hash id) */
+static inline void
+cf_hash_header(const CuckooView *v, BloomHeader *bh)
+{
+	memset(bh, 0, sizeof(*bh));
+	bh->seed = v->hdr.seed;
+	bh->hash_id = v->hdr.hash_id;
+}
+
+extern void cf_report_corrupt(CuckooCheck check) pg_attribute_noreturn();
+
+/*
+ * Check of an element against the filter argument, with the per-call-site
+ * cache in fn_extra (element type; the last stored value read, by its
+ * TOAST pointer).  Returns the number of matching entries if count, else
+ * 1 or 0.
+ */
+extern uint64 cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count);
+
+#endif							/* CUCKOOFILTER_H */

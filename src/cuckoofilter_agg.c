@@ -1,0 +1,81 @@
+/*-------------------------------------------------------------------------
+ *
+ * cuckoofilter_agg.c
+ *	  cf_agg: building a cuckoo filter from rows.
+ *
+ * The state type is cuckoofilter itself (not internal), so engines that
+ * ship partial aggregates as text (Citus) can run it distributed, and
+ * cf_merge is the combine function of parallel plans.  The state is kept
+ * flat and changed in place by the transition function: a row costs a
+ * hash and one cuckoo insertion.  The open view of the state (header and
+ * sub-filter directory) is cached in fn_extra for the state it was made
+ * from, so consecutive rows of a group do not decode it again.  A state
+ * that grows (a new sub-filter) is new memory in the per-row context; the
+ * executor copies it into the aggregate's context and frees the old one,
+ * and the cache forgets it.
+ *
+ * src/cuckoofilter_agg.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
+#include "cuckoofilter.h"
+
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
+
+typedef struct CfAggCache
+{
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	CuckooFilter *state;		/* the state view is of, or NULL */
+	Size		state_size;
+	CuckooView	view;
+	BloomHeader bhdr;
+} CfAggCache;
+
+/*
+ * cf_agg_trans(state, element, capacity [, error_rate])
+ *
+ * Not strict: the first row of a group makes the state from the sizing
+ * arguments; NULL elements are skipped.
+ */
+Datum
+cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	CfAggCache *c = bloom_fn_cache(fcinfo, 1, false, sizeof(CfAggCache));
+	CuckooFilter *in = PG_ARGISNULL(0) ? NULL : (CuckooFilter *) PG_GETARG_POINTER(0);
+	CuckooFilter *st = in;
+
+	if (st == NULL || st != c->state || VARSIZE_ANY(st) != c->state_size)
+	{
+		/* a group's first row, or another group's state: open it */
+		if (!AggCheckCallContext(fcinfo, NULL))
+			elog(ERROR, "cf_agg transition function called in non-aggregate context");
+		if (st == NULL)
+		{
+			if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("cf_agg capacity and error rate must not be null")));
+			st = cf_create(PG_GETARG_INT64(2), PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : 0.01,
+						   BLOOM_DEFAULT_SEED, CurrentMemoryContext);
+			cf_read(PointerGetDatum(st), &c->view);
+		}
+		else if (VARATT_IS_EXTENDED(st))
+			st = cf_copy(PointerGetDatum(st), &c->view);	/* not ours: a copy */
+		else
+			cf_read(PointerGetDatum(st), &c->view);
+		cf_hash_header(&c->view, &c->bhdr);
+	}
+	if (!PG_ARGISNULL(1))
+		cf_add_hash(&st, &c->view,
+					bloom_elem_hash(&c->elem, PG_GETARG_DATUM(1), &c->bhdr),
+					CurrentMemoryContext, st != in);
+
+	/* the executor copies a state that is not the one it passed in */
+	c->state = st == in ? st : NULL;
+	c->state_size = st == in ? VARSIZE(st) : 0;
+	PG_RETURN_POINTER(st);
+}

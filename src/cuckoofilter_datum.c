@@ -1,0 +1,271 @@
+/*-------------------------------------------------------------------------
+ *
+ * cuckoofilter_datum.c
+ *	  Reading and writing cuckoofilter values: the forms a datum takes,
+ *	  writable copies, growth, merging, the probe cache, and the checks of
+ *	  parameters with the errors users see.
+ *
+ * A cuckoofilter is kept flat in every form, the aggregate's state
+ * included (its transition function changes it in place); so unlike
+ * bloomfilter_datum.c there is no expanded object here.  Every read checks
+ * the header and the sub-filter directory against the length first
+ * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
+ * validation on input raises XX001 instead of sending a read past its end.
+ *
+ * XXX: a point check of a stored value reads the whole value (once per
+ * value per call site, then answers from the cache); reading only the
+ * header and two buckets per sub-filter by TOAST slices, as bloomfilter
+ * does for its one block, is left for later.
+ *
+ * src/cuckoofilter_datum.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
+#include "cuckoofilter.h"
+
+void
+cf_report_corrupt(CuckooCheck check)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("cuckoo filter value is corrupt"),
+			 errdetail_internal("%s", cuckoo_check_message(check))));
+}
+
+static void
+cf_open(const uint8 *bytes, size_t len, CuckooView *v)
+{
+	CuckooCheck check = cuckoo_open(bytes, len, v);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+void
+cf_read(Datum d, CuckooView *v)
+{
+	struct varlena *flat = PG_DETOAST_DATUM_PACKED(d);
+
+	cf_open((const uint8 *) VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), v);
+}
+
+CuckooFilter *
+cf_copy(Datum d, CuckooView *v)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	CuckooFilter *cf;
+
+	if (VARATT_IS_EXTENDED(raw))
+		cf = PG_DETOAST_DATUM_COPY(d);
+	else
+	{
+		cf = bloom_palloc(CurrentMemoryContext, VARSIZE(raw));
+		memcpy(cf, raw, VARSIZE(raw));
+	}
+	cf_open(CUCKOOFILTER_BYTES(cf), VARSIZE(cf) - VARHDRSZ, v);
+	return cf;
+}
+
+CuckooFilter *
+cf_from_bytes(const uint8 *buf, size_t len, int sqlstate)
+{
+	CuckooView	v;
+	CuckooCheck check = cuckoo_validate(buf, len, &v);
+	CuckooFilter *cf;
+
+	if (check != CUCKOO_OK)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid cuckoo filter value"),
+				 errdetail_internal("%s", cuckoo_check_message(check))));
+	cf = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
+	SET_VARSIZE(cf, VARHDRSZ + len);
+	memcpy(VARDATA(cf), buf, len);
+	return cf;
+}
+
+CuckooFilter *
+cf_create(int64 capacity, double error_rate, int64 seed, MemoryContext cxt)
+{
+	int			b,
+				f;
+	uint64		n;
+	size_t		len;
+	CuckooFilter *cf;
+
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter capacity must be positive"),
+				 errdetail("The capacity given was " INT64_FORMAT ".", capacity)));
+	if (!(error_rate > 0.0 && error_rate < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter error rate must be greater than 0 and less than 1"),
+				 errdetail("The error rate given was %g.", error_rate)));
+	if (error_rate < CUCKOO_MIN_ERROR_RATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter error rate %g is below the supported minimum of %g",
+						error_rate, CUCKOO_MIN_ERROR_RATE)));
+	if (seed < 0 || seed > (int64) PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter seed must be between 0 and %u", PG_UINT32_MAX)));
+	if (!cuckoo_size((uint64) capacity, error_rate, &b, &f, &n))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter for " INT64_FORMAT " elements at error rate %g is too large",
+						capacity, error_rate),
+				 errdetail("A cuckoo filter value is limited to %llu bytes.",
+						   (unsigned long long) CUCKOO_MAX_BYTES)));
+	len = cuckoo_empty_bytes(b, f, n);
+	cf = bloom_palloc(cxt, VARHDRSZ + len);
+	SET_VARSIZE(cf, VARHDRSZ + len);
+	cuckoo_init(CUCKOOFILTER_BYTES(cf), (uint64) capacity, error_rate, (uint32) seed, b, f, n);
+	return cf;
+}
+
+/* ---- growth and merging ---- */
+
+void
+cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
+		MemoryContext cxt, bool free_old)
+{
+	size_t		len = cuckoo_grown_bytes(v, nbuckets, fp_bits);
+	CuckooFilter *dst;
+
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full"),
+				 errdetail("It holds " UINT64_FORMAT " items in %d sub-filters (%zu bytes); another sub-filter of " UINT64_FORMAT " buckets would exceed the limit of %d sub-filters or %llu bytes.",
+						   v->hdr.items, v->hdr.nsub, v->len, nbuckets,
+						   CUCKOO_MAX_SUBFILTERS, (unsigned long long) CUCKOO_MAX_BYTES),
+				 errhint("Create the filter with a larger capacity, or use cf_add_nx to add each element once.")));
+	CHECK_FOR_INTERRUPTS();
+	dst = bloom_palloc(cxt, VARHDRSZ + len);
+	SET_VARSIZE(dst, VARHDRSZ + len);
+	cuckoo_grow(v, CUCKOOFILTER_BYTES(dst), nbuckets, fp_bits);
+	if (free_old)
+		pfree(*cf);
+	*cf = dst;
+}
+
+void
+cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
+			bool free_old)
+{
+	while (!cuckoo_add(v, h))
+	{
+		uint64		n = 0;
+		int			f = 0;
+
+		if (!cuckoo_next_shape(v, &n, &f))
+			n = 0;				/* cf_grow reports the limit */
+		cf_grow(cf, v, n, f ? f : v->sub[v->hdr.nsub - 1].fp_bits, cxt, free_old);
+		free_old = true;		/* what we grew is ours */
+	}
+}
+
+static void
+cf_describe(StringInfo buf, const CuckooView *v)
+{
+	appendStringInfo(buf, "%d slots per bucket, " UINT64_FORMAT " buckets of %d-bit fingerprints, seed %u",
+					 v->hdr.bucket_size, v->sub[0].nbuckets, v->sub[0].fp_bits, v->hdr.seed);
+}
+
+void
+cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
+			  MemoryContext cxt, bool free_old)
+{
+	uint64		cursor = 0;
+	uint64		n;
+	int			f;
+
+	if (!cuckoo_same_shape(dv, sv))
+	{
+		StringInfoData da,
+					db;
+
+		initStringInfo(&da);
+		initStringInfo(&db);
+		cf_describe(&da, dv);
+		cf_describe(&db, sv);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("cannot merge cuckoo filters of different shape"),
+				 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
+				 errhint("Create both filters with the same capacity, error rate and seed.")));
+	}
+	while (!cuckoo_merge(dv, sv, &cursor, &n, &f))
+	{
+		cf_grow(dst, dv, n, f, cxt, free_old);
+		free_old = true;
+	}
+}
+
+/* ---- probing ---- */
+
+typedef struct CfProbeCache
+{
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	bool		have_key;		/* key names the stored value held */
+	struct varatt_external key;
+	CuckooView	view;			/* of the value held */
+	BloomHeader bhdr;
+	struct varlena *held;
+} CfProbeCache;
+
+uint64
+cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
+{
+	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(CfProbeCache));
+	Datum		d = PG_GETARG_DATUM(filter_arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	CuckooView	local;
+	CuckooView *v = &local;
+	BloomHeader bhdr;
+	BloomHeader *bh = &bhdr;
+	BloomHash	h;
+
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varatt_external ptr;
+
+		VARATT_EXTERNAL_GET_POINTER(ptr, raw);
+		if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+			if (pc->held)
+				pfree(pc->held);
+			pc->held = NULL;
+			pc->have_key = false;
+			pc->held = detoast_attr(raw);
+			MemoryContextSwitchTo(old);
+			cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
+			cf_hash_header(&pc->view, &pc->bhdr);
+			pc->key = ptr;
+			pc->have_key = true;
+		}
+		v = &pc->view;
+		bh = &pc->bhdr;
+	}
+	else
+	{
+		cf_read(d, v);
+		cf_hash_header(v, bh);
+	}
+	h = bloom_elem_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh);
+	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
+}

@@ -1,0 +1,124 @@
+/*-------------------------------------------------------------------------
+ *
+ * cuckoofilter_io.c
+ *	  Text and binary I/O of the cuckoofilter type and its casts to and
+ *	  from bytea.
+ *
+ * As for bloomfilter: the binary form is the stored form without its
+ * varlena length word, the text form its base64, and every input path
+ * (text, binary receive, the bytea cast) runs the one full validation,
+ * cuckoo_validate.
+ *
+ * src/cuckoofilter_io.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+
+#include "bloomfilter_datum.h"
+#include "cuckoofilter.h"
+
+PG_FUNCTION_INFO_V1(cuckoofilter_in);
+PG_FUNCTION_INFO_V1(cuckoofilter_out);
+PG_FUNCTION_INFO_V1(cuckoofilter_recv);
+PG_FUNCTION_INFO_V1(cuckoofilter_send);
+PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
+
+/* how much of a bad literal an error message quotes */
+#define CF_ERR_QUOTE 40
+
+#if PG_VERSION_NUM >= 160000
+#define CF_INPUT_ERROR(escontext, ...) ereturn(escontext, (Datum) 0, __VA_ARGS__)
+#else
+#define CF_INPUT_ERROR(escontext, ...) \
+	do { (void) (escontext); ereport(ERROR, __VA_ARGS__); } while (0)
+#endif
+
+Datum
+cuckoofilter_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Node	   *escontext = fcinfo->context;
+	const char *start = str;
+	size_t		len;
+	struct varlena *result;
+	size_t		buflen;
+	CuckooView	v;
+	CuckooCheck check;
+
+	while (*start && isspace((unsigned char) *start))
+		start++;
+	len = strlen(start);
+	while (len > 0 && isspace((unsigned char) start[len - 1]))
+		len--;
+
+	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + bloom_base64_decoded_max(len));
+	if (!bloom_base64_decode(start, len, (uint8 *) VARDATA(result), &buflen))
+		CF_INPUT_ERROR(escontext,
+					   (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						errmsg("invalid input syntax for type %s: \"%.*s%s\"",
+							   "cuckoofilter", CF_ERR_QUOTE, str,
+							   strlen(str) > CF_ERR_QUOTE ? "..." : ""),
+						errdetail("A cuckoofilter literal is the base64 encoding of its binary form.")));
+
+	check = cuckoo_validate((const uint8 *) VARDATA(result), buflen, &v);
+	if (check != CUCKOO_OK)
+		CF_INPUT_ERROR(escontext,
+					   (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						errmsg("invalid input syntax for type %s: \"%.*s%s\"",
+							   "cuckoofilter", CF_ERR_QUOTE, str,
+							   strlen(str) > CF_ERR_QUOTE ? "..." : ""),
+						errdetail_internal("%s", cuckoo_check_message(check))));
+
+	SET_VARSIZE(result, VARHDRSZ + buflen);
+	PG_RETURN_POINTER(result);
+}
+
+Datum
+cuckoofilter_out(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+	char	   *out;
+
+	cf_read(PG_GETARG_DATUM(0), &v);
+	out = palloc(bloom_base64_encoded_len(v.len) + 1);
+	bloom_base64_encode(v.buf, v.len, out);
+	out[bloom_base64_encoded_len(v.len)] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+cuckoofilter_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t		len = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, (int) len);
+
+	PG_RETURN_POINTER(cf_from_bytes((const uint8 *) data, len,
+									ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+Datum
+cuckoofilter_send(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+	StringInfoData buf;
+
+	cf_read(PG_GETARG_DATUM(0), &v);
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (const char *) v.buf, (int) v.len);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(cf_from_bytes((const uint8 *) VARDATA_ANY(b),
+									VARSIZE_ANY_EXHDR(b),
+									ERRCODE_INVALID_BINARY_REPRESENTATION));
+}

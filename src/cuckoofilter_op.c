@@ -1,0 +1,311 @@
+/*-------------------------------------------------------------------------
+ *
+ * cuckoofilter_op.c
+ *	  SQL entry points of the cuckoofilter type: creating, adding,
+ *	  deleting, checking, counting, merging and describing.
+ *
+ * Functions that return a filter work on a copy (cf_copy); an argument is
+ * changed in place only when it is the state of the aggregate calling us
+ * (cf_merge as cf_agg's combine function).  Element hashing is
+ * bloomfilter's (bloomfilter_elem.c), so an element matches in a
+ * cuckoofilter exactly when it would in a bloomfilter of hash id 2.
+ *
+ * src/cuckoofilter_op.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
+#include "utils/float.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+
+#include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
+#include "cuckoofilter.h"
+
+PG_FUNCTION_INFO_V1(cuckoofilter_create);
+PG_FUNCTION_INFO_V1(cuckoofilter_add);
+PG_FUNCTION_INFO_V1(cuckoofilter_add_nx);
+PG_FUNCTION_INFO_V1(cuckoofilter_add_all);
+PG_FUNCTION_INFO_V1(cuckoofilter_delete);
+PG_FUNCTION_INFO_V1(cuckoofilter_delete_all);
+PG_FUNCTION_INFO_V1(cuckoofilter_contains);
+PG_FUNCTION_INFO_V1(cuckoofilter_contained);
+PG_FUNCTION_INFO_V1(cuckoofilter_count);
+PG_FUNCTION_INFO_V1(cuckoofilter_merge);
+PG_FUNCTION_INFO_V1(cuckoofilter_capacity);
+PG_FUNCTION_INFO_V1(cuckoofilter_error_rate);
+PG_FUNCTION_INFO_V1(cuckoofilter_items);
+PG_FUNCTION_INFO_V1(cuckoofilter_fpp);
+PG_FUNCTION_INFO_V1(cuckoofilter_info);
+
+/* elements between checks for a cancel in cf_add_all */
+#define CF_INTERRUPT_ELEMS 4096
+
+Datum
+cuckoofilter_create(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(cf_create(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+								PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED,
+								CurrentMemoryContext));
+}
+
+/*
+ * cf_add, cf_add_nx, cf_delete: not strict, so that a NULL element leaves
+ * the stored filter as it is (NULL filter: NULL).
+ */
+typedef enum CfVerb
+{
+	CF_ADD,
+	CF_ADD_NX,
+	CF_DELETE
+} CfVerb;
+
+static Datum
+cf_change(FunctionCallInfo fcinfo, CfVerb verb)
+{
+	BloomElemType *et;
+	CuckooFilter *cf;
+	CuckooView	v;
+	BloomHeader bh;
+	BloomHash	h;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
+	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
+	if (verb != CF_ADD)
+	{
+		/* unchanged when present (add_nx) or absent (delete): no copy */
+		bool		present;
+
+		cf_read(PG_GETARG_DATUM(0), &v);
+		cf_hash_header(&v, &bh);
+		h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &bh);
+		present = cuckoo_contains(&v, h);
+		if (present == (verb == CF_ADD_NX))
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	cf = cf_copy(PG_GETARG_DATUM(0), &v);
+	cf_hash_header(&v, &bh);
+	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &bh);
+	if (verb == CF_DELETE)
+		(void) cuckoo_delete(&v, h);
+	else
+		cf_add_hash(&cf, &v, h, CurrentMemoryContext, true);
+	PG_RETURN_POINTER(cf);
+}
+
+Datum
+cuckoofilter_add(PG_FUNCTION_ARGS)
+{
+	return cf_change(fcinfo, CF_ADD);
+}
+
+Datum
+cuckoofilter_add_nx(PG_FUNCTION_ARGS)
+{
+	return cf_change(fcinfo, CF_ADD_NX);
+}
+
+Datum
+cuckoofilter_delete(PG_FUNCTION_ARGS)
+{
+	return cf_change(fcinfo, CF_DELETE);
+}
+
+/* cf_add_all and cf_delete_all: every non-NULL element of an array */
+static Datum
+cf_change_all(FunctionCallInfo fcinfo, bool delete)
+{
+	BloomElemType *et;
+	AnyArrayType *arr;
+	array_iter	it;
+	int			nitems;
+	CuckooFilter *cf;
+	CuckooView	v;
+	BloomHeader bh;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
+	et = bloom_fn_cache(fcinfo, 1, true, sizeof(BloomElemType));
+	arr = PG_GETARG_ANY_ARRAY_P(1);
+	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
+	cf = cf_copy(PG_GETARG_DATUM(0), &v);
+	cf_hash_header(&v, &bh);
+
+	array_iter_setup(&it, arr);
+	for (int i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval,
+										   et->typalign);
+		BloomHash	h;
+
+		if (i % CF_INTERRUPT_ELEMS == CF_INTERRUPT_ELEMS - 1)
+			CHECK_FOR_INTERRUPTS();
+		if (isnull)
+			continue;
+		h = bloom_elem_hash(et, elem, &bh);
+		if (delete)
+			(void) cuckoo_delete(&v, h);
+		else
+			cf_add_hash(&cf, &v, h, CurrentMemoryContext, true);
+	}
+	PG_RETURN_POINTER(cf);
+}
+
+Datum
+cuckoofilter_add_all(PG_FUNCTION_ARGS)
+{
+	return cf_change_all(fcinfo, false);
+}
+
+Datum
+cuckoofilter_delete_all(PG_FUNCTION_ARGS)
+{
+	return cf_change_all(fcinfo, true);
+}
+
+Datum
+cuckoofilter_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cf_probe(fcinfo, 0, 1, false) != 0);
+}
+
+/* element <@ filter: the commutator */
+Datum
+cuckoofilter_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cf_probe(fcinfo, 1, 0, false) != 0);
+}
+
+Datum
+cuckoofilter_count(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) cf_probe(fcinfo, 0, 1, true));
+}
+
+/*
+ * cf_merge(a, b): a with b's entries re-inserted at their buckets; cf_agg's
+ * combine function.  Not strict: a NULL operand is ignored (both NULL:
+ * NULL).  In an aggregate the first operand is the state and is changed in
+ * place; a grown state is new memory, which the executor copies and
+ * adopts.
+ */
+Datum
+cuckoofilter_merge(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *a;
+	CuckooView	va,
+				vb;
+	struct varlena *raw;
+	bool		in_place;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
+	}
+	raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	in_place = AggCheckCallContext(fcinfo, NULL) && !VARATT_IS_EXTENDED(raw);
+	if (in_place)
+	{
+		a = raw;
+		cf_read(PG_GETARG_DATUM(0), &va);
+	}
+	else
+		a = cf_copy(PG_GETARG_DATUM(0), &va);
+	cf_read(PG_GETARG_DATUM(1), &vb);
+	cf_merge_into(&a, &va, &vb, CurrentMemoryContext, !in_place);
+	PG_RETURN_POINTER(a);
+}
+
+/* ---- introspection ---- */
+
+/* the header alone, from a slice of a stored value */
+static CuckooHeader
+cf_arg_header(FunctionCallInfo fcinfo)
+{
+	struct varlena *slice = PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0, CUCKOO_HEADER_SIZE);
+	CuckooHeader hdr;
+
+	if (VARSIZE_ANY_EXHDR(slice) < CUCKOO_HEADER_SIZE)
+		cf_report_corrupt(CUCKOO_BAD_LENGTH);
+	cuckoo_header_decode((const uint8 *) VARDATA_ANY(slice), &hdr);
+	return hdr;
+}
+
+Datum
+cuckoofilter_capacity(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) cf_arg_header(fcinfo).capacity);
+}
+
+Datum
+cuckoofilter_error_rate(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(cf_arg_header(fcinfo).error_rate);
+}
+
+Datum
+cuckoofilter_items(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) cf_arg_header(fcinfo).items);
+}
+
+Datum
+cuckoofilter_fpp(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+
+	cf_read(PG_GETARG_DATUM(0), &v);
+	PG_RETURN_FLOAT8(cuckoo_fpp(&v));
+}
+
+Datum
+cuckoofilter_info(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+	StringInfoData json;
+	uint64		slots;
+	uint64		buckets = 0;
+
+	cf_read(PG_GETARG_DATUM(0), &v);
+	slots = cuckoo_slots(&v);
+	for (int i = 0; i < v.hdr.nsub; i++)
+		buckets += v.sub[i].nbuckets;
+	initStringInfo(&json);
+	appendStringInfo(&json,
+					 "{\"version\": %d, \"hash\": \"%s\", \"hash_id\": %d, \"seed\": %u, "
+					 "\"capacity\": " UINT64_FORMAT ", \"error_rate\": %s, "
+					 "\"bucket_size\": %d, \"fingerprint_bits\": %d, \"max_kicks\": %d, "
+					 "\"items\": " UINT64_FORMAT ", \"buckets\": " UINT64_FORMAT ", "
+					 "\"slots\": " UINT64_FORMAT ", \"load\": %s, \"fpp\": %s, "
+					 "\"size_bytes\": %zu, \"subfilters\": [",
+					 v.hdr.version, bloom_hash_name(v.hdr.hash_id), v.hdr.hash_id,
+					 v.hdr.seed, v.hdr.capacity, float8out_internal(v.hdr.error_rate),
+					 v.hdr.bucket_size, v.hdr.fp_bits, v.hdr.max_kicks,
+					 v.hdr.items, buckets, slots,
+					 float8out_internal((double) v.hdr.items / (double) slots),
+					 float8out_internal(cuckoo_fpp(&v)),
+					 (size_t) VARHDRSZ + v.len);
+	for (int i = 0; i < v.hdr.nsub; i++)
+		appendStringInfo(&json,
+						 "%s{\"buckets\": " UINT64_FORMAT ", \"fingerprint_bits\": %d, \"items\": " UINT64_FORMAT "}",
+						 i > 0 ? ", " : "", v.sub[i].nbuckets, v.sub[i].fp_bits, v.sub[i].count);
+	appendStringInfoString(&json, "]}");
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
+}
