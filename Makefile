@@ -29,16 +29,16 @@ CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
 EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo bench/hash_micro
 CORE_HDRS = $(wildcard src/bloom_*.h)
 
-test/unit_core: test/unit_core.c $(CORE_SRCS) $(CORE_HDRS)
+test/unit_core: test/unit_core.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
 
-test/unit_sizing: test/unit_sizing.c $(CORE_SRCS) $(CORE_HDRS)
+test/unit_sizing: test/unit_sizing.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_sizing.c $(CORE_SRCS) -lmurmurhash -lm
 
-test/unit_cuckoo: test/unit_cuckoo.c $(CORE_SRCS) $(CORE_HDRS)
+test/unit_cuckoo: test/unit_cuckoo.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_cuckoo.c $(CORE_SRCS) -lmurmurhash -lm
 
-test/unit_hash: test/unit_hash.c src/bloom_hash.h
+test/unit_hash: test/unit_hash.c test/unit.h src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
 
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h

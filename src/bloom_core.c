@@ -54,22 +54,6 @@
 #include <string.h>
 
 
-static inline uint32_t
-load32le(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
-		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-
-static inline void
-store32le(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-	p[2] = (uint8_t) (v >> 16);
-	p[3] = (uint8_t) (v >> 24);
-}
-
 /* ---- header ---- */
 
 void
@@ -81,8 +65,8 @@ bloom_header_decode(const uint8_t *buf, BloomHeader *hdr)
 	hdr->layout = buf[5];
 	hdr->hash_id = buf[6];
 	hdr->nhashes = buf[7];
-	hdr->seed = load32le(buf + 8);
-	hdr->flags = load32le(buf + 12);
+	hdr->seed = bloom_load32le(buf + 8);
+	hdr->flags = bloom_load32le(buf + 12);
 	hdr->nbits = bloom_load64le(buf + 16);
 	hdr->capacity = bloom_load64le(buf + 24);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
@@ -95,13 +79,13 @@ bloom_header_encode(const BloomHeader *hdr, uint8_t *buf)
 	uint64_t	rate_bits;
 
 	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
-	store32le(buf, BLOOM_MAGIC);
+	bloom_store32le(buf, BLOOM_MAGIC);
 	buf[4] = hdr->version;
 	buf[5] = hdr->layout;
 	buf[6] = hdr->hash_id;
 	buf[7] = hdr->nhashes;
-	store32le(buf + 8, hdr->seed);
-	store32le(buf + 12, hdr->flags);
+	bloom_store32le(buf + 8, hdr->seed);
+	bloom_store32le(buf + 12, hdr->flags);
 	bloom_store64le(buf + 16, hdr->nbits);
 	bloom_store64le(buf + 24, hdr->capacity);
 	bloom_store64le(buf + 32, rate_bits);
@@ -200,7 +184,7 @@ bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
 
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
-	if (load32le(buf) != BLOOM_MAGIC)
+	if (bloom_load32le(buf) != BLOOM_MAGIC)
 		return BLOOM_BAD_MAGIC;
 	bloom_header_decode(buf, hdr);
 	check = bloom_validate_header(hdr, len);

@@ -122,6 +122,22 @@ bloom_store64le(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+static inline uint32_t
+bloom_load32le(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static inline void
+bloom_store32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
+
 /*
  * Long loops over a payload call this every BLOOM_INTERRUPT_BYTES, so that
  * the server can answer a cancel; the core itself cannot know how.  NULL

@@ -129,22 +129,6 @@
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
 
-static inline uint32_t
-ck_load32le(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
-		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-
-static inline void
-ck_store32le(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-	p[2] = (uint8_t) (v >> 16);
-	p[3] = (uint8_t) (v >> 24);
-}
-
 static inline uint64_t
 ck_fastrange(uint64_t x, uint64_t n)
 {
@@ -454,7 +438,7 @@ cuckoo_header_decode(const uint8_t *buf, CuckooHeader *hdr)
 	hdr->hash_id = buf[5];
 	hdr->bucket_size = buf[6];
 	hdr->fp_bits = buf[7];
-	hdr->seed = ck_load32le(buf + 8);
+	hdr->seed = bloom_load32le(buf + 8);
 	hdr->nsub = (uint16_t) (buf[12] | (buf[13] << 8));
 	hdr->max_kicks = (uint16_t) (buf[14] | (buf[15] << 8));
 	hdr->capacity = bloom_load64le(buf + 16);
@@ -469,12 +453,12 @@ cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf)
 	uint64_t	rate_bits;
 
 	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
-	ck_store32le(buf, CUCKOO_MAGIC);
+	bloom_store32le(buf, CUCKOO_MAGIC);
 	buf[4] = hdr->version;
 	buf[5] = hdr->hash_id;
 	buf[6] = hdr->bucket_size;
 	buf[7] = hdr->fp_bits;
-	ck_store32le(buf + 8, hdr->seed);
+	bloom_store32le(buf + 8, hdr->seed);
 	buf[12] = (uint8_t) hdr->nsub;
 	buf[13] = (uint8_t) (hdr->nsub >> 8);
 	buf[14] = (uint8_t) hdr->max_kicks;
@@ -525,7 +509,7 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 
 	if (len < CUCKOO_HEADER_SIZE || len > CUCKOO_MAX_BYTES)
 		return CUCKOO_BAD_LENGTH;
-	if (ck_load32le(buf) != CUCKOO_MAGIC)
+	if (bloom_load32le(buf) != CUCKOO_MAGIC)
 		return CUCKOO_BAD_MAGIC;
 	cuckoo_header_decode(buf, hdr);
 	if (hdr->version != CUCKOO_VERSION)

@@ -56,20 +56,6 @@ typedef struct ScalableSub
 	uint8_t    *bits;
 } ScalableSub;
 
-static uint32_t
-load32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 |
-		(uint32_t) p[3] << 24;
-}
-
-static void
-store32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
 static uint64_t
 scalable_payload_bytes(const BloomHeader *hdr)
 {
@@ -171,14 +157,14 @@ scalable_check_header(const BloomHeader *hdr, size_t payload_len)
 static BloomCheck
 scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 {
-	uint32_t	expansion = load32(payload);
+	uint32_t	expansion = bloom_load32le(payload);
 	uint64_t	nbits = 0,
 				bits_set = 0;
 	ScalableSub subs[SCALABLE_MAX_SUBS];
 
 	if (scalable_subs(hdr, payload, subs) != hdr->nhashes)
 		return BLOOM_BAD_NBITS;
-	if (expansion == 0 || expansion > SCALABLE_MAX_EXPANSION || load32(payload + 4) == 0 ||
+	if (expansion == 0 || expansion > SCALABLE_MAX_EXPANSION || bloom_load32le(payload + 4) == 0 ||
 		bloom_load64le(payload + 8) != 0)
 		return BLOOM_BAD_RESERVED;
 	for (int i = 0; i < hdr->nhashes; i++)
@@ -244,7 +230,7 @@ scalable_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 static bool
 scalable_full(const uint8_t *payload, const ScalableSub *last)
 {
-	uint32_t	divisor = load32(payload + 4);
+	uint32_t	divisor = bloom_load32le(payload + 4);
 
 	uint64_t	share = last->hdr.capacity / divisor;
 
@@ -291,7 +277,7 @@ scalable_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
 	uint64_t	bytes;
 
 	if (hdr->nhashes >= SCALABLE_MAX_SUBS ||
-		!scalable_sub_shape(hdr, load32(payload), hdr->nhashes, &next))
+		!scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next))
 		return 0;
 	bytes = scalable_payload_bytes(hdr) + SCALABLE_SUB_HEAD + next.nbits / 8;
 	return bytes > BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE ? 0 : bytes;
@@ -305,7 +291,7 @@ scalable_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 	BloomHeader next;
 	uint8_t    *p = grown + old;
 
-	scalable_sub_shape(hdr, load32(payload), hdr->nhashes, &next);
+	scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next);
 	for (uint64_t off = 0; grown != payload && off < old; off += BLOOM_INTERRUPT_BYTES)
 	{
 		bloom_check_interrupts();
@@ -342,7 +328,7 @@ scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 	int			nd = scalable_subs(hdr, dst, d);
 	int			ns = scalable_subs(shdr, src, s);
 
-	if (intersect || load32(dst) != load32(src) || nd != hdr->nhashes ||
+	if (intersect || bloom_load32le(dst) != bloom_load32le(src) || nd != hdr->nhashes ||
 		ns != shdr->nhashes || ns > nd)
 		return false;
 	hdr->bits_set = 0;
@@ -367,7 +353,7 @@ scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 		}
 		hdr->bits_set += d[i].hdr.bits_set;
 	}
-	store32(dst + 4, 1);
+	bloom_store32le(dst + 4, 1);
 	return true;
 }
 
@@ -414,7 +400,7 @@ scalable_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t 
 		items += subs[i].items;
 	len = 0;
 	INFO_APPEND(", \"expansion\": %u, \"items\": %llu, \"subfilters\": [",
-				load32(payload), (unsigned long long) items);
+				bloom_load32le(payload), (unsigned long long) items);
 	for (int i = 0; i < n; i++)
 		INFO_APPEND("%s{\"capacity\": %llu, \"error_rate\": %.17g, \"nbits\": %llu, "
 					"\"nhashes\": %d, \"bits_set\": %llu, \"items\": %llu, \"fpp\": %.17g}",
@@ -433,14 +419,14 @@ static void
 scalable_partial(BloomHeader *hdr, uint8_t *payload, int nparts)
 {
 	(void) hdr;
-	store32(payload + 4, nparts > 1 ? (uint32_t) nparts : 1);
+	bloom_store32le(payload + 4, nparts > 1 ? (uint32_t) nparts : 1);
 }
 
 static void
 scalable_finish(BloomHeader *hdr, uint8_t *payload)
 {
 	(void) hdr;
-	store32(payload + 4, 1);
+	bloom_store32le(payload + 4, 1);
 }
 
 /*
@@ -468,8 +454,8 @@ bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 {
 	uint8_t		prefix[SCALABLE_PREFIX] = {0};
 
-	store32(prefix, expansion);
-	store32(prefix + 4, 1);
+	bloom_store32le(prefix, expansion);
+	bloom_store32le(prefix + 4, 1);
 	memcpy(payload, prefix, SCALABLE_PREFIX);
 	scalable_grow(hdr, payload, payload);
 }

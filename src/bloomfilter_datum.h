@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "nodes/nodes.h"
 #include "utils/expandeddatum.h"
 
 #include "bloom_core.h"
@@ -66,6 +67,12 @@ extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
 extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
 									   int64 seed, int32 expansion);
 extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
+
+/* bloomfilter_io.c: literals of either filter type */
+extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
+											Node *escontext, size_t *len);
+extern void bloom_literal_invalid(const char *str, const char *typname,
+								  Node *escontext, const char *detail);
 extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
 extern BloomFilter *bloom_agg_result(Datum d);
 extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,

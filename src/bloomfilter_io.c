@@ -34,51 +34,72 @@ PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
  * one (PostgreSQL 16+), so pg_input_is_valid() works; on 15 they throw.
  */
 #if PG_VERSION_NUM >= 160000
-#define BLOOM_INPUT_ERROR(escontext, ...) ereturn(escontext, (Datum) 0, __VA_ARGS__)
+#define BLOOM_INPUT_ERROR(escontext, ...) errsave(escontext, __VA_ARGS__)
 #else
 #define BLOOM_INPUT_ERROR(escontext, ...) \
 	do { (void) (escontext); ereport(ERROR, __VA_ARGS__); } while (0)
 #endif
+
+/*
+ * A literal of either filter type: the base64 of its binary form, white
+ * space around it ignored, decoded behind room for a varlena header (no
+ * second copy).  Returns NULL after reporting a soft error.
+ */
+struct varlena *
+bloom_literal_decode(const char *str, const char *typname, Node *escontext, size_t *len)
+{
+	const char *start = str;
+	size_t		n;
+	struct varlena *result;
+
+	while (*start && isspace((unsigned char) *start))
+		start++;
+	n = strlen(start);
+	while (n > 0 && isspace((unsigned char) start[n - 1]))
+		n--;
+	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + bloom_base64_decoded_max(n));
+	if (!bloom_base64_decode(start, n, (uint8 *) VARDATA(result), len))
+	{
+		bloom_literal_invalid(str, typname, escontext,
+							  psprintf("A %s literal is the base64 encoding of its binary form.",
+									   typname));
+		return NULL;
+	}
+	return result;
+}
+
+/* report a bad literal of the type (soft where the server can) */
+void
+bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
+					  const char *detail)
+{
+	BLOOM_INPUT_ERROR(escontext,
+					  (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					   errmsg("invalid input syntax for type %s: \"%.*s%s\"",
+							  typname, BLOOM_ERR_QUOTE, str,
+							  strlen(str) > BLOOM_ERR_QUOTE ? "..." : ""),
+					   errdetail_internal("%s", detail)));
+}
 
 Datum
 bloomfilter_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	Node	   *escontext = fcinfo->context;
-	const char *start = str;
 	size_t		len;
-	struct varlena *result;
-	size_t		buflen;
+	struct varlena *result = bloom_literal_decode(str, "bloomfilter", escontext, &len);
 	BloomHeader hdr;
 	BloomCheck	check;
 
-	/* like most input functions, ignore surrounding white space */
-	while (*start && isspace((unsigned char) *start))
-		start++;
-	len = strlen(start);
-	while (len > 0 && isspace((unsigned char) start[len - 1]))
-		len--;
-
-	/* decode in place behind room for the length word: no second copy */
-	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + bloom_base64_decoded_max(len));
-	if (!bloom_base64_decode(start, len, (uint8 *) VARDATA(result), &buflen))
-		BLOOM_INPUT_ERROR(escontext,
-						  (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						   errmsg("invalid input syntax for type %s: \"%.*s%s\"",
-								  "bloomfilter", BLOOM_ERR_QUOTE, str,
-								  strlen(str) > BLOOM_ERR_QUOTE ? "..." : ""),
-						   errdetail("A bloomfilter literal is the base64 encoding of its binary form.")));
-
-	check = bloom_validate((const uint8 *) VARDATA(result), buflen, &hdr);
+	if (result == NULL)
+		PG_RETURN_NULL();
+	check = bloom_validate((const uint8 *) VARDATA(result), len, &hdr);
 	if (check != BLOOM_OK)
-		BLOOM_INPUT_ERROR(escontext,
-						  (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						   errmsg("invalid input syntax for type %s: \"%.*s%s\"",
-								  "bloomfilter", BLOOM_ERR_QUOTE, str,
-								  strlen(str) > BLOOM_ERR_QUOTE ? "..." : ""),
-						   errdetail_internal("%s", bloom_check_message(check))));
-
-	SET_VARSIZE(result, VARHDRSZ + buflen);
+	{
+		bloom_literal_invalid(str, "bloomfilter", escontext, bloom_check_message(check));
+		PG_RETURN_NULL();
+	}
+	SET_VARSIZE(result, VARHDRSZ + len);
 	PG_RETURN_POINTER(result);
 }
 

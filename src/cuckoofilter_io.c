@@ -27,53 +27,25 @@ PG_FUNCTION_INFO_V1(cuckoofilter_recv);
 PG_FUNCTION_INFO_V1(cuckoofilter_send);
 PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
 
-/* how much of a bad literal an error message quotes */
-#define CF_ERR_QUOTE 40
-
-#if PG_VERSION_NUM >= 160000
-#define CF_INPUT_ERROR(escontext, ...) ereturn(escontext, (Datum) 0, __VA_ARGS__)
-#else
-#define CF_INPUT_ERROR(escontext, ...) \
-	do { (void) (escontext); ereport(ERROR, __VA_ARGS__); } while (0)
-#endif
-
 Datum
 cuckoofilter_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	Node	   *escontext = fcinfo->context;
-	const char *start = str;
 	size_t		len;
-	struct varlena *result;
-	size_t		buflen;
+	struct varlena *result = bloom_literal_decode(str, "cuckoofilter", escontext, &len);
 	CuckooView	v;
 	CuckooCheck check;
 
-	while (*start && isspace((unsigned char) *start))
-		start++;
-	len = strlen(start);
-	while (len > 0 && isspace((unsigned char) start[len - 1]))
-		len--;
-
-	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + bloom_base64_decoded_max(len));
-	if (!bloom_base64_decode(start, len, (uint8 *) VARDATA(result), &buflen))
-		CF_INPUT_ERROR(escontext,
-					   (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						errmsg("invalid input syntax for type %s: \"%.*s%s\"",
-							   "cuckoofilter", CF_ERR_QUOTE, str,
-							   strlen(str) > CF_ERR_QUOTE ? "..." : ""),
-						errdetail("A cuckoofilter literal is the base64 encoding of its binary form.")));
-
-	check = cuckoo_validate((const uint8 *) VARDATA(result), buflen, &v);
+	if (result == NULL)
+		PG_RETURN_NULL();
+	check = cuckoo_validate((const uint8 *) VARDATA(result), len, &v);
 	if (check != CUCKOO_OK)
-		CF_INPUT_ERROR(escontext,
-					   (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						errmsg("invalid input syntax for type %s: \"%.*s%s\"",
-							   "cuckoofilter", CF_ERR_QUOTE, str,
-							   strlen(str) > CF_ERR_QUOTE ? "..." : ""),
-						errdetail_internal("%s", cuckoo_check_message(check))));
-
-	SET_VARSIZE(result, VARHDRSZ + buflen);
+	{
+		bloom_literal_invalid(str, "cuckoofilter", escontext, cuckoo_check_message(check));
+		PG_RETURN_NULL();
+	}
+	SET_VARSIZE(result, VARHDRSZ + len);
 	PG_RETURN_POINTER(result);
 }
 

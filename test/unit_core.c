@@ -11,6 +11,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "unit.h"
 #include "bloom_blocked.h"
 
 #include <math.h>
@@ -18,21 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int	passed = 0;
-static int	failed = 0;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) \
-			passed++; \
-		else \
-		{ \
-			failed++; \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-		} \
-	} while (0)
 
 static void
 put64le(uint8_t *p, uint64_t v)

@@ -15,6 +15,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "unit.h"
 #include "bloom_cuckoo.h"
 
 #include <math.h>
@@ -22,21 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int	passed = 0;
-static int	failed = 0;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) \
-			passed++; \
-		else \
-		{ \
-			failed++; \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-		} \
-	} while (0)
 
 /* a filter in malloc'd memory that grows as the server's does */
 typedef struct Filter

@@ -16,6 +16,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "unit.h"
 #include "bloom_hash.h"
 
 #include <stdbool.h>
@@ -26,21 +27,7 @@
 #define NSEEDS			64
 #define KEYS_PER_SEED	160000	/* 64 * 160,000 = 10,240,000 keys per length */
 
-static int	passed = 0;
-static int	failed = 0;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) \
-			passed++; \
-		else \
-		{ \
-			failed++; \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-		} \
-	} while (0)
 
 /* splitmix64: a fixed, portable stream of test keys */
 static uint64_t

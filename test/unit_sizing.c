@@ -33,6 +33,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 
+#include "unit.h"
 #include "bloom_blocked.h"
 #include "bloom_sizing.h"
 
@@ -42,22 +43,8 @@
 #include <string.h>
 #include <time.h>
 
-static int	passed = 0;
-static int	failed = 0;
 static long pairs_checked = 0;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) \
-			passed++; \
-		else \
-		{ \
-			failed++; \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-		} \
-	} while (0)
 
 static double
 now(void)
