@@ -20,7 +20,7 @@
  * bisects over the block count from the standard formula's estimate and
  * evaluates the model from scratch at every probe: the DP tables, an
  * lgamma-based binomial term per j and the DP step per j, for several k per
- * probe: 0.6 ms at 1%, tens of milliseconds at 1e-10.
+ * probe: milliseconds per call, far more at small rates (bench/RESULTS.md).
  *
  * The fast search computes exactly the same floating-point values, only
  * fewer of them and without recomputing what does not change:
