@@ -60,7 +60,6 @@ build=$root/work/$major
 rm -rf "$build"
 mkdir -p "$build"
 (cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src sql expected specs "$build/")
-[ -d "$repo/sql16" ] && cp -r "$repo/sql16" "$repo/expected16" "$build/" 2> /dev/null || true
 log=$build/build.log
 # with_llvm=no: no JIT bitcode (the Debian builds' PGXS asks for clang)
 make_pg() { make -C "$build" PG_CONFIG="$pg_config" with_llvm=no "$@"; }
