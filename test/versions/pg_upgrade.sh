@@ -1,0 +1,189 @@
+#!/bin/bash
+# pg_upgrade from PostgreSQL 15 to 17 keeps every filter: byte-identical
+# values that answer bf_contains identically, for members and non-members.
+#
+# Why: pg_upgrade does not dump and reload the data; it copies the 15
+# cluster's files and the new server reads them as they are, through the
+# new server's TOAST, detoasting and the extension built for it.  A filter
+# whose bytes or answers changed across the upgrade would quietly lose keys
+# (a false "certainly not") in every database that upgraded.
+#
+# The old cluster gets the shapes that matter (the set of
+# test/hardening/dump_restore.sh): empty, tiny, a 10-million-bit filter
+# (over a megabyte, TOASTed out of line), the smallest and largest seeds,
+# error rates from 20% to 1e-10, an overfilled one, text keys with
+# non-ASCII characters, a union, NULL; arrays of filters; a column with
+# STORAGE MAIN (compressed in line); a second database still on extension
+# version 1.0, which must update in place on the new server.  Fingerprint
+# per value: md5 of its bytes, bits set, and the md5 and count of the
+# answers for the integers -20000 .. 20000 and for 6000 texts (members and
+# non-members of every filter).
+#
+#   test/versions/pg_upgrade.sh             (make check-versions runs it)
+#
+# OLD_BINDIR: the 15 server (default: the private mirror of the system's 15
+# that scripts/check-version.sh 15 leaves, with this tree's extension in
+# it; else /usr/lib/postgresql/15/bin with the installed extension).
+# NEW_BINDIR: the 17 server with the extension installed (default: the
+# scratch prefix that scripts/check-version.sh 17 installs into).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../hardening/lib.sh
+. "$repo/test/hardening/lib.sh"
+root=${BF_PG_ROOT:-/var/tmp/bloomfilter-pg}
+
+old_bin=${OLD_BINDIR:-$root/mirror-15/usr/lib/postgresql/15/bin}
+[ -x "$old_bin/postgres" ] || old_bin=/usr/lib/postgresql/15/bin
+new_bin=${NEW_BINDIR:-$root/17/bin}
+for b in "$old_bin" "$new_bin"; do
+	[ -x "$b/postgres" ] || { echo "no server in $b (run scripts/check-version.sh for it first)"; exit 2; }
+done
+old_version=$("$old_bin/postgres" --version | sed -E 's/^postgres \(PostgreSQL\) ([^ ]+).*/\1/')
+new_version=$("$new_bin/postgres" --version | sed -E 's/^postgres \(PostgreSQL\) ([^ ]+).*/\1/')
+new_major=$("$new_bin/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+echo "old: $old_version ($old_bin)"
+echo "new: $new_version ($new_bin)"
+
+as_pg() {
+	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+work=$(mktemp -d /tmp/bf_upgrade.XXXXXX)
+chmod 755 "$work"
+[ "$(id -u)" -ne 0 ] || chown postgres "$work"
+running=""
+cleanup() {
+	[ -z "$running" ] || as_pg "$running/pg_ctl" -D "$running_data" -m immediate -w stop > /dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+start() {	# start BINDIR DATADIR: a server on a Unix socket in $work only
+	as_pg "$1/pg_ctl" -D "$2" -l "$work/$(basename "$2").log" -w -t 120 \
+		-o "-c listen_addresses='' -k $work -p 5432" start > /dev/null \
+		|| { tail -20 "$work/$(basename "$2").log"; exit 1; }
+	running=$1 running_data=$2
+}
+stop() {
+	as_pg "$running/pg_ctl" -D "$running_data" -m fast -w -t 120 stop > /dev/null
+	running=""
+}
+export PGHOST=$work PGPORT=5432 PGUSER=postgres
+export PGOPTIONS="-c statement_timeout=600s"
+
+# ---- the old cluster and its filters ----
+as_pg "$old_bin/initdb" -D "$work/old" -A trust -U postgres --no-locale -E UTF8 > /dev/null
+start "$old_bin" "$work/old"
+psql_q -d postgres -c "CREATE DATABASE bf_upgrade" -c "CREATE DATABASE bf_upgrade_10"
+psql_q -d bf_upgrade <<'SQL'
+CREATE EXTENSION bloomfilter;
+CREATE TABLE filters (id int PRIMARY KEY, label text NOT NULL, bf bloomfilter);
+INSERT INTO filters VALUES
+	(1, 'empty', bf_create(1000)),
+	(2, 'small, two texts', bf_add(bf_add(bf_create(100), 'one'), 'k7')),
+	(3, '10M bits, 1M ints', (SELECT bf_agg(g, 1000000, 0.01) FROM generate_series(1, 1000000) g)),
+	(4, 'seed 4294967295, 0.1%', bf_add_all(bf_create(50000, 0.001, 4294967295),
+	                                        ARRAY(SELECT g FROM generate_series(1, 50000, 3) g))),
+	(5, 'seed 1, 20%, texts', bf_add_all(bf_create(10000, 0.2, 1),
+	                                     ARRAY(SELECT 'k' || g FROM generate_series(1, 3000) g)
+	                                     || ARRAY['ü', 'naïve', '日本語', '🙂'])),
+	(6, 'NULL', NULL),
+	(7, 'capacity 100, 5000 ints', (SELECT bf_agg(g, 100) FROM generate_series(1, 5000) g)),
+	(8, 'rate 1e-10, seed 0', bf_add_all(bf_create(20000, 1e-10, 0), ARRAY(SELECT g FROM generate_series(1, 20000, 2) g))),
+	(9, 'union of two', (SELECT bf_agg(g, 30000, 0.05) FROM generate_series(1, 10000) g)
+	                    | (SELECT bf_agg(g, 30000, 0.05) FROM generate_series(15000, 19000) g)),
+	(10, 'negative ints and texts, seed 7', bf_add_all(bf_add_all(bf_create(40000, 0.01, 7),
+	                                        ARRAY(SELECT -g FROM generate_series(1, 20000, 7) g)),
+	                                        ARRAY(SELECT 'k' || g FROM generate_series(3000, 6000, 5) g)));
+
+CREATE TABLE arrays (id int PRIMARY KEY, bfs bloomfilter[]);
+INSERT INTO arrays VALUES
+	(1, ARRAY[bf_add(bf_create(10), 1), NULL, bf_add(bf_create(10, 0.01, 5), 2)]),
+	(2, (SELECT array_agg(bf ORDER BY id) FROM filters WHERE id IN (1, 2, 4, 5, 7))),
+	(3, NULL);
+
+CREATE TABLE compressed (id int PRIMARY KEY, bf bloomfilter);
+ALTER TABLE compressed ALTER bf SET STORAGE main;
+INSERT INTO compressed SELECT id, bf FROM filters WHERE id <> 3;
+SQL
+psql_q -d bf_upgrade_10 <<'SQL'
+CREATE EXTENSION bloomfilter VERSION '1.0';
+CREATE TABLE t AS SELECT bf_agg(g, 10000, 0.01) AS bf FROM generate_series(1, 10000) g;
+SQL
+
+fingerprint() {	# fingerprint DB: one line per filter value
+	psql_v -d "$1" -c "
+		CREATE TEMP VIEW every_filter AS
+			SELECT 'filters' AS tab, id, 0::bigint AS pos, bf FROM filters
+			UNION ALL SELECT 'compressed', id, 0, bf FROM compressed
+			UNION ALL SELECT 'arrays', id, pos, bf FROM arrays, unnest(bfs) WITH ORDINALITY u(bf, pos);
+		SELECT e.tab, e.id, e.pos, coalesce(md5(e.bf::bytea), 'null'), coalesce(bf_bits_set(e.bf), -1),
+		       i.hits, i.md5, t.hits, t.md5
+		  FROM every_filter e,
+		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
+		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
+		                  FROM (SELECT g, bf_contains(e.bf, g) AS a FROM generate_series(-20000, 20000) g) s) i,
+		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
+		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
+		                  FROM (SELECT g, bf_contains(e.bf, 'k' || g) AS a FROM generate_series(1, 6000) g) s) t
+		 ORDER BY 1, 2, 3"
+	psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))
+	                              FROM t, generate_series(-20000, 20000) g GROUP BY bf::bytea"
+}
+fingerprint bf_upgrade > "$work/before.txt"
+rows=$(wc -l < "$work/before.txt")
+read -r big_bytes big_stored < <(psql_v -d bf_upgrade -c "
+	SELECT octet_length(bf::bytea), pg_column_size(bf) FROM filters WHERE id = 3")
+main_compressed=$(psql_v -d bf_upgrade -c "
+	SELECT count(*) FROM compressed WHERE pg_column_size(bf) < octet_length(bf::bytea)")
+toasted=$(psql_v -d bf_upgrade -c "
+	SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'filters'")
+echo "old cluster: $rows filter values; the big one is $big_bytes bytes; TOAST table of filters: $toasted bytes; $main_compressed STORAGE MAIN values compressed"
+check "the big filter is out of line (TOAST table of $toasted bytes)" "$toasted" -ge "$big_bytes"
+check "some STORAGE MAIN values are stored compressed ($main_compressed)" "$main_compressed" -gt 0
+stop
+
+# ---- pg_upgrade ----
+initdb_opts=(-A trust -U postgres --no-locale -E UTF8)
+# 18 turns data checksums on by default; 15's cluster has none
+[ "$new_major" -lt 18 ] || initdb_opts+=(--no-data-checksums)
+as_pg "$new_bin/initdb" -D "$work/new" "${initdb_opts[@]}" > /dev/null
+upgrade=0
+(cd "$work" && as_pg "$new_bin/pg_upgrade" -b "$old_bin" -B "$new_bin" -d "$work/old" -D "$work/new" \
+	-U postgres --socketdir="$work" -p 5433 -P 5434 > "$work/pg_upgrade.log" 2>&1) || upgrade=$?
+if [ "$upgrade" -ne 0 ]; then
+	cat "$work/pg_upgrade.log"
+	find "$work/new" -name '*.log' -path '*pg_upgrade_output*' -exec tail -20 {} + 2> /dev/null || true
+fi
+check "pg_upgrade $old_version -> $new_version" "$upgrade" -eq 0
+[ "$upgrade" -eq 0 ] || finish
+
+# ---- the new cluster: the same bytes, the same answers ----
+start "$new_bin" "$work/new"
+fingerprint bf_upgrade > "$work/after.txt"
+if ! cmp -s "$work/before.txt" "$work/after.txt"; then
+	diff "$work/before.txt" "$work/after.txt" | head -20 || true
+fi
+check "all $rows values byte-identical, with identical answers for members and non-members" \
+	"$(cmp -s "$work/before.txt" "$work/after.txt" && echo same)" = same
+server=$(psql_v -d bf_upgrade -c "SHOW server_version" | cut -d' ' -f1)
+check "the upgraded cluster runs $server" "${server%%.*}" = "$new_major"
+read -r hits_int < <(awk '$1 == "filters" && $2 == 3 { print $6 }' "$work/after.txt")
+check "the 1M-key filter still answers true for its members (-20000..20000: $hits_int hits >= 20000)" \
+	"${hits_int:-0}" -ge 20000
+
+# the extension keeps working: new values, operations, soft input errors
+read -r same_add union_ok valid < <(psql_v -d bf_upgrade -c "
+	SELECT bf_add(bf, 1000001)::bytea = bf_add(bf, 1000001)::bytea AND bf_contains(bf_add(bf, 1000001), 1000001),
+	       bf_bits_set(bf | bf) = bf_bits_set(bf),
+	       pg_input_is_valid('garbage', 'bloomfilter')
+	  FROM filters WHERE id = 3")
+check "adds and unions on upgraded values" "$same_add $union_ok" = "t t"
+check "pg_input_is_valid('garbage') is false on the new server" "$valid" = f
+ext=$(psql_v -d bf_upgrade_10 -c "ALTER EXTENSION bloomfilter UPDATE" -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")
+check "extension 1.0 updates in place on the new server (now $ext)" "$ext" = "$(sed -nE "s/^default_version = '(.*)'/\1/p" "$repo/bloomfilter.control")"
+after_update=$(psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))
+	FROM t, generate_series(-20000, 20000) g GROUP BY bf::bytea")
+check "the 1.0 database's filter is unchanged after the update" "$after_update" = "$(grep '^v1.0' "$work/before.txt")"
+stop
+echo "summary: pg_upgrade $old_version -> $new_version: $rows filter values compared"
+finish
