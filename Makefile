@@ -53,6 +53,8 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 
 .PHONY: deps unit test demo check-all bench fuzz check-citus
 
+.PHONY: check-versions
+
 deps:
 	@bash scripts/deps.sh
 
@@ -164,3 +166,29 @@ check-python:
 	@$(PYCLIENT)/.venv/bin/python -m pip install -q --timeout 10 --retries 0 'mmh3>=3' >/dev/null 2>&1 \
 		|| echo "check-python: mmh3 not installable here; hashing through libmurmurhash"
 	cd $(PYCLIENT) && .venv/bin/python -m pytest -q -p no:cacheprovider
+
+# The suite on every supported major: 15 (the system's, through a private
+# mirror: nothing is installed there), 17 and 18 (scratch builds under
+# $(BF_PG_ROOT), made by scripts/build-pg.sh if missing, which takes a while
+# the first time), then pg_upgrade from 15 to 17.  All of them run even if
+# one fails; a summary line each.  Not part of test: CI does not run it.
+CHECK_VERSIONS ?= 15 17 18
+BF_PG_ROOT ?= /var/tmp/bloomfilter-pg
+export BF_PG_ROOT
+
+check-versions:
+	@mkdir -p $(BF_PG_ROOT)
+	@summary=""; failed=""; \
+	for v in $(CHECK_VERSIONS); do \
+		echo "== PostgreSQL $$v"; \
+		if bash scripts/check-version.sh $$v > $(BF_PG_ROOT)/check-$$v.log 2>&1; then :; else failed="$$failed $$v"; fi; \
+		grep -E "^(ok|not ok) |^test |^# |tests (passed|failed)" $(BF_PG_ROOT)/check-$$v.log || true; \
+		line=$$(tail -1 $(BF_PG_ROOT)/check-$$v.log); echo "$$line"; summary="$$summary$$line\n"; \
+	done; \
+	echo "== pg_upgrade 15 -> 17"; \
+	if bash test/versions/pg_upgrade.sh > $(BF_PG_ROOT)/check-upgrade.log 2>&1; then :; else failed="$$failed pg_upgrade"; fi; \
+	grep -E "^(ok|FAILED):" $(BF_PG_ROOT)/check-upgrade.log || tail -20 $(BF_PG_ROOT)/check-upgrade.log; \
+	line="$$(grep '^summary:' $(BF_PG_ROOT)/check-upgrade.log | sed 's/^summary: //'), $$(tail -1 $(BF_PG_ROOT)/check-upgrade.log)"; \
+	summary="$$summary$$line\n"; \
+	echo; echo "check-versions summary (logs in $(BF_PG_ROOT)/check-*.log):"; printf "$$summary"; \
+	if [ -n "$$failed" ]; then echo "check-versions: FAILED:$$failed"; exit 1; fi
