@@ -11,10 +11,10 @@ SELECT pg_input_is_valid(' ' || bf_create(10)::text || E'\n', 'bloomfilter');
 SELECT * FROM pg_input_error_info('!!!!', 'bloomfilter');
 SELECT * FROM pg_input_error_info('QkxNRgEBAQU=', 'bloomfilter');
 CREATE TABLE soft_good AS SELECT bf_add(bf_create(10), 1)::bytea AS b;
-SELECT e.* FROM soft_good,
+SELECT e.detail, e.sql_error_code FROM soft_good,
 	pg_input_error_info(translate(encode(substring(b from 1 for length(b) - 1), 'base64'), E'\n', ''),
 	                    'bloomfilter') e;
-SELECT e.* FROM soft_good,
+SELECT e.detail, e.sql_error_code FROM soft_good,
 	pg_input_error_info(translate(encode(overlay(b placing '\x63' from 41 for 1), 'base64'), E'\n', ''),
 	                    'bloomfilter') e;
 

@@ -22,6 +22,7 @@
 
 #include "bloom_core.h"
 #include "bloomfilter.h"
+#include "compat.h"
 
 /* A filter opened for reading.  Reading never changes the datum. */
 typedef struct BloomView
@@ -83,9 +84,9 @@ extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
 							  bool intersect);
-extern void bloom_shape_error(const BloomHeader *a, const BloomHeader *b,
-							  bool intersect) pg_attribute_noreturn();
-extern void bloom_report_corrupt(BloomCheck check) pg_attribute_noreturn();
+pg_noreturn extern void bloom_shape_error(const BloomHeader *a, const BloomHeader *b,
+										  bool intersect);
+pg_noreturn extern void bloom_report_corrupt(BloomCheck check);
 
 /*
  * The aggregate's state: an expanded object owned by the aggregate's memory
