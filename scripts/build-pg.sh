@@ -17,10 +17,11 @@
 # source: `apt-get source --download-only postgresql-MAJOR`, then configure,
 #   make and make install of the pristine upstream tarball in it
 #   (postgresql-MAJOR_X.Y.orig.tar.bz2; Debian's patches are about its
-#   packaging layout).  No optional libraries beyond zlib (no ICU, readline,
-#   SSL, LLVM): the suites need none.  PostgreSQL 17 and later release
-#   tarballs no longer ship bison and flex output, so those are installed if
-#   missing.  `make install` leaves out pg_regress and the isolation tester
+#   packaging layout).  With ICU, as Debian builds it (the suite creates a
+#   nondeterministic ICU collation); no readline, SSL or LLVM, which no
+#   suite needs.  A change of these options reconfigures.  PostgreSQL 17
+#   and later release tarballs no longer ship bison and flex output, so
+#   those are installed if missing.  `make install` leaves out pg_regress and the isolation tester
 #   that PGXS's installcheck runs from lib/pgxs/src/test; their directories'
 #   install targets put them there.  contrib is not built: no suite uses it.
 #
@@ -119,7 +120,7 @@ from_source() {
 		(cd "$src" && apt-get "${apt_opts[@]}" -qq source --download-only "postgresql-$major") || return 1
 		orig=$(ls "$src"/postgresql-"$major"_*.orig.tar.* | head -1)
 	fi
-	install_missing bison flex perl make gcc zlib1g-dev
+	install_missing bison flex perl make gcc zlib1g-dev libicu-dev pkg-config
 	version=$(basename "$orig" | sed -E 's/^postgresql-[0-9]+_(.*)\.orig\.tar\..*$/\1/')
 	tree=$src/postgresql-$version
 	[ -f "$tree/configure" ] || { echo "unpacking $orig"; tar -xf "$orig" -C "$src"; }
@@ -127,9 +128,11 @@ from_source() {
 	echo "building PostgreSQL $version into $prefix with $jobs jobs (log: $log)"
 	(
 		cd "$tree"
-		if [ ! -f config.status ] || ! grep -q -- "--prefix=$prefix" config.status; then
-			./configure --prefix="$prefix" --without-icu --without-readline --without-llvm \
-				--enable-debug CFLAGS="-O2"
+		opts="--prefix=$prefix --with-icu --without-readline --without-llvm --enable-debug"
+		if [ ! -f config.status ] || [ "$(cat .bf-configure 2> /dev/null)" != "$opts" ]; then
+			# shellcheck disable=SC2086 # opts is several words
+			./configure $opts CFLAGS="-O2"
+			echo "$opts" > .bf-configure
 		fi
 		make -j"$jobs" -s
 		make -s install
