@@ -170,9 +170,13 @@ check-python:
 # The suite on every supported major: 15 (the system's, through a private
 # mirror: nothing is installed there), 17 and 18 (scratch builds under
 # $(BF_PG_ROOT), made by scripts/build-pg.sh if missing, which takes a while
-# the first time), then pg_upgrade from 15 to 17.  All of them run even if
-# one fails; a summary line each.  Not part of test: CI does not run it.
+# the first time), then pg_upgrade from 15 to 17 and to 18 (each needs 15 and
+# that version in CHECK_VERSIONS: they install the extension it uses).  All
+# of them run even if one fails; a summary line each, the test lines of a
+# success or the end of the log of a failure.  Not part of test: CI does not
+# run it.
 CHECK_VERSIONS ?= 15 17 18
+UPGRADE_TO ?= 17 18
 BF_PG_ROOT ?= /var/tmp/bloomfilter-pg
 export BF_PG_ROOT
 
@@ -181,14 +185,18 @@ check-versions:
 	@summary=""; failed=""; \
 	for v in $(CHECK_VERSIONS); do \
 		echo "== PostgreSQL $$v"; \
-		if bash scripts/check-version.sh $$v > $(BF_PG_ROOT)/check-$$v.log 2>&1; then :; else failed="$$failed $$v"; fi; \
-		grep -E "^(ok|not ok) |^test |^# |tests (passed|failed)" $(BF_PG_ROOT)/check-$$v.log || true; \
+		if bash scripts/check-version.sh $$v > $(BF_PG_ROOT)/check-$$v.log 2>&1; then \
+			grep -E "^(ok|not ok) |^test |^ ?#? ?All [0-9]+ tests" $(BF_PG_ROOT)/check-$$v.log || true; \
+		else failed="$$failed $$v"; tail -60 $(BF_PG_ROOT)/check-$$v.log; fi; \
 		line=$$(tail -1 $(BF_PG_ROOT)/check-$$v.log); echo "$$line"; summary="$$summary$$line\n"; \
 	done; \
-	echo "== pg_upgrade 15 -> 17"; \
-	if bash test/versions/pg_upgrade.sh > $(BF_PG_ROOT)/check-upgrade.log 2>&1; then :; else failed="$$failed pg_upgrade"; fi; \
-	grep -E "^(ok|FAILED):" $(BF_PG_ROOT)/check-upgrade.log || tail -20 $(BF_PG_ROOT)/check-upgrade.log; \
-	line="$$(grep '^summary:' $(BF_PG_ROOT)/check-upgrade.log | sed 's/^summary: //'), $$(tail -1 $(BF_PG_ROOT)/check-upgrade.log)"; \
-	summary="$$summary$$line\n"; \
+	for v in $(UPGRADE_TO); do \
+		echo "== pg_upgrade 15 -> $$v"; \
+		log=$(BF_PG_ROOT)/check-upgrade-$$v.log; \
+		if bash test/versions/pg_upgrade.sh $$v > $$log 2>&1; then grep -E "^ok:" $$log; \
+		else failed="$$failed pg_upgrade-$$v"; tail -40 $$log; fi; \
+		line="$$(grep '^summary:' $$log | sed 's/^summary: //'), $$(tail -1 $$log)"; \
+		summary="$$summary$$line\n"; \
+	done; \
 	echo; echo "check-versions summary (logs in $(BF_PG_ROOT)/check-*.log):"; printf "$$summary"; \
 	if [ -n "$$failed" ]; then echo "check-versions: FAILED:$$failed"; exit 1; fi

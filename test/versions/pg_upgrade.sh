@@ -1,5 +1,5 @@
 #!/bin/bash
-# pg_upgrade from PostgreSQL 15 to 17 keeps every filter: byte-identical
+# pg_upgrade from PostgreSQL 15 to 17 (or 18) keeps every filter: byte-identical
 # values that answer bf_contains identically, for members and non-members.
 #
 # Why: pg_upgrade does not dump and reload the data; it copies the 15
@@ -19,13 +19,14 @@
 # answers for the integers -20000 .. 20000 and for 6000 texts (members and
 # non-members of every filter).
 #
-#   test/versions/pg_upgrade.sh             (make check-versions runs it)
+#   test/versions/pg_upgrade.sh [NEW_MAJOR]   (17 unless given; make
+#                                             check-versions runs 17 and 18)
 #
 # OLD_BINDIR: the 15 server (default: the private mirror of the system's 15
 # that scripts/check-version.sh 15 leaves, with this tree's extension in
 # it; else /usr/lib/postgresql/15/bin with the installed extension).
-# NEW_BINDIR: the 17 server with the extension installed (default: the
-# scratch prefix that scripts/check-version.sh 17 installs into).
+# NEW_BINDIR: the new server with the extension installed (default: the
+# scratch prefix that scripts/check-version.sh NEW_MAJOR installs into).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../hardening/lib.sh
@@ -34,7 +35,7 @@ root=${BF_PG_ROOT:-/var/tmp/bloomfilter-pg}
 
 old_bin=${OLD_BINDIR:-$root/mirror-15/usr/lib/postgresql/15/bin}
 [ -x "$old_bin/postgres" ] || old_bin=/usr/lib/postgresql/15/bin
-new_bin=${NEW_BINDIR:-$root/17/bin}
+new_bin=${NEW_BINDIR:-$root/${1:-17}/bin}
 for b in "$old_bin" "$new_bin"; do
 	[ -x "$b/postgres" ] || { echo "no server in $b (run scripts/check-version.sh for it first)"; exit 2; }
 done
