@@ -13,7 +13,7 @@
 # our own files.  Other versions live in scratch prefixes that
 # scripts/build-pg.sh makes (if missing); the extension is installed there.
 #
-# The build is in a private copy of the sources ($BF_PG_ROOT/work/MAJOR),
+# The build is in a private copy of the tree ($BF_PG_ROOT/work/MAJOR),
 # so the working tree is untouched and versions do not share objects.  The
 # cluster is initdb'd in a temporary directory, listens on a Unix socket
 # there only (no TCP port to collide with), and is removed at the end.
@@ -49,7 +49,7 @@ mirror_system() {	# mirror_system MAJOR: a private mirror of the system's instal
 if [ "$major" = 15 ]; then
 	bindir=$(mirror_system 15)
 else
-	[ -x "$root/$major/bin/pg_config" ] || bash "$repo/scripts/build-pg.sh" "$major" "$root/$major"
+	bash "$repo/scripts/build-pg.sh" "$major" "$root/$major"	# quick when it is there
 	bindir=$root/$major/bin
 fi
 pg_config=$bindir/pg_config
@@ -59,7 +59,9 @@ version=$("$bindir/postgres" --version | sed -E 's/^postgres \(PostgreSQL\) ([^ 
 build=$root/work/$major
 rm -rf "$build"
 mkdir -p "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src sql expected specs "$build/")
+# the whole tree but git's files and earlier results and objects
+tar -C "$repo" --exclude=.git --exclude=results --exclude=output_iso --exclude='*.o' \
+	--exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$build" -xf -
 log=$build/build.log
 # with_llvm=no: no JIT bitcode (the Debian builds' PGXS asks for clang)
 make_pg() { make -C "$build" PG_CONFIG="$pg_config" with_llvm=no "$@"; }
