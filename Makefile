@@ -170,13 +170,16 @@ check-python:
 # The suite on every supported major: 15 (the system's, through a private
 # mirror: nothing is installed there), 17 and 18 (scratch builds under
 # $(BF_PG_ROOT), made by scripts/build-pg.sh if missing, which takes a while
-# the first time), then pg_upgrade from 15 to 17 and to 18 (each needs 15 and
-# that version in CHECK_VERSIONS: they install the extension it uses).  All
+# the first time), then pg_upgrade from 15 to each of UPGRADE_TO (15 and that
+# version must be in CHECK_VERSIONS: they install the extension it uses).
+# Not to 18 by default: Debian's 15.20 stamps every column with a
+# "pg_attver" attribute option that 18.6 does not know, so pg_upgrade to 18
+# fails on any user table, ours or not (notes/versions.md).  All
 # of them run even if one fails; a summary line each, the test lines of a
 # success or the end of the log of a failure.  Not part of test: CI does not
 # run it.
 CHECK_VERSIONS ?= 15 17 18
-UPGRADE_TO ?= 17 18
+UPGRADE_TO ?= 17
 BF_PG_ROOT ?= /var/tmp/bloomfilter-pg
 export BF_PG_ROOT
 

@@ -54,7 +54,7 @@ chmod 755 "$work"
 running=""
 cleanup() {
 	[ -z "$running" ] || as_pg "$running/pg_ctl" -D "$running_data" -m immediate -w stop > /dev/null 2>&1 || true
-	rm -rf "$work"
+	if [ -n "${BF_KEEP:-}" ]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
@@ -153,10 +153,13 @@ upgrade=0
 	-U postgres --socketdir="$work" -p 5433 -P 5434 > "$work/pg_upgrade.log" 2>&1) || upgrade=$?
 if [ "$upgrade" -ne 0 ]; then
 	cat "$work/pg_upgrade.log"
-	find "$work/new" -name '*.log' -path '*pg_upgrade_output*' -exec tail -20 {} + 2> /dev/null || true
+	find "$work/new/pg_upgrade_output.d" -name '*.log' -exec tail -n 20 {} + 2> /dev/null || true
 fi
 check "pg_upgrade $old_version -> $new_version" "$upgrade" -eq 0
-[ "$upgrade" -eq 0 ] || finish
+if [ "$upgrade" -ne 0 ]; then
+	echo "summary: pg_upgrade $old_version -> $new_version: pg_upgrade itself failed"
+	finish
+fi
 
 # ---- the new cluster: the same bytes, the same answers ----
 start "$new_bin" "$work/new"
