@@ -154,6 +154,8 @@ upgrade=0
 if [ "$upgrade" -ne 0 ]; then
 	cat "$work/pg_upgrade.log"
 	find "$work/new/pg_upgrade_output.d" -name '*.log' -exec tail -n 20 {} + 2> /dev/null || true
+	echo "---- errors in pg_upgrade's logs:"
+	find "$work/new/pg_upgrade_output.d" -name '*.log' -exec grep -h "error:" {} + 2> /dev/null | sort -u || true
 fi
 check "pg_upgrade $old_version -> $new_version" "$upgrade" -eq 0
 if [ "$upgrade" -ne 0 ]; then
