@@ -138,7 +138,7 @@ main_compressed=$(psql_v -d bf_upgrade -c "
 	SELECT count(*) FROM compressed WHERE pg_column_size(bf) < octet_length(bf::bytea)")
 toasted=$(psql_v -d bf_upgrade -c "
 	SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'filters'")
-echo "old cluster: $rows filter values; the big one is $big_bytes bytes; TOAST table of filters: $toasted bytes; $main_compressed STORAGE MAIN values compressed"
+echo "old cluster: $rows filter values; the big one is $big_bytes bytes ($big_stored stored); TOAST table of filters: $toasted bytes; $main_compressed STORAGE MAIN values compressed"
 check "the big filter is out of line (TOAST table of $toasted bytes)" "$toasted" -ge "$big_bytes"
 check "some STORAGE MAIN values are stored compressed ($main_compressed)" "$main_compressed" -gt 0
 stop
