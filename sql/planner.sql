@@ -30,7 +30,8 @@ DECLARE
 BEGIN
 	EXECUTE 'EXPLAIN (ANALYZE, COSTS, TIMING OFF, FORMAT JSON) ' || query INTO plan;
 	estimated := (plan->0->'Plan'->>'Plan Rows')::bigint;
-	actual := (plan->0->'Plan'->>'Actual Rows')::bigint;
+	-- numeric first: 18 reports actual rows with two decimals (per loop)
+	actual := round((plan->0->'Plan'->>'Actual Rows')::numeric);
 	within_2x := estimated <= 2 * greatest(actual, 1) AND actual <= 2 * greatest(estimated, 1);
 END $$;
 
