@@ -12,7 +12,9 @@
 # test/hardening/dump_restore.sh): empty, tiny, a 10-million-bit filter
 # (over a megabyte, TOASTed out of line), the smallest and largest seeds,
 # error rates from 20% to 1e-10, an overfilled one, text keys with
-# non-ASCII characters, a union, NULL; arrays of filters; a column with
+# non-ASCII characters, a union, NULL, counting (with removals) and
+# scalable (grown) layouts, cuckoo filters (one TOASTed, one with deletes);
+# arrays of filters; a column with
 # STORAGE MAIN (compressed in line); a second database still on extension
 # version 1.0, which must update in place on the new server.  Fingerprint
 # per value: md5 of its bytes, bits set, and the md5 and count of the
@@ -94,7 +96,20 @@ INSERT INTO filters VALUES
 	                    | (SELECT bf_agg(g, 30000, 0.05) FROM generate_series(15000, 19000) g)),
 	(10, 'negative ints and texts, seed 7', bf_add_all(bf_add_all(bf_create(40000, 0.01, 7),
 	                                        ARRAY(SELECT -g FROM generate_series(1, 20000, 7) g)),
-	                                        ARRAY(SELECT 'k' || g FROM generate_series(3000, 6000, 5) g)));
+	                                        ARRAY(SELECT 'k' || g FROM generate_series(3000, 6000, 5) g))),
+	(11, 'counting, 3000 ints, two removed', bf_remove(bf_remove(
+	        (SELECT bf_agg(g, bf_create(5000, 0.01, counting => true)) FROM generate_series(1, 3000) g), 1), 2)),
+	(12, 'scalable, grown 10x', (SELECT bf_agg(g, bf_create(1000, 0.01, expansion => 2)) FROM generate_series(1, 10000) g)),
+	(13, 'scalable by default, texts', (SELECT bf_agg('k' || g) FROM generate_series(1, 5000) g));
+
+-- the other type: cuckoo filters, one of them TOASTed out of line
+CREATE TABLE cuckoos (id int PRIMARY KEY, label text NOT NULL, cf cuckoofilter);
+INSERT INTO cuckoos VALUES
+	(1, 'empty', cf_create(1000)),
+	(2, '300k ints', (SELECT cf_agg(g, 300000, 0.01) FROM generate_series(1, 300000) g)),
+	(3, 'seed 9, 0.1%, texts, two deleted', cf_delete(cf_delete(
+	        cf_add_all(cf_create(10000, 0.001, 9), ARRAY(SELECT 'k' || g FROM generate_series(1, 3000) g)), 'k1'), 'k2')),
+	(4, 'NULL', NULL);
 
 CREATE TABLE arrays (id int PRIMARY KEY, bfs bloomfilter[]);
 INSERT INTO arrays VALUES
@@ -127,6 +142,16 @@ fingerprint() {	# fingerprint DB: one line per filter value
 		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
 		                  FROM (SELECT g, bf_contains(e.bf, 'k' || g) AS a FROM generate_series(1, 6000) g) s) t
 		 ORDER BY 1, 2, 3"
+	psql_v -d "$1" -c "
+		SELECT 'cuckoos', c.id, coalesce(md5(c.cf::bytea), 'null'), i.hits, i.md5, t.hits, t.md5
+		  FROM cuckoos c,
+		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
+		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
+		                  FROM (SELECT g, cf_contains(c.cf, g) AS a FROM generate_series(-20000, 20000) g) s) i,
+		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
+		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
+		                  FROM (SELECT g, cf_contains(c.cf, 'k' || g) AS a FROM generate_series(1, 6000) g) s) t
+		 ORDER BY 2"
 	psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))
 	                              FROM t, generate_series(-20000, 20000) g GROUP BY bf::bytea"
 }
@@ -141,6 +166,9 @@ toasted=$(psql_v -d bf_upgrade -c "
 echo "old cluster: $rows filter values; the big one is $big_bytes bytes ($big_stored stored); TOAST table of filters: $toasted bytes; $main_compressed STORAGE MAIN values compressed"
 check "the big filter is out of line (TOAST table of $toasted bytes)" "$toasted" -ge "$big_bytes"
 check "some STORAGE MAIN values are stored compressed ($main_compressed)" "$main_compressed" -gt 0
+cuckoo_toast=$(psql_v -d bf_upgrade -c "
+	SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'cuckoos'")
+check "the big cuckoo filter is out of line too (TOAST table of $cuckoo_toast bytes)" "$cuckoo_toast" -gt 0
 stop
 
 # ---- pg_upgrade ----
