@@ -18,6 +18,11 @@ SELECT e.detail, e.sql_error_code FROM soft_good,
 	pg_input_error_info(translate(encode(overlay(b placing '\x63' from 41 for 1), 'base64'), E'\n', ''),
 	                    'bloomfilter') e;
 
+-- the cuckoofilter type's input does the same
+SELECT pg_input_is_valid('garbage', 'cuckoofilter');
+SELECT pg_input_is_valid(cf_add(cf_create(10), 1)::text, 'cuckoofilter');
+SELECT detail IS NOT NULL AS has_detail, sql_error_code FROM pg_input_error_info('QkxNRgEBAQU=', 'cuckoofilter');
+
 -- a valid literal still reads as the same value
 SELECT bf_add(bf_create(10), 1)::text::bloomfilter::bytea = b FROM soft_good;
 DROP TABLE soft_good;

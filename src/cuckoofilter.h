@@ -22,6 +22,7 @@
 #include "fmgr.h"
 
 #include "bloom_cuckoo.h"
+#include "compat.h"
 
 typedef struct varlena CuckooFilter;
 
@@ -60,7 +61,7 @@ cf_hash_header(const CuckooView *v, BloomHeader *bh)
 	bh->hash_id = v->hdr.hash_id;
 }
 
-extern void cf_report_corrupt(CuckooCheck check) pg_attribute_noreturn();
+pg_noreturn extern void cf_report_corrupt(CuckooCheck check);
 
 /*
  * Check of an element against the filter argument, with the per-call-site
