@@ -25,8 +25,8 @@ trap 'nodes_stop_all; rm -rf "$work"' EXIT
 echo "work directory: $work; old build: $OLD_REF" >&2
 
 # ---- the old build, in a mirror of the installation ----
-git -C "$repo" archive --prefix=old/ "$OLD_REF" | tar -x -C "$work"
-make -s -C "$work/old" > "$work/old-build.log" 2>&1
+git -C "$repo" archive --prefix=oldsrc/ "$OLD_REF" | tar -x -C "$work"
+make -s -C "$work/oldsrc" > "$work/old-build.log" 2>&1
 bindir=$(pg_config --bindir) libdir=$(pg_config --pkglibdir) sharedir=$(pg_config --sharedir)
 mirror=$work/mirror
 mkdir -p "$mirror$bindir" "$mirror$libdir" "$mirror$sharedir/extension"
@@ -35,8 +35,8 @@ for f in "$libdir"/*; do ln -s "$f" "$mirror$libdir/"; done
 for f in "$sharedir"/*; do [ "$(basename "$f")" = extension ] || ln -s "$f" "$mirror$sharedir/"; done
 for f in "$sharedir"/extension/*; do ln -s "$f" "$mirror$sharedir/extension/"; done
 rm -f "$mirror$libdir/bloomfilter.so" "$mirror$sharedir"/extension/bloomfilter[.-]*
-cp "$work/old/bloomfilter.so" "$mirror$libdir/"
-cp "$work/old"/bloomfilter.control "$work/old"/bloomfilter--*.sql "$mirror$sharedir/extension/"
+cp "$work/oldsrc/bloomfilter.so" "$mirror$libdir/"
+cp "$work/oldsrc"/bloomfilter.control "$work/oldsrc"/bloomfilter--*.sql "$mirror$sharedir/extension/"
 chmod -R a+rX "$work"
 
 # ---- two servers, the same settings and data ----
