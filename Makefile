@@ -51,7 +51,7 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench bench-hash fuzz check-symbols
 
-.PHONY: deps unit test demo check-all bench fuzz check-citus
+.PHONY: check-citus
 
 .PHONY: check-versions
 

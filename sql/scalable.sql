@@ -76,6 +76,11 @@ SELECT bf_add_all(bf_create(10, 1e-9, expansion => 1), ARRAY(SELECT generate_ser
 SELECT bf_create(1000, 0.01, expansion => -1);
 SELECT bf_create(1000, 0.01, expansion => 2000);
 SELECT bf_create(1000, 0.01, counting => true, expansion => 2);
+SELECT bf_create(1000, 1.5e-10, expansion => 2);      -- half the rate is below the minimum
+SELECT bf_create(600000000, 0.01, expansion => 2);    -- fits plain, not at half the rate
+\set VERBOSITY sqlstate
+SELECT bf_create(600000000, 0.01, expansion => 2);
+\set VERBOSITY default
 
 -- stored, read back through every path
 CREATE TABLE st (f bloomfilter);
@@ -95,6 +100,7 @@ SELECT overlay(b placing '\x09' from 53 for 1)::bloomfilter IS NOT NULL AS divis
 SELECT overlay(b placing '\xff' from 57 for 1)::bloomfilter FROM good;        -- reserved
 SELECT overlay(b placing '\x0b' from 97 for 1)::bloomfilter FROM good;        -- first sub-filter's capacity
 SELECT overlay(b placing '\x03' from 8 for 1)::bloomfilter FROM good;         -- sub-filter count
+SELECT overlay(b placing '\x01' from 80 for 1)::bloomfilter FROM good;        -- first sub-filter's k
 
 DROP TABLE sc, par, par_f, st, good;
 DROP FUNCTION plan_is_parallel(text);

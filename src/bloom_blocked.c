@@ -246,7 +246,11 @@ bloom_estimate_cardinality(const uint8_t *bits, uint64_t nblocks, int nhashes)
 
 	bloom_cardinality_table(nhashes, table);
 	for (uint64_t b = 0; b < nblocks; b++)
+	{
+		if (b % (BLOOM_INTERRUPT_BYTES / BLOOM_BLOCK_BYTES) == 0)
+			bloom_check_interrupts();
 		total += table[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+	}
 	return total;
 }
 
@@ -258,7 +262,11 @@ bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
 
 	bloom_fpp_table(nhashes, table);
 	for (uint64_t b = 0; b < nblocks; b++)
+	{
+		if (b % (BLOOM_INTERRUPT_BYTES / BLOOM_BLOCK_BYTES) == 0)
+			bloom_check_interrupts();
 		total += table[bloom_block_popcount(bits + b * BLOOM_BLOCK_BYTES)];
+	}
 	return total / (double) nblocks;
 }
 

@@ -222,6 +222,8 @@ bloom_check_message(BloomCheck check)
 			return "The error rate must be greater than 0 and less than 1.";
 		case BLOOM_BAD_BITS_SET:
 			return "The count of bits set does not match the bits.";
+		case BLOOM_BAD_SUBFILTER:
+			return "A sub-filter is not sized as its position in the filter requires.";
 	}
 	return "The value is invalid.";
 }

@@ -44,6 +44,7 @@
 #define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
 
 #define BLOOM_MAX_HASHES		64
+#define BLOOM_MAX_EXPANSION		1024	/* growth factor of a scalable filter */
 #define BLOOM_DEFAULT_SEED		0
 
 /*
@@ -91,7 +92,8 @@ typedef enum BloomCheck
 	BLOOM_BAD_NHASHES,
 	BLOOM_BAD_CAPACITY,
 	BLOOM_BAD_ERROR_RATE,
-	BLOOM_BAD_BITS_SET
+	BLOOM_BAD_BITS_SET,
+	BLOOM_BAD_SUBFILTER
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */

@@ -254,8 +254,12 @@ counting_estimate(const BloomHeader *hdr, const uint8_t *payload, bool fpp)
 	else
 		bloom_cardinality_table(hdr->nhashes, table);
 	for (uint64_t b = 0; b < nblocks; b++)
+	{
+		if (b % (BLOOM_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES) == 0)
+			bloom_check_interrupts();
 		total += table[counting_nonzero(payload + b * COUNTING_BLOCK_BYTES,
 										COUNTING_BLOCK_BYTES)];
+	}
 	return fpp ? total / (double) nblocks : total;
 }
 
@@ -277,7 +281,11 @@ counting_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t 
 	uint64_t	saturated = 0;
 
 	for (uint64_t i = 0; i < hdr->nbits / 2; i++)
+	{
+		if (i % BLOOM_INTERRUPT_BYTES == 0)
+			bloom_check_interrupts();
 		saturated += ((payload[i] & 0xF) == COUNTING_MAX) + ((payload[i] >> 4) == COUNTING_MAX);
+	}
 	return (size_t) snprintf(buf, size, ", \"counter_bits\": 4, \"saturated\": %llu",
 							 (unsigned long long) saturated);
 }

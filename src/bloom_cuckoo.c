@@ -99,9 +99,8 @@
  * fingerprint and bucket pair, so which copy goes makes no difference.
  * XXX: after growth, the element can also match another element's entry
  * in a different sub-filter (as often as a false positive there), and the
- * delete may take that one: the unit test measures 7 lost keys among 209k
- * after 600k adds and deletes on a filter grown to 3 sub-filters.  Size
- * filters that see deletes for their peak.
+ * delete may take that one, a false negative for the other (test/unit_cuckoo.c
+ * counts how often).  Size filters that see deletes for their peak.
  *
  * Merging (the aggregate's combine step) re-inserts each entry of the
  * other filter at its own bucket pair in a sub-filter of the same shape,
@@ -117,6 +116,7 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_cuckoo.h"
+#include "bloom_blocked.h"
 
 #include <math.h>
 #include <string.h>
@@ -129,10 +129,11 @@
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
 
+/* high 64 bits of x * n: the blocked layout's portable computation */
 static inline uint64_t
 ck_fastrange(uint64_t x, uint64_t n)
 {
-	return (uint64_t) (((unsigned __int128) x * n) >> 64);
+	return bloom_block_of(x, n);
 }
 
 /* ---- slots ---- */

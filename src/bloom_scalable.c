@@ -45,7 +45,7 @@
 #define SCALABLE_PREFIX		16
 #define SCALABLE_SUB_HEAD	(8 + BLOOM_HEADER_SIZE)
 #define SCALABLE_MAX_SUBS	BLOOM_MAX_HASHES
-#define SCALABLE_MAX_EXPANSION 1024
+#define SCALABLE_MAX_EXPANSION BLOOM_MAX_EXPANSION
 
 /* one sub-filter, decoded */
 typedef struct ScalableSub
@@ -75,6 +75,8 @@ scalable_sub_shape(const BloomHeader *top, uint32_t expansion, int i,
 	uint64_t	nbits;
 	int			k;
 
+	if (expansion == 0)
+		return false;
 	for (int j = 0; j < i; j++)
 	{
 		if (capacity > (uint64_t) INT64_MAX / expansion)
@@ -94,12 +96,25 @@ scalable_sub_shape(const BloomHeader *top, uint32_t expansion, int i,
  * past the end.  Returns how many were decoded; fewer than the header's
  * count only for a damaged value.
  */
+static bool
+scalable_prefix_ok(const uint8_t *payload)
+{
+	uint32_t	expansion = bloom_load32le(payload);
+
+	return expansion >= 1 && expansion <= SCALABLE_MAX_EXPANSION &&
+		bloom_load32le(payload + 4) >= 1 && bloom_load64le(payload + 8) == 0;
+}
+
 static int
 scalable_subs(const BloomHeader *top, const uint8_t *payload, ScalableSub *subs)
 {
 	uint64_t	end = scalable_payload_bytes(top);
 	uint64_t	off = SCALABLE_PREFIX;
 	int			n = 0;
+
+	/* a damaged prefix (a zero expansion, say) makes the value unusable */
+	if (!scalable_prefix_ok(payload))
+		return 0;
 
 	for (; n < top->nhashes; n++)
 	{
@@ -162,11 +177,10 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 				bits_set = 0;
 	ScalableSub subs[SCALABLE_MAX_SUBS];
 
+	if (!scalable_prefix_ok(payload))
+		return BLOOM_BAD_RESERVED;
 	if (scalable_subs(hdr, payload, subs) != hdr->nhashes)
 		return BLOOM_BAD_NBITS;
-	if (expansion == 0 || expansion > SCALABLE_MAX_EXPANSION || bloom_load32le(payload + 4) == 0 ||
-		bloom_load64le(payload + 8) != 0)
-		return BLOOM_BAD_RESERVED;
 	for (int i = 0; i < hdr->nhashes; i++)
 	{
 		BloomHeader want;
@@ -186,6 +200,9 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 			return BLOOM_BAD_CAPACITY;
 		if (got.error_rate != want.error_rate)
 			return BLOOM_BAD_ERROR_RATE;
+		/* the sizing of that capacity and rate, so that shapes compare */
+		if (got.nbits != want.nbits || got.nhashes != want.nhashes)
+			return BLOOM_BAD_SUBFILTER;
 		nbits += got.nbits;
 		bits_set += got.bits_set;
 	}
@@ -243,10 +260,11 @@ scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t
 {
 	ScalableSub subs[SCALABLE_MAX_SUBS];
 	int			nsub = scalable_subs(hdr, payload, subs);
-	ScalableSub *last = &subs[nsub - 1];
+	ScalableSub *last;
 
-	if (nsub < hdr->nhashes)
-		return n;				/* damaged; reads caught it already */
+	if (nsub == 0 || nsub < hdr->nhashes)
+		return n;				/* damaged; reads say so */
+	last = &subs[nsub - 1];
 	for (size_t i = 0; i < n; i++)
 	{
 		uint64_t	added;
@@ -276,7 +294,7 @@ scalable_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
 	BloomHeader next;
 	uint64_t	bytes;
 
-	if (hdr->nhashes >= SCALABLE_MAX_SUBS ||
+	if (hdr->nhashes >= SCALABLE_MAX_SUBS || !scalable_prefix_ok(payload) ||
 		!scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next))
 		return 0;
 	bytes = scalable_payload_bytes(hdr) + SCALABLE_SUB_HEAD + next.nbits / 8;

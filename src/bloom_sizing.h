@@ -33,7 +33,7 @@ extern bool bloom_size_search(uint64_t capacity, double error_rate,
 /*
  * The original search (bisection over blocks, the model evaluated from
  * scratch for every probe): the reference bloom_size must agree with on
- * every input, kept for the tests.  Milliseconds per call.
+ * every input, kept for the tests (and slow: it is the reference).
  */
 extern bool bloom_size_exhaustive(uint64_t capacity, double error_rate,
 								  uint64_t *nbits, int *nhashes);

@@ -72,7 +72,14 @@ typedef struct BloomProbeEntry
 	uint64		last_use;
 	BloomView	view;			/* of the value held; payload NULL if none */
 	void	   *alloc;			/* what view.payload points into */
+	Size		bytes;			/* its size */
 } BloomProbeEntry;
+
+/*
+ * The values held by one call site take at most this much memory, or
+ * work_mem if that is more (and always one value, whatever its size).
+ */
+#define BLOOM_PROBE_CACHE_BYTES ((Size) 256 * 1024 * 1024)
 
 typedef struct BloomProbeCache
 {
@@ -481,13 +488,47 @@ bloom_probe_entry(BloomProbeCache *pc, const struct varatt_external *ptr, bool *
 	return victim;
 }
 
+/* drop values held least recently until need more bytes fit */
+static void
+bloom_probe_make_room(BloomProbeCache *pc, BloomProbeEntry *keep, Size need)
+{
+	Size		budget = Max((Size) work_mem * 1024, BLOOM_PROBE_CACHE_BYTES);
+
+	for (;;)
+	{
+		Size		held = 0;
+		BloomProbeEntry *lru = NULL;
+
+		for (int i = 0; i < BLOOM_PROBE_ENTRIES; i++)
+		{
+			BloomProbeEntry *e = &pc->entries[i];
+
+			if (e->alloc == NULL || e == keep)
+				continue;
+			held += e->bytes;
+			if (lru == NULL || e->last_use < lru->last_use)
+				lru = e;
+		}
+		if (lru == NULL || held + need <= budget)
+			return;
+		pfree(lru->alloc);
+		lru->alloc = NULL;
+		lru->view.payload = NULL;
+		lru->bytes = 0;
+	}
+}
+
 /* the entry's whole value, read now if it is not held yet */
 static const BloomView *
-bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeEntry *e, Datum d,
-				   bool sliceable)
+bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, BloomProbeEntry *e,
+				   Datum d, bool sliceable)
 {
 	if (e->view.payload == NULL)
+	{
+		e->bytes = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(e->key) : e->key.va_rawsize;
+		bloom_probe_make_room(pc, e, e->bytes);
 		bloom_probe_cache_load(fcinfo, e, d, sliceable);
+	}
 	return &e->view;
 }
 
@@ -524,7 +565,7 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 				return result;
 		}
 		/* seen before, compressed, or checked as a whole: hold it */
-		return bloom_view_test(bloom_probe_cached(fcinfo, e, d, sliceable),
+		return bloom_view_test(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
 							   &pc->elem, elem);
 	}
 
@@ -707,7 +748,7 @@ bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 		if (is_new && sliceable &&
 			bloom_probe_many_slices(&pc->elem, &ptr, elems, nulls, n, found))
 			return;
-		bloom_view_test_many(bloom_probe_cached(fcinfo, e, d, sliceable),
+		bloom_view_test_many(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
 							 &pc->elem, elems, nulls, n, found);
 		return;
 	}
@@ -792,14 +833,28 @@ bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansio
 	uint64		payload_bytes;
 	BloomFilter *bf;
 
-	/* the parameter checks and errors of a fixed filter of the same request */
-	bloom_header_for(&hdr, capacity, error_rate, seed, BLOOM_LAYOUT_BLOCKED512);
-	if (!bloom_scalable_header(&hdr, (uint64) capacity, error_rate, (uint32) seed,
-							   (uint32) expansion, &payload_bytes))
+	if (expansion < 1 || expansion > BLOOM_MAX_EXPANSION)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bloom filter expansion %d is out of range", expansion),
-				 errdetail("A scalable filter grows each sub-filter by a factor between 1 and 1024.")));
+				 errdetail("A scalable filter grows each sub-filter by a factor between 1 and %d.",
+						   BLOOM_MAX_EXPANSION)));
+	/* the parameter checks and errors of a fixed filter of the same request */
+	bloom_header_for(&hdr, capacity, error_rate, seed, BLOOM_LAYOUT_BLOCKED512);
+	if (error_rate / 2 < BLOOM_MIN_ERROR_RATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter error rate %g is too small for a scalable filter", error_rate),
+				 errdetail("Its first sub-filter is sized for half the rate, which must be at least %g.",
+						   BLOOM_MIN_ERROR_RATE)));
+	if (!bloom_scalable_header(&hdr, (uint64) capacity, error_rate, (uint32) seed,
+							   (uint32) expansion, &payload_bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter for " INT64_FORMAT " elements at error rate %g is too large",
+						capacity, error_rate),
+				 errdetail("Its first sub-filter, sized for half the rate, exceeds the limit of %llu bytes.",
+						   (unsigned long long) BLOOM_MAX_BYTES)));
 	bf = bloom_palloc(CurrentMemoryContext, BLOOMFILTER_SIZE(payload_bytes));
 	SET_VARSIZE(bf, BLOOMFILTER_SIZE(payload_bytes));
 	bloom_scalable_init(&hdr, (uint32) expansion, BLOOMFILTER_PAYLOAD(bf));

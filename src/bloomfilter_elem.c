@@ -66,6 +66,7 @@
 #include "access/tupdesc.h"
 #include "catalog/pg_enum.h"
 #include "catalog/pg_type.h"
+#include "common/int128.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -310,11 +311,18 @@ static void
 bloom_append_interval(StringInfo buf, Datum value)
 {
 	Interval   *iv = DatumGetIntervalP(value);
-	int128		span = (int128) iv->month * (30 * USECS_PER_DAY) +
-		(int128) iv->day * USECS_PER_DAY + iv->time;
+	INT128		span = int64_to_int128(iv->time);
 
+	/* exact on every platform, native 128-bit integers or not */
+	int128_add_int64_mul_int64(&span, iv->day, USECS_PER_DAY);
+	int128_add_int64_mul_int64(&span, iv->month, 30 * USECS_PER_DAY);
+#if USE_NATIVE_INT128
 	bloom_append_le(buf, (uint64) span, 8);
 	bloom_append_le(buf, (uint64) (span >> 64), 8);
+#else
+	bloom_append_le(buf, span.lo, 8);
+	bloom_append_le(buf, (uint64) span.hi, 8);
+#endif
 }
 
 static void bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value);

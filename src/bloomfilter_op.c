@@ -299,6 +299,8 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	BloomView	va,
 				vb,
 				vsrc;
+	BloomHeader first,
+				second;
 	int			dst_arg = 0;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
@@ -315,6 +317,8 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 				 errmsg("cannot intersect scalable bloom filters"),
 				 errdetail("An element both filters hold can sit in different sub-filters of each.")));
 	bloom_check_shape(&va.hdr, &vb.hdr, intersect);
+	first = va.hdr;
+	second = vb.hdr;
 
 	/* into the larger (a scalable filter may have more sub-filters) */
 	if (va.layout->payload_bytes(&vb.hdr) > va.layout->payload_bytes(&va.hdr))
@@ -326,7 +330,7 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	bloom_read(PG_GETARG_DATUM(1 - dst_arg), &vsrc);
 	if (!va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(result), &vsrc.hdr, vsrc.payload,
 							intersect))
-		bloom_shape_error(&va.hdr, &vsrc.hdr, intersect);
+		bloom_shape_error(&first, &second, intersect);
 	bloom_set_header(result, &va.hdr);
 	PG_RETURN_BLOOMFILTER_P(result);
 }

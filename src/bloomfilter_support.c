@@ -71,7 +71,8 @@ PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
 /*
  * The false-positive rate of a filter as the header's count of bits set
- * predicts it: each of k bits set with the probability of the fill.
+ * predicts it: each of k bits set with the probability of the fill (for a
+ * scalable filter, the sum its layout estimates over the sub-filters).
  */
 static double
 bloom_header_fpp(Datum filter)
@@ -82,6 +83,12 @@ bloom_header_fpp(Datum filter)
 	bloom_read_header(filter, &v);
 	if (v.hdr.nbits == 0)
 		return 0.0;
+	if (v.layout->grow != NULL)
+	{
+		/* byte 7 counts sub-filters there: ask the layout, over the value */
+		bloom_read(filter, &v);
+		return v.layout->fpp(&v.hdr, v.payload);
+	}
 	fill = (double) v.hdr.bits_set / (double) v.hdr.nbits;
 	return pow(fill, v.hdr.nhashes);
 }

@@ -235,17 +235,14 @@ cuckoofilter_merge(PG_FUNCTION_ARGS)
 
 /* ---- introspection ---- */
 
-/* the header alone, from a slice of a stored value */
+/* the header, after the same structural check every read makes */
 static CuckooHeader
 cf_arg_header(FunctionCallInfo fcinfo)
 {
-	struct varlena *slice = PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(0), 0, CUCKOO_HEADER_SIZE);
-	CuckooHeader hdr;
+	CuckooView	v;
 
-	if (VARSIZE_ANY_EXHDR(slice) < CUCKOO_HEADER_SIZE)
-		cf_report_corrupt(CUCKOO_BAD_LENGTH);
-	cuckoo_header_decode((const uint8 *) VARDATA_ANY(slice), &hdr);
-	return hdr;
+	cf_read(PG_GETARG_DATUM(0), &v);
+	return v.hdr;
 }
 
 Datum

@@ -595,6 +595,36 @@ test_layout_table(void)
 		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
 }
 
+/*
+ * A scalable filter whose payload prefix was damaged after validation (an
+ * expansion of 0, say) must neither crash a reader nor answer "absent".
+ */
+static void
+test_scalable_damaged_prefix(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader hdr;
+	uint64_t	bytes;
+	uint8_t    *payload;
+	BloomHash	h[3];
+	bool		present = true;
+
+	CHECK(bloom_scalable_header(&hdr, 100, 0.01, 0, 2, &bytes), "no room for a small scalable filter");
+	payload = calloc(1, bytes);
+	bloom_scalable_init(&hdr, 2, payload);
+	for (int i = 0; i < 3; i++)
+		h[i] = bloom_hash_int64(i, 0);
+	CHECK(l->add(&hdr, payload, h, 3) == 3, "three adds to an empty scalable filter");
+	memset(payload, 0, 4);		/* expansion 0 */
+	CHECK(l->check_payload(&hdr, payload) != BLOOM_OK, "a zero expansion validates");
+	CHECK(l->add(&hdr, payload, h, 3) == 3, "adds to a damaged filter did not return");
+	CHECK(l->grown_bytes(&hdr, payload) == 0, "a damaged filter offers to grow");
+	for (int i = 0; i < 100; i++)
+		present &= bloom_test_payload(l, &hdr, payload, bloom_hash_int64(1000 + i, 0));
+	CHECK(present, "a damaged scalable filter answered absent");
+	free(payload);
+}
+
 int
 main(void)
 {
@@ -614,6 +644,7 @@ main(void)
 	test_base64();
 	test_readme_recipe();
 	test_layout_table();
+	test_scalable_damaged_prefix();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
