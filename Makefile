@@ -40,7 +40,7 @@ test/unit_hash: test/unit_hash.c src/bloom_hash.h
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
-.PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-hash fuzz check-symbols
+.PHONY: deps unit unit-hash unit-sizing bench-sizing test demo check-all bench bench-1b bench-hash fuzz check-symbols
 
 deps:
 	@bash scripts/deps.sh
@@ -103,6 +103,12 @@ bench: deps
 	$(MAKE) all
 	$(MAKE) install
 	bash bench/bench.sh
+
+# a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
+bench-1b: deps
+	$(MAKE) all
+	$(MAKE) install
+	bash bench/bench_1b.sh
 
 # ---- packaging and release (notes/packaging.md); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
