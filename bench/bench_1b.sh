@@ -13,8 +13,8 @@
 # BENCH_1B_JOBS (default 1) splits the build into that many concurrent
 # sessions, each aggregating the shards s with s % JOBS = its number (every
 # session still generates and hashes all N keys, so this pays on idle cores
-# only).  BENCH_1B_PGBENCH_SECONDS, BENCH_1B_RUNS, BENCH_1B_SAMPLE tune the
-# rest.
+# only).  BENCH_1B_SHARD_BYTES (default 256 MB) is bf_shards_for's limit;
+# BENCH_1B_PGBENCH_SECONDS, BENCH_1B_RUNS, BENCH_1B_SAMPLE tune the rest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +32,7 @@ JOBS=${BENCH_1B_JOBS:-1}
 PGBENCH_SECONDS=${BENCH_1B_PGBENCH_SECONDS:-10}
 RUNS=${BENCH_1B_RUNS:-3}
 SAMPLE=${BENCH_1B_SAMPLE:-1000000}
+SHARD_BYTES=${BENCH_1B_SHARD_BYTES:-268435456}
 DB=bf_bench_1b
 OUT=bench/out
 mkdir -p $OUT
@@ -41,7 +42,7 @@ now() { date +%s.%N; }
 
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 q -c "CREATE EXTENSION bloomfilter"
-nshards=$(q -c "SELECT bf_shards_for($N, $P)")
+nshards=$(q -c "SELECT bf_shards_for($N, $P, $SHARD_BYTES)")
 shard_cap=$(q -c "SELECT bf_shard_capacity($N, $nshards)")
 echo "building: $N keys at $P into $nshards shards of capacity $shard_cap, $JOBS job(s)" >&2
 q -c "CREATE TABLE big (shard int PRIMARY KEY, bf bloomfilter NOT NULL)"
@@ -124,7 +125,7 @@ bloomfilter sharded benchmark: $N keys at $P, $nshards shards (capacity $shard_c
 | build: INSERT ... SELECT bf_shard(g, $nshards), bf_agg(g, $shard_cap, $P) ... GROUP BY 1 (s) | $(printf '%.1f' "$build_s") | | | | |
 | build: keys per second | $(printf '%.0f' "$(echo "$N / $build_s" | bc -l)") | | | | |
 | build: peak memory of a building backend, VmHWM (MB) | $hwm_mb | of which shared buffers touched, at most | $shm_mb | | |
-| shards | $shards | bf_shards_for($N, $P) | | | |
+| shards | $shards | bf_shards_for($N, $P, $SHARD_BYTES) | | | |
 | total stored size of the filters (MB) | $(mb "$total") | optimum $(mb "$optimum") MB | $(ratio "$total" "$optimum") | <= 1.1 | $(met "$total <= 1.1 * $optimum") |
 | largest shard (MB) | $(mb "$largest") | value limit 767 MB | $(ratio "$largest" 804257792) | | |
 | table with TOAST and index (MB) | $(mb "$table_bytes") | | | | |
