@@ -14,7 +14,7 @@
 # installation; the default is the real one.)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=lib.sh
+# shellcheck source=test/hardening/lib.sh
 . "$repo/test/hardening/lib.sh"
 
 if ! EXTRA_PACKAGES=postgresql-15-cron bash "$repo/scripts/deps.sh" ||
@@ -25,7 +25,8 @@ fi
 
 bindir=${PG_BINDIR:-$(pg_config --bindir)}
 port=${CRON_PORT:-5496}
-private_cluster bf_cron
+private_cluster bf_cron	# sets work
+# shellcheck disable=SC2154
 cat >> "$work/data/postgresql.conf" <<EOF
 shared_preload_libraries = 'pg_cron'
 cron.database_name = 'bf_cron'
