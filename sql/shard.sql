@@ -124,6 +124,32 @@ SELECT blocks('SELECT md5(bf::bytea) FROM shard_bf WHERE shard = 3') AS one_read
 SELECT blocks('SELECT bf_contains(bf, 12345::bigint) FROM shard_bf WHERE shard = bf_shard(12345::bigint, 16)')
 	< :one_read AS point_check_reads_less_than_a_shard;
 
+-- keeping current: a statement's rows go to their shards (a shard no key
+-- had reached yet is made), and only those shards are rewritten
+CREATE TABLE users (id bigint PRIMARY KEY);
+CREATE TABLE user_filter (shard int PRIMARY KEY, bf bloomfilter NOT NULL);
+CREATE FUNCTION user_filter_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO user_filter AS f (shard, bf)
+		SELECT bf_shard(id, 4), bf_agg(id, bf_shard_capacity(100000, 4), 0.01)
+		FROM new_rows GROUP BY 1
+	ON CONFLICT (shard) DO UPDATE SET bf = bf_union(f.bf, excluded.bf);
+	RETURN NULL;
+END $$;
+CREATE TRIGGER user_filter_add AFTER INSERT ON users
+	REFERENCING NEW TABLE AS new_rows
+	FOR EACH STATEMENT EXECUTE FUNCTION user_filter_add();
+INSERT INTO users VALUES (42);
+SELECT shard, bf_bits_set(bf) > 0 AS has_bits FROM user_filter ORDER BY shard;
+INSERT INTO users SELECT g FROM generate_series(1000, 50999) g;
+INSERT INTO users SELECT g FROM generate_series(60000, 60999) g;
+SELECT count(*) AS shards, sum(bf_cardinality(bf)) BETWEEN 51000 * 0.97 AND 51000 * 1.03 AS about_51001
+FROM user_filter;
+SELECT count(*) FILTER (WHERE NOT bf_contains(f.bf, u.id)) AS false_negatives
+FROM users u JOIN user_filter f ON f.shard = bf_shard(u.id, 4);
+DROP TABLE users, user_filter;
+DROP FUNCTION user_filter_add();
+
 -- growing: rebuild into a new table with twice the shards, then swap
 CREATE TABLE shard_bf_new (shard int PRIMARY KEY, bf bloomfilter NOT NULL);
 INSERT INTO shard_bf_new
