@@ -49,11 +49,8 @@ test/unit_hash: test/unit_hash.c test/unit.h src/bloom_hash.h
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
-.PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench bench-hash fuzz check-symbols
-
-.PHONY: check-citus
-
-.PHONY: check-versions
+.PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench \
+	bench-1b bench-hash fuzz check-symbols check-citus check-versions
 
 deps:
 	@bash scripts/deps.sh
@@ -131,6 +128,14 @@ bench: deps
 	bash bench/bench.sh
 
 # ---- packaging and release (README: Releasing); not part of make test ----
+
+# a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
+bench-1b: deps
+	$(MAKE) all
+	$(MAKE) install
+	bash bench/bench_1b.sh
+
+# ---- packaging and release (notes/packaging.md); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.

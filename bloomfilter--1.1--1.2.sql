@@ -471,3 +471,24 @@ BEGIN
 		END LOOP;
 	END LOOP;
 END $$;
+
+-- sharded filters (issue 10): a table (shard int PRIMARY KEY, bf bloomfilter)
+-- holds any number of keys; bf_shard sends a key to its row with hash bits
+-- independent of those that place it inside the shard's filter.
+
+CREATE FUNCTION bf_shard(element anyelement, nshards integer) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(anyelement, integer) IS 'shard (0 to nshards - 1) of an element, from a hash independent of the one inside each shard''s filter';
+
+CREATE FUNCTION bf_shard(element text, nshards integer) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(text, integer) IS 'shard (0 to nshards - 1) of a text, from a hash independent of the one inside each shard''s filter';
+
+CREATE FUNCTION bf_shard_capacity(capacity bigint, nshards integer) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard_capacity(bigint, integer) IS 'capacity to build each of nshards shards with: its share of capacity plus six standard deviations';
+
+CREATE FUNCTION bf_shards_for(capacity bigint, error_rate float8 DEFAULT 0.01,
+							  shard_bytes bigint DEFAULT 268435456) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shards_for' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shards_for(bigint, float8, bigint) IS 'smallest power of two of shards for which each shard (built with bf_shard_capacity) is at most shard_bytes (default 256 MB)';
