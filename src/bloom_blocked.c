@@ -272,19 +272,30 @@ bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
 
 /* ---- the layout's entry in the table ---- */
 
-static BloomCheck
-blocked_check_header(const BloomHeader *hdr, size_t payload_len)
+/*
+ * The header of a layout built of the blocked cells (this one, counting),
+ * cell_bits bits to a cell, against the payload's length.
+ */
+BloomCheck
+bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits)
 {
-	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 ||
-		hdr->nbits / BLOOM_BLOCK_BITS > BLOOM_MAX_BLOCKS)
+	uint64_t	max_cells = (BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) * 8 / cell_bits;
+
+	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 || hdr->nbits > max_cells)
 		return BLOOM_BAD_NBITS;
-	if (payload_len != hdr->nbits / 8)
+	if (payload_len != hdr->nbits / 8 * cell_bits)
 		return BLOOM_BAD_LENGTH;
 	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
 		return BLOOM_BAD_NHASHES;
 	if (hdr->bits_set > hdr->nbits)
 		return BLOOM_BAD_BITS_SET;
 	return BLOOM_OK;
+}
+
+static BloomCheck
+blocked_check_header(const BloomHeader *hdr, size_t payload_len)
+{
+	return bloom_check_cells(hdr, payload_len, 1);
 }
 
 static BloomCheck

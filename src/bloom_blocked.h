@@ -21,6 +21,7 @@
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
 extern const BloomLayout bloom_blocked_layout;
+extern BloomCheck bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits);
 /* layouts 2 and 3 build on the blocked cells: bloom_counting.c, bloom_scalable.c */
 extern const BloomLayout bloom_counting_layout;
 extern const BloomLayout bloom_scalable_layout;

@@ -41,7 +41,6 @@
 
 #define COUNTING_BLOCK_BYTES	(BLOOM_BLOCK_BITS / 2)
 #define COUNTING_MAX			15
-#define COUNTING_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / COUNTING_BLOCK_BYTES)
 
 static inline int
 counter_get(const uint8_t *block, int cell)
@@ -82,16 +81,7 @@ counting_nblocks(const BloomHeader *hdr)
 static BloomCheck
 counting_check_header(const BloomHeader *hdr, size_t payload_len)
 {
-	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 ||
-		counting_nblocks(hdr) > COUNTING_MAX_BLOCKS)
-		return BLOOM_BAD_NBITS;
-	if (payload_len != hdr->nbits / 2)
-		return BLOOM_BAD_LENGTH;
-	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
-		return BLOOM_BAD_NHASHES;
-	if (hdr->bits_set > hdr->nbits)
-		return BLOOM_BAD_BITS_SET;
-	return BLOOM_OK;
+	return bloom_check_cells(hdr, payload_len, 4);
 }
 
 static BloomCheck
