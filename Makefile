@@ -135,7 +135,7 @@ bench-1b: deps
 	$(MAKE) install
 	bash bench/bench_1b.sh
 
-# ---- packaging and release (notes/packaging.md); not part of make test ----
+# ---- packaging and release (README: Releasing); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.
@@ -179,7 +179,7 @@ check-python:
 # version must be in CHECK_VERSIONS: they install the extension it uses).
 # Not to 18 by default: Debian's 15.20 stamps every column with a
 # "pg_attver" attribute option that 18.6 does not know, so pg_upgrade to 18
-# fails on any user table, ours or not (notes/versions.md).  All
+# fails on any user table, ours or not (README: PostgreSQL versions).  All
 # of them run even if one fails; a summary line each, the test lines of a
 # success or the end of the log of a failure.  Not part of test: CI does not
 # run it.

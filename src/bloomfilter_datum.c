@@ -587,7 +587,7 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
  * slice, since reading a chunk more costs less than starting another index
  * scan of the TOAST relation.  Many elements thus read the value in a few
  * long slices and few elements read a few chunks; a 12 MB value is never
- * read whole to answer a hundred keys (notes/planner.md has the figures).
+ * read whole to answer a hundred keys (bench/RESULTS.md has the figures).
  */
 #define BLOOM_PREFETCH_GROUP	64
 

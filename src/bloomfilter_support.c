@@ -30,7 +30,7 @@
  * XXX The default is the weakest part: a join whose probes are mostly
  * present is underestimated up to tenfold.  Knowing better would need the
  * filter at plan time (statistics of a bloomfilter column keep no value
- * over 1 kB).  notes/planner.md says how to let the planner see a filter.
+ * over 1 kB).  The README says how to let the planner see a filter.
  *
  * The cost of a check is the hash plus the one cache line its block is in
  * (the probe cache holds a stored filter after its first use):
