@@ -183,13 +183,13 @@ CREATE FUNCTION bf_remove_all(bloomfilter, anyarray) RETURNS bloomfilter
 COMMENT ON FUNCTION bf_remove_all(bloomfilter, anyarray) IS 'copy of a counting filter with every non-NULL array element taken out (each only if it tests present)';
 
 -- batch checks (RedisBloom's BF.MEXISTS): one answer per array element.
--- anycompatiblearray rather than anyarray: an array literal ('{a,b}') then
--- resolves to text[], as a literal element does through bf_contains(bloomfilter,
--- text); a text[] overload beside anyarray would make it ambiguous instead.
+-- anyarray, as bf_add_all: an untyped literal ('{a,b}') needs a cast
+-- ('{a,b}'::text[]), since a text[] overload beside anyarray would make
+-- every literal ambiguous.
 
-CREATE FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) RETURNS boolean[]
+CREATE FUNCTION bf_contains_all(bloomfilter, anyarray) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloomfilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_contains_all(bloomfilter, anycompatiblearray) IS 'bf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+COMMENT ON FUNCTION bf_contains_all(bloomfilter, anyarray) IS 'bf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
 
 -- planner support: selectivity of checks from the column's statistics when
 -- the filter is known at plan time (a documented default when it is not),

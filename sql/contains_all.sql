@@ -16,7 +16,9 @@ SELECT bf_contains_all(bf, ARRAY[NULL, NULL]::int[]) FROM ca WHERE name = 'small
 SELECT bf_contains_all(bf, ARRAY[1, 4]::int2[]) AS int2, bf_contains_all(bf, ARRAY[1, 4]::int8[]) AS int8,
        bf_contains_all(bf, ARRAY[1.0, 4]) AS numeric
 FROM ca WHERE name = 'small';
-SELECT bf_contains_all(bf_add_all(bf_create(100), ARRAY['a', 'b']), '{a,c,NULL}') AS text_literal;
+SELECT bf_contains_all(bf_add_all(bf_create(100), ARRAY['a', 'b']), '{a,c,NULL}'::text[]) AS text_literal;
+-- an untyped literal needs its type, as for bf_add_all
+SELECT bf_contains_all(bf_create(100), '{a,c}');
 SELECT bf_contains_all(bf_add_all(bf_create(100), ARRAY['a', 'b']), ARRAY['b', 'z']::varchar[]) AS varchar;
 -- not an array
 SELECT bf_contains_all(bf, 1) FROM ca WHERE name = 'small';
