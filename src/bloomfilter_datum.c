@@ -863,19 +863,25 @@ bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansio
 }
 
 /*
- * Argument argno, to be changed in place when it is the state of the
- * aggregate calling us (bf_union_agg's transition, bf_agg's combine step):
- * only an aggregate's own state may be modified, and copying it once per
- * row would make the aggregate quadratic.  Anything else is copied.
+ * Whether argument argno is the flat state of the aggregate calling us
+ * (bf_union_agg's transition, a combine step of either filter type): only
+ * an aggregate's own state may be modified in place, and copying it once
+ * per row would make the aggregate quadratic.
  */
+bool
+bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
+{
+	return AggCheckCallContext(fcinfo, NULL) &&
+		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(argno)));
+}
+
+/* argument argno to change: itself if the aggregate owns it, else a copy */
 BloomFilter *
 bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
-
-	if (AggCheckCallContext(fcinfo, NULL) && !VARATT_IS_EXTENDED(raw))
+	if (bloom_agg_owns(fcinfo, argno))
 	{
-		BloomFilter *bf = (BloomFilter *) raw;
+		BloomFilter *bf = (BloomFilter *) DatumGetPointer(PG_GETARG_DATUM(argno));
 
 		bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
 		v->payload = BLOOMFILTER_PAYLOAD(bf);

@@ -72,12 +72,27 @@ extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate)
 /* bloomfilter_io.c: literals of either filter type */
 extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
 											Node *escontext, size_t *len);
+extern char *bloom_literal_encode(const uint8 *bytes, size_t len);
 extern void bloom_literal_invalid(const char *str, const char *typname,
 								  Node *escontext, const char *detail);
 extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
 extern BloomFilter *bloom_agg_result(Datum d);
+extern bool bloom_agg_owns(FunctionCallInfo fcinfo, int argno);
 extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
 									   BloomView *v);
+
+/*
+ * Union-like functions of either filter type ignore a NULL operand, as
+ * aggregates ignore NULL rows: the other operand, or NULL if both are.
+ * Call when either argument is NULL.
+ */
+static inline Datum
+bloom_other_operand(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
+}
 
 /* Checks of what callers pass in, with the errors users see. */
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,

@@ -68,6 +68,17 @@ bloom_literal_decode(const char *str, const char *typname, Node *escontext, size
 	return result;
 }
 
+/* the text form of either filter type: the base64 of its binary form */
+char *
+bloom_literal_encode(const uint8 *bytes, size_t len)
+{
+	char	   *out = palloc(bloom_base64_encoded_len(len) + 1);
+
+	bloom_base64_encode(bytes, len, out);
+	out[bloom_base64_encoded_len(len)] = '\0';
+	return out;
+}
+
 /* report a bad literal of the type (soft where the server can) */
 void
 bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
@@ -108,11 +119,8 @@ bloomfilter_out(PG_FUNCTION_ARGS)
 {
 	size_t		len;
 	const uint8 *bytes = bloom_read_bytes(PG_GETARG_DATUM(0), &len);
-	char	   *out = palloc(bloom_base64_encoded_len(len) + 1);
 
-	bloom_base64_encode(bytes, len, out);
-	out[bloom_base64_encoded_len(len)] = '\0';
-	PG_RETURN_CSTRING(out);
+	PG_RETURN_CSTRING(bloom_literal_encode(bytes, len));
 }
 
 Datum

@@ -304,11 +304,7 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	int			dst_arg = 0;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
-	}
+		return bloom_other_operand(fcinfo);
 	bloom_read_header(PG_GETARG_DATUM(0), &va);
 	bloom_read_header(PG_GETARG_DATUM(1), &vb);
 	if (intersect && va.layout->grow != NULL)

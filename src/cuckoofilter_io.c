@@ -53,13 +53,9 @@ Datum
 cuckoofilter_out(PG_FUNCTION_ARGS)
 {
 	CuckooView	v;
-	char	   *out;
 
 	cf_read(PG_GETARG_DATUM(0), &v);
-	out = palloc(bloom_base64_encoded_len(v.len) + 1);
-	bloom_base64_encode(v.buf, v.len, out);
-	out[bloom_base64_encoded_len(v.len)] = '\0';
-	PG_RETURN_CSTRING(out);
+	PG_RETURN_CSTRING(bloom_literal_encode(v.buf, v.len));
 }
 
 Datum

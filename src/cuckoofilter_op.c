@@ -210,20 +210,14 @@ cuckoofilter_merge(PG_FUNCTION_ARGS)
 	CuckooFilter *a;
 	CuckooView	va,
 				vb;
-	struct varlena *raw;
 	bool		in_place;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
-	}
-	raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
-	in_place = AggCheckCallContext(fcinfo, NULL) && !VARATT_IS_EXTENDED(raw);
+		return bloom_other_operand(fcinfo);
+	in_place = bloom_agg_owns(fcinfo, 0);
 	if (in_place)
 	{
-		a = raw;
+		a = (CuckooFilter *) DatumGetPointer(PG_GETARG_DATUM(0));
 		cf_read(PG_GETARG_DATUM(0), &va);
 	}
 	else
