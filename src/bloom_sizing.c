@@ -130,9 +130,15 @@ bloom_model_fpp(double n, uint64_t nblocks, int k)
 	return fpp;
 }
 
-/* best k for a given number of blocks, and its modelled rate */
+/*
+ * The best k for nblocks blocks holding n elements, and its modelled rate,
+ * by model(arg, k).  The rate is unimodal in k: walk down from the guess
+ * the standard formula gives, then up.  The exhaustive and the fast search
+ * share this walk and differ only in how the model is evaluated.
+ */
 static double
-bloom_best_k(double n, uint64_t nblocks, int *best_k)
+best_k_walk(double n, uint64_t nblocks, double (*model) (void *arg, int k), void *arg,
+			int *best_k)
 {
 	double		lambda = n / (double) nblocks;
 	int			guess = (int) floor(log(2.0) * BLOOM_BLOCK_BITS / fmax(lambda, 1e-9));
@@ -144,13 +150,12 @@ bloom_best_k(double n, uint64_t nblocks, int *best_k)
 		guess = BLOOM_MAX_HASHES;
 	*best_k = guess;
 
-	/* the rate is unimodal in k: walk down from the guess, then up */
 	for (int step = -1; step <= 1; step += 2)
 	{
 		for (int k = (step < 0 ? guess : guess + 1);
 			 k >= 1 && k <= BLOOM_MAX_HASHES; k += step)
 		{
-			double		f = bloom_model_fpp(n, nblocks, k);
+			double		f = model(arg, k);
 
 			if (f < best)
 			{
@@ -162,6 +167,29 @@ bloom_best_k(double n, uint64_t nblocks, int *best_k)
 		}
 	}
 	return best;
+}
+
+typedef struct ModelArgs
+{
+	double		n;
+	uint64_t	nblocks;
+} ModelArgs;
+
+static double
+model_from_scratch(void *arg, int k)
+{
+	ModelArgs  *m = arg;
+
+	return bloom_model_fpp(m->n, m->nblocks, k);
+}
+
+/* best k for a given number of blocks, and its modelled rate */
+double
+bloom_best_k(double n, uint64_t nblocks, int *best_k)
+{
+	ModelArgs	m = {n, nblocks};
+
+	return best_k_walk(n, nblocks, model_from_scratch, &m, best_k);
 }
 
 /*
@@ -455,39 +483,18 @@ bloom_model_fpp_cached(double n, uint64_t nblocks, int nhashes)
 	return sizing_model(&ctx, nhashes);
 }
 
+static double
+model_cached(void *arg, int k)
+{
+	return sizing_model((SizingCtx *) arg, k);
+}
+
 /* bloom_best_k on the cached values */
 static double
 sizing_best_k(SizingCtx *ctx, uint64_t nblocks, int *best_k)
 {
-	double		n = ctx->n;
-	double		lambda = n / (double) nblocks;
-	int			guess = (int) floor(log(2.0) * BLOOM_BLOCK_BITS / fmax(lambda, 1e-9));
-	double		best = 2.0;
-
 	sizing_set_blocks(ctx, nblocks);
-	if (guess < 1)
-		guess = 1;
-	if (guess > BLOOM_MAX_HASHES)
-		guess = BLOOM_MAX_HASHES;
-	*best_k = guess;
-
-	for (int step = -1; step <= 1; step += 2)
-	{
-		for (int k = (step < 0 ? guess : guess + 1);
-			 k >= 1 && k <= BLOOM_MAX_HASHES; k += step)
-		{
-			double		f = sizing_model(ctx, k);
-
-			if (f < best)
-			{
-				best = f;
-				*best_k = k;
-			}
-			else
-				break;
-		}
-	}
-	return best;
+	return best_k_walk(ctx->n, nblocks, model_cached, ctx, best_k);
 }
 
 /*

@@ -38,6 +38,9 @@ extern bool bloom_size_search(uint64_t capacity, double error_rate,
 extern bool bloom_size_exhaustive(uint64_t capacity, double error_rate,
 								  uint64_t *nbits, int *nhashes);
 
+/* the k with the lowest modelled rate for nblocks blocks, and that rate */
+extern double bloom_best_k(double n, uint64_t nblocks, int *best_k);
+
 /* modelled false-positive rate of nblocks blocks holding n elements */
 extern double bloom_model_fpp(double n, uint64_t nblocks, int nhashes);
 

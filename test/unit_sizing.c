@@ -275,27 +275,9 @@ test_model_values(void)
 static bool
 meets(uint64_t capacity, uint64_t nblocks, double target)
 {
-	double		n = (double) capacity;
-	double		lambda = n / (double) nblocks;
-	int			guess = (int) floor(log(2.0) * BLOOM_BLOCK_BITS / fmax(lambda, 1e-9));
-	double		best = 2.0;
+	int			k;
 
-	if (guess < 1)
-		guess = 1;
-	if (guess > BLOOM_MAX_HASHES)
-		guess = BLOOM_MAX_HASHES;
-	for (int step = -1; step <= 1; step += 2)
-		for (int k = (step < 0 ? guess : guess + 1);
-			 k >= 1 && k <= BLOOM_MAX_HASHES; k += step)
-		{
-			double		f = bloom_model_fpp(n, nblocks, k);
-
-			if (f < best)
-				best = f;
-			else
-				break;
-		}
-	return best <= target;
+	return bloom_best_k((double) capacity, nblocks, &k) <= target;
 }
 
 /*
