@@ -80,6 +80,15 @@ SELECT count(*) FILTER (WHERE p.id <= 50) AS members_found,
        count(*) FILTER (WHERE p.id > 50) < 20 AS few_false_positives
 FROM probe p JOIN filters f ON f.name = 'sparse' WHERE bf_contains(f.bf, p.id);
 
+-- bf_count of a stored counting filter reads the header and one block too
+ALTER TABLE filters ALTER COLUMN bf SET STORAGE external;
+INSERT INTO filters SELECT 'counting', bf_agg(g::bigint, bf_create(200000, 0.01, counting => true))
+FROM generate_series(1, 200000) g;
+SELECT blocks('SELECT bf_count(bf, 12345::bigint) FROM filters WHERE name = ''counting''') < 20
+	AS count_reads_little;
+SELECT bf_count(bf, 12345::bigint) AS count_member, bf_count(bf, 0::bigint) AS count_absent
+FROM filters WHERE name = 'counting';
+
 RESET max_parallel_workers_per_gather;
 DROP TABLE filters, probe;
 DROP FUNCTION blocks(text);

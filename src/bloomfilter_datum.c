@@ -194,19 +194,6 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 	return bytes;
 }
 
-/* how often the element was added, at most (bf_count) */
-int
-bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
-{
-	BloomElemType *et = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(BloomElemType));
-	BloomView	v;
-	BloomHash	h;
-
-	bloom_read(PG_GETARG_DATUM(filter_arg), &v);
-	h = bloom_elem_hash(et, PG_GETARG_DATUM(elem_arg), &v.hdr);
-	return v.layout->count(&v.hdr, v.payload + v.layout->span_of(&v.hdr, h), h);
-}
-
 /* ---- the expanded aggregate state ---- */
 
 static Size
@@ -383,16 +370,24 @@ bloom_read(Datum d, BloomView *v)
 
 /* ---- probing ---- */
 
+/* the answer from the span of h: present, or how often added (count) */
+static inline int
+bloom_span_answer(const BloomView *v, const uint8 *span, BloomHash h, bool count)
+{
+	return count ? v->layout->count(&v->hdr, span, h) :
+		(int) v->layout->test_span(&v->hdr, span, h);
+}
+
 /* answer from the header and the one span the element maps to */
-static bool
+static int
 bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
-				   Datum elem, bool *answered)
+				   Datum elem, bool count, bool *answered)
 {
 	Relation	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
 	BloomView	v;
 	BloomHash	h;
 	struct varlena *span;
-	bool		result = false;
+	int			result = 0;
 
 	bloom_read_header_slice(toastrel, ptr, &v);
 	*answered = v.layout->span_bytes > 0;
@@ -403,7 +398,7 @@ bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
 		bloom_toast_fetch(toastrel, ptr,
 						  (int32) (BLOOM_HEADER_SIZE + v.layout->span_of(&v.hdr, h)),
 						  (int32) v.layout->span_bytes, span);
-		result = v.layout->test_span(&v.hdr, (const uint8 *) VARDATA(span), h);
+		result = bloom_span_answer(&v, (const uint8 *) VARDATA(span), h, count);
 		pfree(span);
 	}
 	table_close(toastrel, AccessShareLock);
@@ -532,15 +527,21 @@ bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, BloomProbeEntry
 	return &e->view;
 }
 
-static bool
-bloom_view_test(const BloomView *v, BloomElemType *et, Datum elem)
+static int
+bloom_view_answer(const BloomView *v, BloomElemType *et, Datum elem, bool count)
 {
-	return bloom_test_payload(v->layout, &v->hdr, v->payload,
-							  bloom_elem_hash(et, elem, &v->hdr));
+	BloomHash	h = bloom_elem_hash(et, elem, &v->hdr);
+
+	return bloom_span_answer(v, v->payload + v->layout->span_of(&v->hdr, h), h, count);
 }
 
-bool
-bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+/*
+ * Check an element (argument elem_arg) against the filter (argument
+ * filter_arg), or count it, caching what makes repeated checks of one
+ * stored value cheap in fn_extra.
+ */
+static int
+bloom_probe_answer(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
 {
 	BloomProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(BloomProbeCache));
 	Datum		d = PG_GETARG_DATUM(filter_arg);
@@ -559,19 +560,32 @@ bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 		if (is_new && sliceable)
 		{
 			bool		answered;
-			bool		result = bloom_probe_slices(&pc->elem, &ptr, elem, &answered);
+			int			result = bloom_probe_slices(&pc->elem, &ptr, elem, count, &answered);
 
 			if (answered)
 				return result;
 		}
 		/* seen before, compressed, or checked as a whole: hold it */
-		return bloom_view_test(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
-							   &pc->elem, elem);
+		return bloom_view_answer(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
+								 &pc->elem, elem, count);
 	}
 
 	/* in line (no copy unless compressed) or expanded (flattened) */
 	bloom_read(d, &v);
-	return bloom_view_test(&v, &pc->elem, elem);
+	return bloom_view_answer(&v, &pc->elem, elem, count);
+}
+
+bool
+bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+{
+	return bloom_probe_answer(fcinfo, filter_arg, elem_arg, false) != 0;
+}
+
+/* how often the element was added, at most (bf_count) */
+int
+bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+{
+	return bloom_probe_answer(fcinfo, filter_arg, elem_arg, true);
 }
 
 /* ---- probing many elements at once ---- */
