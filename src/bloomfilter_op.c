@@ -426,10 +426,16 @@ bloomfilter_info(PG_FUNCTION_ARGS)
 					 (size_t) VARHDRSZ + bloom_total_bytes(&v.hdr));
 	if (v.layout->info)
 	{
-		size_t		need = v.layout->info(&v.hdr, v.payload, NULL, 0) + 1;
-		char	   *extra = palloc(need);
+		/* most layouts' members fit the first buffer: one pass over the payload */
+		size_t		size = 1024;
+		char	   *extra = palloc(size);
+		size_t		need = v.layout->info(&v.hdr, v.payload, extra, size) + 1;
 
-		v.layout->info(&v.hdr, v.payload, extra, need);
+		if (need > size)
+		{
+			extra = repalloc(extra, need);
+			v.layout->info(&v.hdr, v.payload, extra, need);
+		}
 		json.data[--json.len] = '\0';	/* reopen the object */
 		appendStringInfo(&json, "%s}", extra);
 	}
