@@ -4,6 +4,8 @@
 # cluster of that version.  Called by `make check-versions`.
 #
 #   scripts/check-version.sh MAJOR      15, 17 or 18
+#   BF_REGRESS="setup ops" BF_ISOLATION=concurrent_add scripts/check-version.sh 15
+#                                       only those suites (a quick loop)
 #
 # 15 is the system's server (/usr/lib/postgresql/15).  Nothing is installed
 # there: the extension goes into a private mirror of that installation,
@@ -92,8 +94,15 @@ as_pg "$bindir/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 120 \
 # does not hide the second
 status=0
 export PGHOST=$tmp PGPORT=5432 PGUSER=postgres
-{ make_pg installcheck ISOLATION= || status=$?; } > "$build/installcheck.log" 2>&1
-{ make_pg installcheck REGRESS= || status=$?; } >> "$build/installcheck.log" 2>&1
+# BF_REGRESS / BF_ISOLATION: only these suites ("setup ops"), for a quick
+# loop in a worktree without installing into the system's server
+if [ -n "${BF_REGRESS:-}${BF_ISOLATION:-}" ]; then
+	{ [ -z "${BF_REGRESS:-}" ] || make_pg installcheck ISOLATION= REGRESS="$BF_REGRESS" || status=$?; } > "$build/installcheck.log" 2>&1
+	{ [ -z "${BF_ISOLATION:-}" ] || make_pg installcheck REGRESS= ISOLATION="$BF_ISOLATION" || status=$?; } >> "$build/installcheck.log" 2>&1
+else
+	{ make_pg installcheck ISOLATION= || status=$?; } > "$build/installcheck.log" 2>&1
+	{ make_pg installcheck REGRESS= || status=$?; } >> "$build/installcheck.log" 2>&1
+fi
 grep -E "^(ok|not ok|test) |^# |tests (passed|failed)|^ *[a-z_0-9]+ +\.\.\. " "$build/installcheck.log" || true
 if [ "$status" -ne 0 ]; then
 	for f in "$build"/regression.diffs "$build"/output_iso/regression.diffs; do
