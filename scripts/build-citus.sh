@@ -49,6 +49,8 @@ fi
 grep -q "^have_createdb_privilege(void)" "$compat" && { echo "could not patch $compat" >&2; exit 1; }
 
 # ---- configure, build, install ----
+# a build started from make must not take itself for a sub-make of ours
+unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 cd "$src"
 start=$(date +%s)
 if [ ! -f Makefile.global ] || [ "$(sed -n 's/^PG_CONFIG *:\?= *//p' Makefile.global | head -1)" != "$(command -v "$PG_CONFIG")" ]; then

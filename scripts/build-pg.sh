@@ -127,6 +127,10 @@ from_source() {
 	log=$src/build.log
 	echo "building PostgreSQL $version into $prefix with $jobs jobs (log: $log)"
 	(
+		# started from make check-versions, this inherits MAKELEVEL and
+		# MAKEFLAGS: PostgreSQL's make then takes itself for a sub-make and
+		# skips generating its headers (utils/errcodes.h: No such file)
+		unset MAKELEVEL MAKEFLAGS MFLAGS MAKEOVERRIDES
 		cd "$tree"
 		opts="--prefix=$prefix --with-icu --without-readline --without-llvm --enable-debug"
 		if [ ! -f config.status ] || [ "$(cat .bf-configure 2> /dev/null)" != "$opts" ]; then
