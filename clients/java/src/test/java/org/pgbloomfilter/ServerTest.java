@@ -98,6 +98,18 @@ class ServerTest {
         }
     }
 
+    /* the hash a key of any of the four Java types gets in f, as the public overloads compute it */
+    static long[] hash(Filter f, Object key) {
+        if (key instanceof Long)
+            return f.hashLongForAdd((Long) key);
+        if (key instanceof String)
+            return f.hashString((String) key);
+        if (key instanceof UUID)
+            return f.hashUuid((UUID) key);
+        return f.hashBytes((byte[]) key);
+    }
+
+    /* through the public overloads, which the answers are compared for */
     static boolean check(Filter f, Object key) {
         if (key instanceof Long)
             return f.mightContain((long) (Long) key);
@@ -109,29 +121,13 @@ class ServerTest {
     }
 
     static long count(Filter f, Object key) {
-        if (key instanceof Long)
-            return f.count((long) (Long) key);
-        if (key instanceof String)
-            return f.count((String) key);
-        if (key instanceof UUID)
-            return f.count((UUID) key);
-        return f.count((byte[]) key);
+        long[] h = hash(f, key);
+        return f.countHash(h[0], h[1]);
     }
 
     static void add(Filter f, Object key) {
-        if (f instanceof BloomFilter) {
-            BloomFilter b = (BloomFilter) f;
-            if (key instanceof Long) b.add((long) (Long) key);
-            else if (key instanceof String) b.add((String) key);
-            else if (key instanceof UUID) b.add((UUID) key);
-            else b.add((byte[]) key);
-        } else {
-            CuckooFilter c = (CuckooFilter) f;
-            if (key instanceof Long) c.add((long) (Long) key);
-            else if (key instanceof String) c.add((String) key);
-            else if (key instanceof UUID) c.add((UUID) key);
-            else c.add((byte[]) key);
-        }
+        long[] h = hash(f, key);
+        f.addHash(h[0], h[1]);
     }
 
     /* ---- one case: a filter built on the server and here from the same keys ---- */
