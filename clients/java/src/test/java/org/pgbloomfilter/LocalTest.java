@@ -179,6 +179,22 @@ class LocalTest {
         assertThrows(InvalidFilterException.class, () -> Filters.fromBase64("not base64!"));
     }
 
+    /* filters made by 1.0 and 1.1 (hash id 1) hash these four key types alike */
+    @Test
+    void hashIdOneAnswersAlike() {
+        UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        BloomFilter two = BloomFilter.create(1000, 0.01, 5).add(7L).add("seven").add(u).add(new byte[] {7});
+        byte[] b = two.toBytes();
+        b[6] = 1;
+        BloomFilter one = BloomFilter.fromBytes(b);
+        assertEquals(1, one.hashId());
+        for (long i = 0; i < 20_000; i++)
+            assertEquals(two.mightContain(i), one.mightContain(i));
+        assertTrue(one.mightContain("seven") && one.mightContain(u) && one.mightContain(new byte[] {7}));
+        b[6] = 3;
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
+    }
+
     @Test
     void countingAndCuckooCount() {
         BloomFilter c = BloomFilter.createCounting(1000, 0.01, 0).add(5L).add(5L).add(6L);
