@@ -172,6 +172,26 @@ check-python:
 		|| echo "check-python: mmh3 not installable here; hashing through libmurmurhash"
 	cd $(PYCLIENT) && .venv/bin/python -m pytest -q -p no:cacheprovider
 
+# ---- Java client: clients/java (see its README) ----
+# javac and jar from Debian's JDK, JUnit 5 and the PostgreSQL JDBC driver
+# from Debian's packages (nothing downloaded).  The tests start a private
+# server (initdb in a temporary directory, as postgres when run as root, TCP
+# on 127.0.0.1 for JDBC) from BLOOMFILTER_PG_BINDIR, else pg_config --bindir,
+# against the installed extension: run `make install` first.  To use a
+# server of your own instead, set BLOOMFILTER_TEST_JDBC_URL.  bench-java
+# compares checks/s with Guava's BloomFilter (Debian's libguava-java).
+
+JAVACLIENT = clients/java
+
+.PHONY: check-java bench-java
+check-java:
+	@EXTRA_PACKAGES="default-jdk-headless junit5 libpostgresql-jdbc-java" bash scripts/deps.sh
+	$(MAKE) -C $(JAVACLIENT) test
+
+bench-java:
+	@EXTRA_PACKAGES="default-jdk-headless libguava-java" bash scripts/deps.sh
+	$(MAKE) -C $(JAVACLIENT) bench
+
 # The suite on every supported major: 15 (the system's, through a private
 # mirror: nothing is installed there), 17 and 18 (scratch builds under
 # $(BF_PG_ROOT), made by scripts/build-pg.sh if missing, which takes a while

@@ -1,0 +1,482 @@
+package org.pgbloomfilter;
+
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * A {@code cuckoofilter} value, read from the server's bytes or built
+ * locally with the bytes the server would build (README: "Cuckoo filters").
+ * It can count copies and delete; it grows by sub-filters when full.
+ *
+ * <p>Hash scheme, from MurmurHash3 (h1, h2), in a sub-filter of n buckets of
+ * b slots and f-bit fingerprints: bucket i1 = high word of h1 * n;
+ * fingerprint h2 >>> (64 - f), or 1 if that is 0; the other bucket
+ * (H - i) mod n with H the high word of fmix64(fp) * n.
+ */
+public final class CuckooFilter extends Filter {
+    static final int HEADER = 48;
+    static final int MAGIC = 0x464F4B43;           /* "CKOF" read little-endian */
+    private static final int SUB_HEADER = 24;
+    private static final int MAX_SUBS = 64;
+    private static final int MAX_KICKS_LIMIT = 4096;
+    private static final int DEFAULT_MAX_KICKS = 500;
+    private static final double MIN_ERROR_RATE = 1e-8;
+    private static final long KICK_MULT = 6364136223846793005L;
+    private static final long KICK_ADD = 1442695040888963407L;
+    /* 8 bytes past the value, so that a slot word can always be read whole */
+    private static final int PAD = 8;
+
+    private byte[] buf;
+    private int len;
+    private final int b;
+    private int nsub;
+    private int[] descAt = new int[MAX_SUBS];
+    private long[] nbuckets = new long[MAX_SUBS];
+    private int[] fpBits = new int[MAX_SUBS];
+
+    private CuckooFilter(byte[] padded, int len) {
+        super(Bytes.load32(padded, 8), Bytes.load32(padded, 40));
+        this.buf = padded;
+        this.len = len;
+        this.b = padded[6];
+        locateSubs();
+    }
+
+    private void locateSubs() {
+        nsub = Bytes.load16(buf, 12);
+        int at = HEADER;
+        for (int i = 0; i < nsub; i++) {
+            descAt[i] = at;
+            nbuckets[i] = Bytes.load64(buf, at);
+            fpBits[i] = buf[at + 16];
+            at += SUB_HEADER + slotBytes(nbuckets[i], b, fpBits[i]);
+        }
+    }
+
+    static int slotBytes(long nbuckets, int b, int f) {
+        return (int) ((nbuckets * b * f + 7) / 8);
+    }
+
+    /* ---- reading ---- */
+
+    /**
+     * The filter in bytes as {@code f::bytea} gives them, validated as
+     * strictly as the server's binary input (the bytes are copied).
+     *
+     * @throws InvalidFilterException if the server would refuse them
+     */
+    public static CuckooFilter fromBytes(byte[] bytes) {
+        CuckooValidation.check(bytes);
+        return new CuckooFilter(Arrays.copyOf(bytes, bytes.length + PAD), bytes.length);
+    }
+
+    public static CuckooFilter fromBase64(String text) {
+        return fromBytes(Filters.decodeBase64(text));
+    }
+
+    @Override
+    public byte[] toBytes() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    /* ---- building: cf_create ---- */
+
+    public static CuckooFilter create(long capacity, double errorRate) {
+        return create(capacity, errorRate, 0);
+    }
+
+    /** {@code cf_create(capacity, errorRate, seed)}. */
+    public static CuckooFilter create(long capacity, double errorRate, long seed) {
+        if (capacity <= 0)
+            throw new IllegalArgumentException("cuckoo filter capacity must be positive, got " + capacity);
+        if (!(errorRate > 0.0 && errorRate < 1.0) || errorRate < MIN_ERROR_RATE)
+            throw new IllegalArgumentException("cuckoo filter error rate must be at least "
+                + MIN_ERROR_RATE + " and less than 1, got " + errorRate);
+        if (seed < 0 || seed > 0xFFFFFFFFL)
+            throw new IllegalArgumentException("cuckoo filter seed must be between 0 and 4294967295");
+        long[] shape = size(capacity, errorRate);
+        if (shape == null)
+            throw new IllegalArgumentException("cuckoo filter for " + capacity
+                + " elements at error rate " + errorRate + " is too large");
+        int bs = (int) shape[0];
+        int f = (int) shape[1];
+        int total = HEADER + SUB_HEADER + slotBytes(shape[2], bs, f);
+        byte[] v = new byte[total + PAD];
+        Bytes.store32(v, 0, MAGIC);
+        v[4] = 1;
+        v[5] = 2;
+        v[6] = (byte) bs;
+        v[7] = (byte) f;
+        Bytes.store32(v, 8, (int) seed);
+        Bytes.store16(v, 12, 1);
+        Bytes.store16(v, 14, DEFAULT_MAX_KICKS);
+        Bytes.store64(v, 16, capacity);
+        Bytes.store64(v, 24, Double.doubleToRawLongBits(errorRate));
+        Bytes.store64(v, HEADER, shape[2]);
+        v[HEADER + 16] = (byte) f;
+        return new CuckooFilter(v, total);
+    }
+
+    private static double targetLoad(int b) {
+        return b == 2 ? 0.80 : b == 8 ? 0.96 : 0.94;
+    }
+
+    private static double modelFpp(int b, int f, double load) {
+        double p = 1.0 / (Math.scalb(1.0, f) - 1.0);
+        return -StrictMath.expm1(2.0 * b * load * StrictMath.log1p(-p));
+    }
+
+    /** cuckoo_size: {bucket size, fingerprint bits, buckets}, or null if too large. */
+    static long[] size(long capacity, double errorRate) {
+        int[] sizes = {4, 2, 8};
+        double target = errorRate * Sizing.MARGIN;
+        double best = Double.POSITIVE_INFINITY;
+        long[] shape = null;
+        for (int bs : sizes) {
+            int f = 3;
+            while (f <= 32 && modelFpp(bs, f, targetLoad(bs)) > target)
+                f++;
+            for (int g = f - 1; g <= f && g <= 32; g++) {
+                if (g < 3)
+                    continue;
+                double p = 1.0 / (Math.scalb(1.0, g) - 1.0);
+                double load = StrictMath.log1p(-target) / (2.0 * bs * StrictMath.log1p(-p));
+                if (load > targetLoad(bs))
+                    load = targetLoad(bs);
+                double n = Math.ceil((double) capacity / (bs * load));
+                if (n < 2)
+                    n = 2;
+                double bits = n * bs * g;
+                if (bits < best) {
+                    best = bits;
+                    shape = new long[] {bs, g, (long) n};
+                }
+            }
+        }
+        if (shape == null || best / 8 > (double) Sizing.MAX_BYTES)
+            return null;
+        if (!nbucketsOk(shape[2], (int) shape[0], (int) shape[1])
+            || HEADER + SUB_HEADER + (shape[2] * shape[0] * shape[1] + 7) / 8 > Sizing.MAX_BYTES)
+            return null;
+        return shape;
+    }
+
+    static boolean nbucketsOk(long n, int b, int f) {
+        return n >= 1 && n <= Sizing.MAX_BYTES * 8 / ((long) b * f);
+    }
+
+    /* ---- the header ---- */
+
+    public int bucketSize() {
+        return b;
+    }
+
+    public int fingerprintBits() {
+        return buf[7];
+    }
+
+    public int subfilters() {
+        return nsub;
+    }
+
+    public int maxKicks() {
+        return Bytes.load16(buf, 14);
+    }
+
+    public long capacity() {
+        return Bytes.load64(buf, 16);
+    }
+
+    public double errorRate() {
+        return Double.longBitsToDouble(Bytes.load64(buf, 24));
+    }
+
+    /** Occupied slots of all sub-filters ({@code cf_items}). */
+    public long items() {
+        return Bytes.load64(buf, 32);
+    }
+
+    /* ---- slots ---- */
+
+    private long mask(int s) {
+        return (1L << fpBits[s]) - 1;
+    }
+
+    private int slotsAt(int s) {
+        return descAt[s] + SUB_HEADER;
+    }
+
+    private int get(int s, long k) {
+        long bit = k * fpBits[s];
+        return (int) ((Bytes.load64(buf, slotsAt(s) + (int) (bit >>> 3)) >>> (bit & 7)) & mask(s));
+    }
+
+    private void set(int s, long k, int fp) {
+        long bit = k * fpBits[s];
+        int at = slotsAt(s) + (int) (bit >>> 3);
+        int shift = (int) (bit & 7);
+        long w = Bytes.load64(buf, at);
+        w &= ~(mask(s) << shift);
+        w |= (fp & 0xFFFFFFFFL) << shift;
+        Bytes.store64(buf, at, w);
+    }
+
+    private static int fingerprint(long h2, int f) {
+        int fp = (int) (h2 >>> (64 - f));
+        return fp != 0 ? fp : 1;
+    }
+
+    private static long alt(long bucket, int fp, long n) {
+        long h = Bytes.mulHigh(Murmur3.fmix64(fp & 0xFFFFFFFFL), n);
+        return h >= bucket ? h - bucket : h + n - bucket;
+    }
+
+    /* slot of bucket holding fp, or -1; one word read when the bucket fits in it */
+    private int find(int s, long bucket, int fp) {
+        int f = fpBits[s];
+        if (b * f <= 57) {
+            long bit = bucket * b * f;
+            long w = Bytes.load64(buf, slotsAt(s) + (int) (bit >>> 3)) >>> (bit & 7);
+            long m = mask(s);
+            for (int j = 0; j < b; j++, w >>>= f)
+                if ((w & m) == (fp & 0xFFFFFFFFL))
+                    return j;
+            return -1;
+        }
+        for (int j = 0; j < b; j++)
+            if (get(s, bucket * b + j) == fp)
+                return j;
+        return -1;
+    }
+
+    /* ---- checks ---- */
+
+    @Override
+    boolean testHash(long h1, long h2) {
+        for (int s = 0; s < nsub; s++) {
+            long n = nbuckets[s];
+            int fp = fingerprint(h2, fpBits[s]);
+            long i1 = Bytes.mulHigh(h1, n);
+            if (find(s, i1, fp) >= 0 || find(s, alt(i1, fp, n), fp) >= 0)
+                return true;
+        }
+        return false;
+    }
+
+    @Override
+    long countHash(long h1, long h2) {
+        long count = 0;
+        for (int s = 0; s < nsub; s++) {
+            long n = nbuckets[s];
+            int fp = fingerprint(h2, fpBits[s]);
+            long i1 = Bytes.mulHigh(h1, n);
+            long i2 = alt(i1, fp, n);
+            for (int j = 0; j < b; j++) {
+                count += get(s, i1 * b + j) == fp ? 1 : 0;
+                if (i2 != i1)
+                    count += get(s, i2 * b + j) == fp ? 1 : 0;
+            }
+        }
+        return count;
+    }
+
+    /* ---- adds and deletes ---- */
+
+    public CuckooFilter add(long key) {
+        long[] h = hashLongForAdd(key);
+        addHash(h[0], h[1]);
+        return this;
+    }
+
+    public CuckooFilter add(String key) {
+        long[] h = hashString(key);
+        addHash(h[0], h[1]);
+        return this;
+    }
+
+    public CuckooFilter add(UUID key) {
+        long[] h = hashUuid(key);
+        addHash(h[0], h[1]);
+        return this;
+    }
+
+    public CuckooFilter add(byte[] key) {
+        long[] h = hashBytes(key);
+        addHash(h[0], h[1]);
+        return this;
+    }
+
+    public CuckooFilter addAll(long[] keys) {
+        for (long key : keys)
+            add(key);
+        return this;
+    }
+
+    /** {@code cf_add_nx}: adds the key only if it does not test present; returns whether it did. */
+    public boolean addIfAbsent(long key) {
+        long[] h = hashLongForAdd(key);
+        return addIfAbsentHash(h);
+    }
+
+    public boolean addIfAbsent(String key) {
+        return addIfAbsentHash(hashString(key));
+    }
+
+    public boolean addIfAbsent(UUID key) {
+        return addIfAbsentHash(hashUuid(key));
+    }
+
+    public boolean addIfAbsent(byte[] key) {
+        return addIfAbsentHash(hashBytes(key));
+    }
+
+    private boolean addIfAbsentHash(long[] h) {
+        if (testHash(h[0], h[1]))
+            return false;
+        addHash(h[0], h[1]);
+        return true;
+    }
+
+    /** {@code cf_delete}: one copy removed; false (nothing changed) if none is there. */
+    public boolean delete(long key) {
+        long[] h = hashLongForAdd(key);
+        return deleteHash(h[0], h[1]);
+    }
+
+    public boolean delete(String key) {
+        long[] h = hashString(key);
+        return deleteHash(h[0], h[1]);
+    }
+
+    public boolean delete(UUID key) {
+        long[] h = hashUuid(key);
+        return deleteHash(h[0], h[1]);
+    }
+
+    public boolean delete(byte[] key) {
+        long[] h = hashBytes(key);
+        return deleteHash(h[0], h[1]);
+    }
+
+    private boolean deleteHash(long h1, long h2) {
+        for (int s = nsub - 1; s >= 0; s--) {
+            int fp = fingerprint(h2, fpBits[s]);
+            long bucket = Bytes.mulHigh(h1, nbuckets[s]);
+            for (int pass = 0; pass < 2; pass++) {
+                int j = find(s, bucket, fp);
+                if (j >= 0) {
+                    set(s, bucket * b + j, 0);
+                    addCount(s, -1);
+                    return true;
+                }
+                bucket = alt(bucket, fp, nbuckets[s]);
+            }
+        }
+        return false;
+    }
+
+    private void addCount(int s, long delta) {
+        Bytes.store64(buf, descAt[s] + 8, Bytes.load64(buf, descAt[s] + 8) + delta);
+        Bytes.store64(buf, 32, Bytes.load64(buf, 32) + delta);
+    }
+
+    /*
+     * The first empty slot in either bucket of any sub-filter, newest first;
+     * else the kick walk in the newest; else a new sub-filter, and again.
+     */
+    @Override
+    void addHash(long h1, long h2) {
+        for (;;) {
+            for (int s = nsub - 1; s >= 0; s--)
+                if (place(s, Bytes.mulHigh(h1, nbuckets[s]), fingerprint(h2, fpBits[s])))
+                    return;
+            int last = nsub - 1;
+            if (kick(last, Bytes.mulHigh(h1, nbuckets[last]), fingerprint(h2, fpBits[last]), h2))
+                return;
+            grow();
+        }
+    }
+
+    private boolean place(int s, long bucket, int fp) {
+        long[] buckets = {bucket, alt(bucket, fp, nbuckets[s])};
+        for (long bk : buckets) {
+            int j = find(s, bk, 0);
+            if (j >= 0) {
+                set(s, bk * b + j, fp);
+                addCount(s, 1);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /* the kick walk from bucket or its other one, r seeding the sequence; undone if it fails */
+    private boolean kick(int s, long bucket, int fp, long r) {
+        int kicks = maxKicks();
+        long[] path = new long[kicks];
+        int hand = fp;
+        long n = nbuckets[s];
+        int done;
+
+        r = r * KICK_MULT + KICK_ADD;
+        long cur = (r >>> 63) != 0 ? alt(bucket, fp, n) : bucket;
+        for (done = 0; done < kicks; done++) {
+            r = r * KICK_MULT + KICK_ADD;
+            int j = (int) (r >>> 61) & (b - 1);
+            long k = cur * b + j;
+            int victim = get(s, k);
+            set(s, k, hand);
+            path[done] = k;
+            hand = victim;
+            cur = alt(cur, hand, n);
+            j = find(s, cur, 0);
+            if (j >= 0) {
+                set(s, cur * b + j, hand);
+                addCount(s, 1);
+                return true;
+            }
+        }
+        while (done-- > 0) {
+            int taken = get(s, path[done]);
+            set(s, path[done], hand);
+            hand = taken;
+        }
+        return false;
+    }
+
+    /* append a sub-filter of twice the buckets and one more fingerprint bit */
+    private void grow() {
+        int last = nsub - 1;
+        long n = nbuckets[last] * 2;
+        int f = Math.min(fpBits[last] + 1, 32);
+        if (nsub >= MAX_SUBS || !nbucketsOk(n, b, f)
+            || (long) len + SUB_HEADER + slotBytes(n, b, f) > Sizing.MAX_BYTES)
+            throw new IllegalStateException("cuckoo filter is full: it holds " + items()
+                + " items in " + nsub + " sub-filters (" + len + " bytes)");
+        int at = len;
+        int grown = len + SUB_HEADER + slotBytes(n, b, f);
+        buf = Arrays.copyOf(buf, grown + PAD);
+        Arrays.fill(buf, at, buf.length, (byte) 0);
+        Bytes.store64(buf, at, n);
+        buf[at + 16] = (byte) f;
+        Bytes.store16(buf, 12, nsub + 1);
+        len = grown;
+        locateSubs();
+    }
+
+    /** Entries per sub-filter, {buckets, fingerprint bits, occupied slots} each. */
+    public long[][] subfilterShapes() {
+        long[][] out = new long[nsub][];
+        for (int s = 0; s < nsub; s++)
+            out[s] = new long[] {nbuckets[s], fpBits[s], Bytes.load64(buf, descAt[s] + 8)};
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "CuckooFilter[" + b + " slots per bucket, " + nbuckets[0] + " buckets of "
+            + fpBits[0] + "-bit fingerprints, " + nsub + " sub-filters, seed " + seed()
+            + ", capacity " + capacity() + ", error rate " + errorRate() + ", items " + items()
+            + (keyType != 0 ? ", keys " + KeyTypes.name(keyType) : "") + "]";
+    }
+}

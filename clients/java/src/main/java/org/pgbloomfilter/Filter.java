@@ -1,0 +1,186 @@
+package org.pgbloomfilter;
+
+import java.util.Base64;
+import java.util.UUID;
+
+/**
+ * What every filter kind answers: a {@link BloomFilter} (plain, counting or
+ * scalable) or a {@link CuckooFilter}. "false" means certainly not added;
+ * "true" means possibly, with exactly the server's answer for the same key.
+ *
+ * <p>Keys: {@code long} (int2/int4/int8 columns), {@code String} (text in a
+ * UTF8 database), {@link UUID}, {@code byte[]} (bytea); see {@link KeyTypes}
+ * for how they meet a filter that records its key type.
+ *
+ * <p>Checks never write: any number of threads may check one filter at once.
+ * Adding is not synchronized; build a filter in one thread (or lock), then
+ * publish it (a final or volatile field) to the threads that check it.
+ */
+public abstract class Filter {
+    final int seed;
+    final int keyType;
+    private final int longMode;
+
+    Filter(int seed, int keyType) {
+        this.seed = seed;
+        this.keyType = keyType;
+        this.longMode = KeyTypes.longMode(keyType);
+    }
+
+    /** Whether the hash (h1, h2) tests present. */
+    abstract boolean testHash(long h1, long h2);
+
+    /** How many times the hash was added, at most (0 or 1 where the kind cannot count). */
+    abstract long countHash(long h1, long h2);
+
+    /** Add the hash; the filter may grow. */
+    abstract void addHash(long h1, long h2);
+
+    /** The value's bytes, exactly as {@code f::bytea} gives them. */
+    public abstract byte[] toBytes();
+
+    /** The text form: base64 of {@link #toBytes()}, as the type's output function writes. */
+    public String toBase64() {
+        return Base64.getEncoder().encodeToString(toBytes());
+    }
+
+    /** The hash seed (0 .. 4294967295 as an unsigned int). */
+    public final long seed() {
+        return Integer.toUnsignedLong(seed);
+    }
+
+    /** The key type recorded in the value: a type OID, 0 for untyped. */
+    public final int keyType() {
+        return keyType;
+    }
+
+    /* ---- hashing of each Java key type ---- */
+
+    /** The hash of an integer key's 8 bytes: MurmurHash3 of one tail word. */
+    final boolean testLong(long key) {
+        if (!KeyTypes.longInRange(longMode, key))
+            return false;           /* no key of the filter's type equals it */
+        long word = KeyTypes.longWord(longMode, keyType, key);
+        long s = Murmur3.seedWord(seed);
+        long h1 = (s ^ Murmur3.mixK1(word)) ^ 8;
+        long h2 = s ^ 8;
+        h1 += h2;
+        h2 += h1;
+        h1 = Murmur3.fmix64(h1);
+        h2 = Murmur3.fmix64(h2);
+        h1 += h2;
+        h2 += h1;
+        return testHash(h1, h2);
+    }
+
+    final long[] hashLong(long key) {
+        return Murmur3.hash8(KeyTypes.longWord(longMode, keyType, key), seed);
+    }
+
+    final long[] hashString(String key) {
+        byte[] b = KeyTypes.stringBytes(key, keyType);
+        return Murmur3.hash128(b, 0, b.length, seed);
+    }
+
+    final long[] hashUuid(UUID key) {
+        KeyTypes.checkUuid(keyType);
+        return Murmur3.hash16(Long.reverseBytes(key.getMostSignificantBits()),
+                              Long.reverseBytes(key.getLeastSignificantBits()), seed);
+    }
+
+    final long[] hashBytes(byte[] key) {
+        KeyTypes.checkBytes(keyType);
+        return Murmur3.hash128(key, 0, key.length, seed);
+    }
+
+    /* ---- checks ---- */
+
+    public final boolean mightContain(long key) {
+        return testLong(key);
+    }
+
+    public final boolean mightContain(String key) {
+        long[] h = hashString(key);
+        return testHash(h[0], h[1]);
+    }
+
+    public final boolean mightContain(UUID key) {
+        long[] h = hashUuid(key);
+        return testHash(h[0], h[1]);
+    }
+
+    public final boolean mightContain(byte[] key) {
+        long[] h = hashBytes(key);
+        return testHash(h[0], h[1]);
+    }
+
+    /** One answer per key, in order. */
+    public final boolean[] mightContainAll(long[] keys) {
+        boolean[] out = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++)
+            out[i] = testLong(keys[i]);
+        return out;
+    }
+
+    public final boolean[] mightContainAll(String[] keys) {
+        boolean[] out = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++)
+            out[i] = mightContain(keys[i]);
+        return out;
+    }
+
+    public final boolean[] mightContainAll(UUID[] keys) {
+        boolean[] out = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++)
+            out[i] = mightContain(keys[i]);
+        return out;
+    }
+
+    public final boolean[] mightContainAll(byte[][] keys) {
+        boolean[] out = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++)
+            out[i] = mightContain(keys[i]);
+        return out;
+    }
+
+    /** How many of the keys might be in the filter. */
+    public final int countPresent(long[] keys) {
+        int n = 0;
+        for (long k : keys)
+            n += testLong(k) ? 1 : 0;
+        return n;
+    }
+
+    /* ---- counts: bf_count and cf_count ---- */
+
+    public final long count(long key) {
+        if (!KeyTypes.longInRange(longMode, key))
+            return 0;
+        long[] h = hashLong(key);
+        return countHash(h[0], h[1]);
+    }
+
+    public final long count(String key) {
+        long[] h = hashString(key);
+        return countHash(h[0], h[1]);
+    }
+
+    public final long count(UUID key) {
+        long[] h = hashUuid(key);
+        return countHash(h[0], h[1]);
+    }
+
+    public final long count(byte[] key) {
+        long[] h = hashBytes(key);
+        return countHash(h[0], h[1]);
+    }
+
+    /* ---- adds: the same bytes as the server's adds ---- */
+
+    final long[] hashLongForAdd(long key) {
+        if (!KeyTypes.longInRange(longMode, key))
+            throw new IllegalArgumentException(key + " is out of range for type "
+                + KeyTypes.name(keyType));
+        return hashLong(key);
+    }
+}

@@ -1,0 +1,223 @@
+package org.pgbloomfilter;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What needs no server: the hash, pinned values, typed keys, validation. */
+class LocalTest {
+
+    /* SMHasher's verification: keys {0}, {0,1}, ... hashed with seed 256 - i */
+    @Test
+    void murmurVerificationValue() {
+        byte[] key = new byte[256];
+        byte[] hashes = new byte[256 * 16];
+        for (int i = 0; i < 256; i++) {
+            key[i] = (byte) i;
+            long[] h = Murmur3.hash128(key, 0, i, 256 - i);
+            Bytes.store64(hashes, i * 16, h[0]);
+            Bytes.store64(hashes, i * 16 + 8, h[1]);
+        }
+        long[] fin = Murmur3.hash128(hashes, 0, hashes.length, 0);
+        assertEquals(0x6384BA69, (int) fin[0]);
+    }
+
+    @Test
+    void fastPathsAreTheGeneralHash() {
+        Random r = new Random(1);
+        byte[] b = new byte[16];
+        for (int i = 0; i < 100_000; i++) {
+            r.nextBytes(b);
+            int seed = r.nextInt();
+            assertArrayEquals(Murmur3.hash128(b, 0, 8, seed), Murmur3.hash8(Bytes.load64(b, 0), seed));
+            assertArrayEquals(Murmur3.hash128(b, 0, 16, seed),
+                              Murmur3.hash16(Bytes.load64(b, 0), Bytes.load64(b, 8), seed));
+            assertEquals(Murmur3.hash8(Bytes.load64(b, 0), seed)[0], Murmur3.hash8H1(Bytes.load64(b, 0), seed));
+        }
+    }
+
+    /* sql/shard.sql's pinned values */
+    @Test
+    void shardsArePinned() {
+        long[] keys = {0, 1, -1, 42, 4611686018427387904L};
+        int[][] want = {{1, 2, 5, 6, 761, 49921}, {0, 0, 0, 0, 3, 254}, {0, 0, 0, 0, 39, 2606},
+                        {1, 2, 6, 7, 931, 61077}, {0, 0, 0, 0, 38, 2498}};
+        int[] n = {2, 3, 7, 8, 1000, 65536};
+        for (int i = 0; i < keys.length; i++)
+            for (int j = 0; j < n.length; j++)
+                assertEquals(want[i][j], Shards.shard(keys[i], n[j]), keys[i] + " of " + n[j]);
+        String[] texts = {"", "a", "hello"};
+        int[][] wantText = {{0, 0, 0, 0, 71, 4678}, {1, 2, 6, 7, 936, 61360}, {0, 0, 2, 2, 304, 19947}};
+        for (int i = 0; i < texts.length; i++)
+            for (int j = 0; j < n.length; j++)
+                assertEquals(wantText[i][j], Shards.shard(texts[i], n[j]));
+        assertEquals(12860, Shards.shard(UUID.fromString("00000000-0000-0000-0000-000000000001"), 65536));
+        assertEquals(0, Shards.shard(12345, 1));
+        assertThrows(IllegalArgumentException.class, () -> Shards.shard(1, 0));
+        assertThrows(IllegalArgumentException.class, () -> Shards.shard(1, 65537));
+    }
+
+    /* glibc's lgamma at whole numbers, the values the sizing model takes */
+    @Test
+    void lgammaIsGlibcs() {
+        double[][] pins = {
+            {1, 0x0p+0}, {2, 0x0p+0}, {3, 0x1.62e42fefa39efp-1}, {7, 0x1.a51273acf01cap+2},
+            {8, 0x1.10ce1f32dcc2fp+3}, {513, 0x1.4fc1ef6231301p+11},
+            {1000001, 0x1.87193cc4f1ea6p+23}, {123456789, 0x1.037c1b9e72507p+31},
+        };
+        for (double[] p : pins)
+            assertEquals(Double.doubleToLongBits(p[1]), Double.doubleToLongBits(Sizing.lgamma(p[0])),
+                         "lgamma(" + p[0] + ")");
+    }
+
+    /* a filter with key type oid written into its header, as typed filters record it */
+    private static BloomFilter typed(BloomFilter f, int oid) {
+        byte[] b = f.toBytes();
+        Bytes.store32(b, 12, oid);
+        return BloomFilter.fromBytes(b);
+    }
+
+    @Test
+    void typedIntegerFilters() {
+        BloomFilter int8 = typed(BloomFilter.create(1000, 0.01).add(42L).add(1L << 40), KeyTypes.INT8);
+        assertEquals(KeyTypes.INT8, int8.keyType());
+        assertTrue(int8.mightContain(42L));
+        assertTrue(int8.mightContain("42"), "a String against an int8 filter is read as the number");
+        assertTrue(int8.mightContain(" +42 "));
+        assertThrows(IllegalArgumentException.class, () -> int8.mightContain("forty-two"));
+        assertThrows(IllegalArgumentException.class, () -> int8.mightContain("9223372036854775808"));
+        assertThrows(IllegalArgumentException.class, () -> int8.mightContain(UUID.randomUUID()));
+        assertThrows(IllegalArgumentException.class, () -> int8.mightContain(new byte[] {1}));
+
+        BloomFilter int4 = typed(BloomFilter.create(1000, 0.01).add(42L), KeyTypes.INT4);
+        assertTrue(int4.mightContain(42L));
+        /* no int4 equals a long beyond its range: absent, not an error */
+        assertFalse(int4.mightContain(1L << 40));
+        assertEquals(0, int4.count(1L << 40));
+        assertThrows(IllegalArgumentException.class, () -> int4.mightContain("99999999999"));
+        assertThrows(IllegalArgumentException.class, () -> int4.add(1L << 40));
+    }
+
+    @Test
+    void typedTextAndUuidFilters() {
+        UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        BloomFilter text = typed(BloomFilter.create(1000, 0.01).add("abc"), KeyTypes.TEXT);
+        assertTrue(text.mightContain("abc"));
+        assertThrows(IllegalArgumentException.class, () -> text.mightContain(42L),
+                     "a long against a text filter is refused, never a silent miss");
+        assertThrows(IllegalArgumentException.class, () -> text.mightContain(u));
+        BloomFilter bpchar = typed(BloomFilter.create(1000, 0.01).add("abc"), KeyTypes.BPCHAR);
+        assertTrue(bpchar.mightContain("abc   "));
+
+        BloomFilter uuid = typed(BloomFilter.create(1000, 0.01).add(u), KeyTypes.UUID_OID);
+        assertTrue(uuid.mightContain(u));
+        assertTrue(uuid.mightContain("{A0EEBC99-9C0B4EF8-BB6D6BB9-BD380A11}"));
+        assertThrows(IllegalArgumentException.class, () -> uuid.mightContain("a0eebc99"));
+        assertThrows(IllegalArgumentException.class, () -> uuid.mightContain(7L));
+
+        BloomFilter bytea = typed(BloomFilter.create(1000, 0.01).add(new byte[] {1, 2, (byte) 0xFF}), KeyTypes.BYTEA);
+        assertTrue(bytea.mightContain(new byte[] {1, 2, (byte) 0xFF}));
+        assertTrue(bytea.mightContain("\\x0102ff"));
+        assertTrue(bytea.mightContain("\\001\\002\\377"));
+        assertThrows(IllegalArgumentException.class, () -> bytea.mightContain("\\q"));
+        assertTrue(BloomFilter.create(10, 0.01).add("abc").mightContain("abc"));
+    }
+
+    @Test
+    void typedNumericAndFloatFilters() {
+        BloomFilter numeric = typed(BloomFilter.create(1000, 0.01).add(2L), KeyTypes.NUMERIC);
+        assertTrue(numeric.mightContain(2L));
+        assertTrue(numeric.mightContain("2.00"));
+        BloomFilter withText = typed(BloomFilter.create(1000, 0.01).add("1.5"), KeyTypes.NUMERIC);
+        assertTrue(withText.mightContain("1.50"), "non-whole numerics hash as their trimmed text");
+        BloomFilter float8 = typed(BloomFilter.create(1000, 0.01).add(1L << 53), KeyTypes.FLOAT8);
+        assertTrue(float8.mightContain((1L << 53) + 1), "a long meets float8 keys as SQL converts it");
+    }
+
+    @Test
+    void typedCuckooFilter() {
+        byte[] b = CuckooFilter.create(1000, 0.01).add(42L).toBytes();
+        Bytes.store32(b, 40, KeyTypes.INT8);
+        CuckooFilter f = CuckooFilter.fromBytes(b);
+        assertEquals(KeyTypes.INT8, f.keyType());
+        assertTrue(f.mightContain("42"));
+        assertEquals(1, f.count(" 42"));
+        Bytes.store32(b, 40, KeyTypes.TEXT);
+        CuckooFilter t = CuckooFilter.fromBytes(b);
+        assertThrows(IllegalArgumentException.class, () -> t.mightContain(42L));
+        Bytes.store32(b, 44, 1);
+        assertThrows(InvalidFilterException.class, () -> CuckooFilter.fromBytes(b));
+    }
+
+    @Test
+    void validationRefusesWhatTheServerRefuses() {
+        byte[] good = BloomFilter.create(1000, 0.01).add(1L).toBytes();
+        byte[] b = good.clone();
+        b[0] = 'X';
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
+        byte[] c = good.clone();
+        c[40]++;
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(c));
+        byte[] d = java.util.Arrays.copyOf(good, good.length - 1);
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(d));
+        byte[] e = good.clone();
+        e[5] = 9;
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(e));
+        byte[] s = BloomFilter.createScalable(100, 0.01, 0, 2).addAll(new long[] {1, 2, 3}).toBytes();
+        BloomFilter.fromBytes(s);
+        s[BloomFilter.HEADER + 8] = 1;
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(s));
+        byte[] k = CuckooFilter.create(1000, 0.01).add(5L).toBytes();
+        k[32]++;
+        assertThrows(InvalidFilterException.class, () -> CuckooFilter.fromBytes(k));
+        assertThrows(InvalidFilterException.class, () -> Filters.fromBase64("not base64!"));
+    }
+
+    /* filters made by 1.0 and 1.1 (hash id 1) hash these four key types alike */
+    @Test
+    void hashIdOneAnswersAlike() {
+        UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        BloomFilter two = BloomFilter.create(1000, 0.01, 5).add(7L).add("seven").add(u).add(new byte[] {7});
+        byte[] b = two.toBytes();
+        b[6] = 1;
+        BloomFilter one = BloomFilter.fromBytes(b);
+        assertEquals(1, one.hashId());
+        for (long i = 0; i < 20_000; i++)
+            assertEquals(two.mightContain(i), one.mightContain(i));
+        assertTrue(one.mightContain("seven") && one.mightContain(u) && one.mightContain(new byte[] {7}));
+        b[6] = 3;
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
+    }
+
+    @Test
+    void countingAndCuckooCount() {
+        BloomFilter c = BloomFilter.createCounting(1000, 0.01, 0).add(5L).add(5L).add(6L);
+        assertEquals(2, c.count(5L));
+        assertTrue(c.remove(5L));
+        assertEquals(1, c.count(5L));
+        assertThrows(UnsupportedOperationException.class, () -> BloomFilter.create(10, 0.01).remove(1L));
+        CuckooFilter k = CuckooFilter.create(1000, 0.01).add("x").add("x");
+        assertEquals(2, k.count("x"));
+        assertTrue(k.delete("x"));
+        assertEquals(1, k.count("x"));
+        assertFalse(k.addIfAbsent("x"));
+        assertEquals(1, k.items());
+    }
+
+    @Test
+    void argumentsAreChecked() {
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(0, 0.01));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, 1.0));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, 1e-11));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, 0.01, -1));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.createScalable(10, 0.01, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(10, 1e-9));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(Long.MAX_VALUE, 0.01));
+    }
+}
