@@ -22,7 +22,7 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
                     Tuple, Type, TypeVar, Union)
 
 from . import _murmur, _vector
-from ._keys import UnsupportedKey, encoder, fast_table, KEY_TYPE_NAMES
+from ._keys import encoder, fast_table, KEY_TYPE_NAMES
 from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
 
@@ -449,6 +449,10 @@ class BloomFilter:
                 return self._check_arrays(*arrays)
             pairs = self._hash_all(keys)
             return self._check_pairs_np(pairs)
+        return self._contains_many_py(keys)
+
+    def _contains_many_py(self, keys: Sequence[Any]) -> List[bool]:
+        """contains_many without numpy: the reference for the array path."""
         return [False if h is None else self._check_hash(*h)
                 for h in self._hash_all(keys)]
 
