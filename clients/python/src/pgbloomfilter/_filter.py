@@ -43,6 +43,7 @@ M64 = (1 << 64) - 1
 COUNTER_MAX = 15
 
 HEADER = struct.Struct("<4sBBBBIIQQdQ")
+_pack_int8 = struct.Struct("<q").pack
 
 Pair = Tuple[int, int]
 F = TypeVar("F", bound="BloomFilter")
@@ -115,6 +116,7 @@ class BloomFilter:
     _hash: Callable[[bytes, int], Pair]
     _enc: Callable[[Any], Optional[bytes]]
     _fast: Dict[type, Callable[[Any], Optional[bytes]]]
+    _ints: bool
 
     # ---- construction ----
 
@@ -168,6 +170,8 @@ class BloomFilter:
     def _set_encoder(self) -> None:
         self._enc = encoder(self.hash_id, self.key_type)
         self._fast = fast_table(self.hash_id, self.key_type)
+        # int keys in the int8 range are their 8 LE bytes, unconverted
+        self._ints = self._fast.get(int) is not None
 
     @classmethod
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
@@ -392,7 +396,9 @@ class BloomFilter:
     # (a repeated number cannot be clear: it was tested set before), so
     # only set bits need the "drawn before?" test.
 
-    def _check_hash(self, h1: int, h2: int) -> bool:
+    def _check_hash(self, h1: int, h2: int, _mult: int = LCG_MULT,
+                    _m64: int = M64, _draws: range = range(MAX_DRAWS)
+                    ) -> bool:
         bits = self._bits
         base = ((h1 * self._nblocks) >> 64) << 6
         c = h1 | 1
@@ -400,8 +406,8 @@ class BloomFilter:
         k = self.nhashes
         seen = 0
         got = 0
-        for _ in range(MAX_DRAWS):
-            x = (x * LCG_MULT + c) & M64
+        for _ in _draws:
+            x = (x * _mult + c) & _m64
             pos = x >> 55
             if not (bits[base + (pos >> 3)] >> (pos & 7)) & 1:
                 return False
@@ -419,8 +425,14 @@ class BloomFilter:
     def contains(self, key: Any) -> bool:
         """bf_contains(f, key): False if certainly never added, True if
         possibly added."""
-        f = self._fast.get(type(key))
-        data = f(key) if f is not None else self._enc(key)
+        if type(key) is int and self._ints:
+            try:
+                data = _pack_int8(key)
+            except struct.error:
+                data = self._enc(key)
+        else:
+            f = self._fast.get(type(key))
+            data = f(key) if f is not None else self._enc(key)
         if data is None:
             return False
         h1, h2 = self._hash(data, self.seed)

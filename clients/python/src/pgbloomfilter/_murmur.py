@@ -109,17 +109,19 @@ def _libmurmurhash_backend():
     # ctypes releases the GIL for the length of the call, so another thread
     # can hash at the same time: each thread writes into a buffer of its
     # own (a shared one gave wrong hashes under 8 threads, issue 15).
-    def lmmh_pair(data, seed=0):
-        if not isinstance(data, bytes):
-            data = bytes(data)
+    def lmmh_pair(data, seed=0, _unpack=_QQ.unpack):
         try:
             out, outp = local.buf
         except AttributeError:
             out = out_type()
             outp = ctypes.addressof(out)
             local.buf = (out, outp)
-        fn(data, len(data), seed, outp)
-        return out[0], out[1]
+        try:
+            fn(data, len(data), seed, outp)
+        except ctypes.ArgumentError:
+            data = bytes(data)
+            fn(data, len(data), seed, outp)
+        return _unpack(out)
     return lmmh_pair
 
 
