@@ -218,14 +218,19 @@ def _nested(enc, value):
     return _U32_LE(len(data)) + data
 
 
-def _record(row, enc_col):
-    out = [_U32_LE(len(row))]
-    for col in row:
-        part = _nested(enc_col, col)
+def _join_nested(head, values, enc):
+    """head, then each value as a nested value; None if one is absent."""
+    out = [head]
+    for v in values:
+        part = _nested(enc, v)
         if part is None:
             return None
         out.append(part)
     return b"".join(out)
+
+
+def _record(row, enc_col):
+    return _join_nested(_U32_LE(len(row)), row, enc_col)
 
 
 def _array_shape(value):
@@ -255,15 +260,8 @@ def _array_shape(value):
 
 def _array(value, enc_elem):
     dims, flat = _array_shape(value)
-    out = [_U32_LE(len(dims))]
-    for n in dims:
-        out.append(_U32_LE(n) + _U32_LE(1))
-    for x in flat:
-        part = _nested(enc_elem, x)
-        if part is None:
-            return None
-        out.append(part)
-    return b"".join(out)
+    head = _U32_LE(len(dims)) + b"".join(_U32_LE(n) + _U32_LE(1) for n in dims)
+    return _join_nested(head, flat, enc_elem)
 
 
 def _bytes(b):
