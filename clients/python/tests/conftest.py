@@ -4,7 +4,7 @@ Where the tests find a server:
 - BLOOMFILTER_TEST_DSN, if set (a libpq connection string);
 - else PGHOST/PGPORT from the environment, as ``pg_virtualenv -t`` sets;
 - else a cluster of our own: initdb in a temporary directory, pg_ctl on a
-  Unix socket in it (as the postgres user when run as root), stopped and
+  Unix socket in it, from BLOOMFILTER_PG_BINDIR (default: pg_config's) (as the postgres user when run as root), stopped and
   removed at the end.
 Either way the tests create a UTF8 database of their own with the extension
 in it and drop it afterwards.  The extension must be installed
@@ -26,6 +26,12 @@ TEST_DB = "pgbloomfilter_test"
 
 
 def _bindir():
+    # BLOOMFILTER_PG_BINDIR points at another server's binaries (a private
+    # mirror with the extension installed, as scripts/check-version.sh
+    # makes), so that the tests need not install into the system's server
+    given = os.environ.get("BLOOMFILTER_PG_BINDIR")
+    if given:
+        return given
     pg_config = os.environ.get("PG_CONFIG", "pg_config")
     try:
         return subprocess.check_output([pg_config, "--bindir"],

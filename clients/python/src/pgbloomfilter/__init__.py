@@ -1,23 +1,44 @@
-"""Client side of the bloomfilter PostgreSQL type.
+"""Client side of the bloomfilter PostgreSQL extension: load, check and
+build ``bloomfilter`` (plain, counting, scalable) and ``cuckoofilter``
+values with the server's exact bytes and answers.
 
-    from pgbloomfilter import BloomFilter
-    bf = BloomFilter.from_bytes(row[0])        # SELECT f::bytea ...
-    bf.contains(42), "alice" in bf, bf.contains_many(ids)
+    from pgbloomfilter import load
+    f = load(row[0])              # SELECT f::bytea ... (either type)
+    42 in f, f.contains_many(ids), f.count("alice")
 
-    local = BloomFilter.create(100000, 0.01, hash_id=1).add_many(ids)
+    local = BloomFilter.create(100000, 0.01).add_many(ids)
     cur.execute("INSERT INTO t VALUES (%s::bytea::bloomfilter)",
                 (local.to_bytes(),))
 
 ``pgbloomfilter.psycopg.register_bloomfilter(conn)`` makes psycopg 3 load
-``bloomfilter`` columns as BloomFilter objects and send them back.
+``bloomfilter`` and ``cuckoofilter`` columns as these objects.
 """
 
-from ._filter import (BloomFilter, InvalidFilter, canonical_bytes,
+from typing import Union
+
+from ._version import __version__
+from ._keys import canonical_bytes, UnsupportedKey
+from ._filter import (BloomFilter, CountingBloomFilter, InvalidFilter,
                       SUPPORTED_HASH_IDS, DEFAULT_HASH_ID)
+from ._scalable import ScalableBloomFilter
+from ._cuckoo import CuckooFilter
+from ._shard import shard, SHARD_SEED
 from ._murmur import BACKEND as HASH_BACKEND
 from ._sizing import EXACT as SIZING_EXACT, FilterTooLarge, size
 
-__all__ = ["BloomFilter", "InvalidFilter", "FilterTooLarge", "canonical_bytes",
-           "size", "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID", "HASH_BACKEND",
-           "SIZING_EXACT"]
-__version__ = "0.1.0"
+__all__ = ["BloomFilter", "CountingBloomFilter", "ScalableBloomFilter",
+           "CuckooFilter", "InvalidFilter", "FilterTooLarge",
+           "UnsupportedKey", "canonical_bytes", "load", "shard", "size",
+           "SHARD_SEED", "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID",
+           "HASH_BACKEND", "SIZING_EXACT", "__version__"]
+
+Filter = Union[BloomFilter, CuckooFilter]
+
+
+def load(data: Union[bytes, bytearray, memoryview]) -> Filter:
+    """A bloomfilter or cuckoofilter value from its binary form, by its
+    magic number."""
+    head = bytes(memoryview(data)[:4])
+    if head == b"CKOF":
+        return CuckooFilter.from_bytes(data)
+    return BloomFilter.from_bytes(data)

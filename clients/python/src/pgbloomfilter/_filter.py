@@ -1,142 +1,133 @@
 """The bloomfilter value on the client: parse, check, build, serialise.
 
-Everything here follows the server's src/bloom_core.h, not prose: the
-README's "Bit positions" paragraph reads as if the first bit came from
-x0 = h2, but bloom_draw_next advances x before it takes a bit, so the first
-bit is x1 >> 55 with x1 = h2 * A + (h1 | 1).  Draws are bounded by
-BLOOM_MAX_DRAWS (1024) as on the server.
+Everything here follows the server's C core (src/bloom_core.c,
+bloom_blocked.h, bloom_counting.c), not prose.  An element's block is the
+high 64 bits of h1 * nblocks; inside it the LCG x = x * 6364136223846793005
++ (h1 | 1) starts from x = h2 and is advanced *before* each cell is taken
+(the first cell is x1 >> 55), numbers already drawn are skipped, and at
+most 1024 draws are made.
 
-Canonical bytes of a key (the server's, for the types a Python program
-naturally holds):
+Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
+(``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
+(``ScalableBloomFilter`` in _scalable.py).  ``BloomFilter.from_bytes`` gives
+the class the header names.
 
-- int: int8, 8 bytes little-endian (matches int2, int4 and int8 columns);
-- str: UTF-8 (matches text, varchar in a UTF8 database);
-- bytes, bytearray, memoryview: the bytes (matches bytea);
-- uuid.UUID: its 16 bytes (matches uuid).
-
-bool and float are refused: the server hashes them by their send form,
-and hash id 2 changes float canonicalisation, so no Python value could
-promise to match.
+Header bytes 12..15 are the key type (uint32 LE, a built-in type OID; 0:
+untyped or made before 1.3): keys are converted as the server converts
+probes of another type (_keys.py).
 """
 
 import struct
-import uuid
+from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
+                    Tuple, Type, TypeVar, Union)
 
-from . import _murmur
-from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BLOCKS, MAX_HASHES,
+from . import _murmur, _vector
+from ._keys import encoder, fast_table, KEY_TYPE_NAMES
+from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
 
-__all__ = ["BloomFilter", "InvalidFilter", "canonical_bytes",
-           "SUPPORTED_HASH_IDS"]
+__all__ = ["BloomFilter", "CountingBloomFilter", "InvalidFilter",
+           "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID"]
 
 MAGIC = b"BLMF"
 VERSION = 1
 LAYOUT_BLOCKED512 = 1
+LAYOUT_COUNTING4 = 2
+LAYOUT_SCALABLE = 3
 SUPPORTED_HASH_IDS = (1, 2)
 DEFAULT_HASH_ID = 2
-BLOCK_BYTES = BLOCK_BITS // 8
+MAX_KEY_TYPE = 9999     # key types are built-in types: OIDs below 10000
 LCG_MULT = 6364136223846793005
 MAX_DRAWS = 16 * MAX_HASHES
 M64 = (1 << 64) - 1
+COUNTER_MAX = 15
 
-_HEADER = struct.Struct("<4sBBBBIIQQdQ")
-_INT8 = struct.Struct("<q")
-_UUID = uuid.UUID
+HEADER = struct.Struct("<4sBBBBIIQQdQ")
+_pack_int8 = struct.Struct("<q").pack
 
-
-_np = False
-
-
-def _numpy():
-    """numpy if it is installed (imported on first use), else None."""
-    global _np
-    if _np is False:
-        try:
-            import numpy
-            _np = numpy
-        except ImportError:
-            _np = None
-    return _np
+Pair = Tuple[int, int]
+F = TypeVar("F", bound="BloomFilter")
 
 
 class InvalidFilter(ValueError):
     """Bytes that the server would refuse (22P03 there)."""
 
 
-def _int_bytes(key, _pack=_INT8.pack):
-    try:
-        return _pack(key)
-    except struct.error:
-        raise OverflowError("integer key %d is outside the int8 range" % key) \
-            from None
+def draw_cells(h1: int, h2: int, k: int) -> List[int]:
+    """The element's k distinct cell numbers (0..511), in draw order."""
+    c = h1 | 1
+    x = h2
+    seen = 0
+    out = []
+    for _ in range(MAX_DRAWS):
+        x = (x * LCG_MULT + c) & M64
+        pos = x >> 55
+        m = 1 << pos
+        if not seen & m:
+            seen |= m
+            out.append(pos)
+            if len(out) == k:
+                break
+    return out
 
 
-def _str_bytes(key):
-    return key.encode("utf-8")
+def _check_key_type(key_type: int) -> int:
+    if not (isinstance(key_type, int) and 0 <= key_type <= MAX_KEY_TYPE):
+        raise ValueError("key type must be 0 (untyped) or a built-in type OID, "
+                         "got %r" % (key_type,))
+    return key_type
 
 
-def _same(key):
-    return key
-
-
-def _uuid_bytes(key):
-    return key.bytes
-
-
-_CANONICAL = {
-    int: _int_bytes,
-    str: _str_bytes,
-    bytes: _same,
-    bytearray: bytes,
-    memoryview: bytes,
-    _UUID: _uuid_bytes,
-}
-
-
-def canonical_bytes(key):
-    """The bytes the server hashes for this key."""
-    f = _CANONICAL.get(type(key))
-    if f is not None:
-        return f(key)
-    if isinstance(key, bool) or isinstance(key, float):
-        raise TypeError("%s keys are not supported: the server hashes them "
-                        "by a form no Python value promises to match"
-                        % type(key).__name__)
-    if isinstance(key, int):            # IntEnum and friends
-        return _int_bytes(int(key))
-    if isinstance(key, str):
-        return _str_bytes(str(key))
-    if isinstance(key, (bytes, bytearray, memoryview)):
-        return bytes(key)
-    if isinstance(key, _UUID):
-        return key.bytes
-    raise TypeError("unsupported key type %s (int, str, bytes or uuid.UUID)"
-                    % type(key).__name__)
+def _is_all_ints(keys: Sequence[Any]) -> bool:
+    for k in keys:
+        if type(k) is not int or not -0x8000000000000000 <= k <= 0x7FFFFFFFFFFFFFFF:
+            return False
+    return True
 
 
 class BloomFilter:
-    """A bloomfilter value: the 48-byte header and the bit blocks.
+    """A bloomfilter value.  This class is layout 1 (blocked512); the
+    counting and scalable layouts are subclasses, and ``from_bytes`` gives
+    whichever the value is.
 
     Load one with ``from_bytes`` (``f::bytea``, or the psycopg adapter in
-    ``pgbloomfilter.psycopg``); build one with ``create`` (same shape as
-    ``bf_create``) or ``from_shape``, ``add`` keys and send ``to_bytes()``
-    back.  Checks (``key in bf``, ``contains``, ``contains_many``) give the
-    server's ``bf_contains`` answers.
+    ``pgbloomfilter.psycopg``); build one with ``create`` (the shape
+    ``bf_create`` gives) and ``add``/``add_many``, then send ``to_bytes()``.
+    Checks (``key in f``, ``contains``, ``contains_many``, ``count``) give
+    the server's answers.
     """
 
-    __slots__ = ("version", "layout", "hash_id", "nhashes", "seed", "flags",
-                 "nbits", "capacity", "error_rate", "bits_set", "_bits",
-                 "_nblocks", "_hash")
+    layout_id = LAYOUT_BLOCKED512
+    layout_name = "blocked512"
+    _cell_bits = 1
+
+    version: int
+    layout: int
+    hash_id: int
+    nhashes: int
+    seed: int
+    key_type: int
+    nbits: int
+    capacity: int
+    error_rate: float
+    bits_set: int
+    _bits: bytearray
+    _nblocks: int
+    _hash: Callable[[bytes, int], Pair]
+    _enc: Callable[[Any], Optional[bytes]]
+    _fast: Dict[type, Callable[[Any], Optional[bytes]]]
+    _ints: bool
 
     # ---- construction ----
 
-    def __init__(self, nbits, nhashes, seed=0, capacity=1, error_rate=0.01,
-                 hash_id=DEFAULT_HASH_ID, bits=None, bits_set=None):
+    def __init__(self, nbits: int, nhashes: int, seed: int = 0,
+                 capacity: int = 1, error_rate: float = 0.01,
+                 hash_id: int = DEFAULT_HASH_ID, bits: Optional[bytes] = None,
+                 bits_set: Optional[int] = None, key_type: int = 0) -> None:
         if hash_id not in SUPPORTED_HASH_IDS:
             raise ValueError("hash id %r is not supported (1 or 2)" % (hash_id,))
-        if not (isinstance(nbits, int) and nbits > 0
-                and nbits % BLOCK_BITS == 0
-                and nbits // BLOCK_BITS <= MAX_BLOCKS):
+        if not (isinstance(nbits, int) and nbits > 0 and nbits % BLOCK_BITS == 0
+                and HEADER_SIZE + nbits * self._cell_bits // 8 <= MAX_BYTES):
             raise ValueError("nbits must be a positive multiple of 512 within "
                              "the size limit, got %r" % (nbits,))
         if not (isinstance(nhashes, int) and 1 <= nhashes <= MAX_HASHES):
@@ -148,156 +139,266 @@ class BloomFilter:
         error_rate = float(error_rate)
         if not (0.0 < error_rate < 1.0):
             raise ValueError("error rate must be greater than 0 and less than 1")
-        self.version = VERSION
-        self.layout = LAYOUT_BLOCKED512
-        self.hash_id = hash_id
-        self.nhashes = nhashes
-        self.seed = seed
-        self.flags = 0
-        self.nbits = nbits
-        self.capacity = capacity
-        self.error_rate = error_rate
-        if bits is None:
-            self._bits = bytearray(nbits // 8)
-            self.bits_set = 0
-        else:
-            self._bits = bytearray(bits)
-            if len(self._bits) != nbits // 8:
-                raise ValueError("bits must be nbits / 8 bytes long")
-            self.bits_set = (int.from_bytes(self._bits, "little").bit_count()
-                             if bits_set is None else bits_set)
-        self._nblocks = nbits // BLOCK_BITS
-        self._hash = _murmur.hash_pair
+        nbytes = nbits * self._cell_bits // 8
+        area = bytearray(nbytes) if bits is None else bytearray(bits)
+        if len(area) != nbytes:
+            raise ValueError("the cells must be %d bytes long" % nbytes)
+        self._set_fields(VERSION, self.layout_id, hash_id, nhashes, seed,
+                         _check_key_type(key_type), nbits, capacity,
+                         error_rate, 0, area)
+        self.bits_set = self._count_set() if bits_set is None else bits_set
 
-    @classmethod
-    def create(cls, capacity, error_rate=0.01, seed=0,
-               hash_id=DEFAULT_HASH_ID):
-        """Empty filter of the shape ``bf_create(capacity, error_rate,
-        seed)`` gives (the sizing is ported from the server; see _sizing)."""
-        error_rate = check_params(capacity, error_rate)
-        nbits, k = _size(capacity, error_rate)
-        return cls(nbits, k, seed, capacity, error_rate, hash_id)
-
-    @classmethod
-    def from_shape(cls, nbits, nhashes, seed=0, capacity=1, error_rate=0.01,
-                   hash_id=DEFAULT_HASH_ID):
-        """Empty filter of an explicit shape, e.g. read from the server's
-        ``bf_nbits`` and ``bf_nhashes`` where the ported sizing is not
-        trusted (``pgbloomfilter.SIZING_EXACT`` is False)."""
-        return cls(nbits, nhashes, seed, capacity, error_rate, hash_id)
-
-    def empty_copy(self, hash_id=None):
-        """Empty filter of the same shape (a local ``bf_create``)."""
-        return BloomFilter(self.nbits, self.nhashes, self.seed, self.capacity,
-                           self.error_rate,
-                           self.hash_id if hash_id is None else hash_id)
-
-    @classmethod
-    def from_bytes(cls, data):
-        """Parse and validate the binary form (``f::bytea``, binary COPY,
-        ``bloomfilter_send``), as strictly as the server's receive does."""
-        data = memoryview(data).cast("B")
-        if len(data) < HEADER_SIZE:
-            raise InvalidFilter("value shorter than the 48-byte header")
-        (magic, version, layout, hash_id, nhashes, seed, flags, nbits,
-         capacity, error_rate, bits_set) = _HEADER.unpack_from(data)
-        if magic != MAGIC:
-            raise InvalidFilter("value does not start with the bloomfilter "
-                                "magic number")
-        if version != VERSION:
-            raise InvalidFilter("format version %d is not supported" % version)
-        if layout != LAYOUT_BLOCKED512:
-            raise InvalidFilter("bit layout %d is not supported" % layout)
-        if hash_id not in SUPPORTED_HASH_IDS:
-            raise InvalidFilter("hash id %d is not supported" % hash_id)
-        if flags != 0:
-            raise InvalidFilter("reserved header fields must be zero")
-        if nbits == 0 or nbits % BLOCK_BITS or nbits // BLOCK_BITS > MAX_BLOCKS:
-            raise InvalidFilter("number of bits must be a positive multiple of "
-                                "512 within the size limit")
-        if len(data) != HEADER_SIZE + nbits // 8:
-            raise InvalidFilter("length %d does not match the header (%d)"
-                                % (len(data), HEADER_SIZE + nbits // 8))
-        if not 1 <= nhashes <= MAX_HASHES:
-            raise InvalidFilter("number of hash functions must be between 1 "
-                                "and 64")
-        if not 1 <= capacity <= INT64_MAX:
-            raise InvalidFilter("capacity out of range")
-        if not 0.0 < error_rate < 1.0:
-            raise InvalidFilter("error rate out of range")
-        bits = bytearray(data[HEADER_SIZE:])
-        if int.from_bytes(bits, "little").bit_count() != bits_set:
-            raise InvalidFilter("count of bits set does not match the bits")
-        self = cls.__new__(cls)
+    def _set_fields(self, version: int, layout: int, hash_id: int,
+                    nhashes: int, seed: int, key_type: int, nbits: int,
+                    capacity: int, error_rate: float, bits_set: int,
+                    area: bytearray) -> None:
         self.version = version
         self.layout = layout
         self.hash_id = hash_id
         self.nhashes = nhashes
         self.seed = seed
-        self.flags = flags
+        self.key_type = key_type
         self.nbits = nbits
         self.capacity = capacity
         self.error_rate = error_rate
         self.bits_set = bits_set
-        self._bits = bits
+        self._bits = area
         self._nblocks = nbits // BLOCK_BITS
         self._hash = _murmur.hash_pair
+        self._set_encoder()
+
+    def _set_encoder(self) -> None:
+        self._enc = encoder(self.hash_id, self.key_type)
+        self._fast = fast_table(self.hash_id, self.key_type)
+        # int keys in the int8 range are their 8 LE bytes, unconverted
+        self._ints = self._fast.get(int) is not None
+
+    @classmethod
+    def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
+               *, counting: bool = False, expansion: int = 0,
+               key_type: int = 0, hash_id: int = DEFAULT_HASH_ID
+               ) -> "BloomFilter":
+        """Empty filter of the shape ``bf_create(capacity, error_rate, seed,
+        counting => ..., expansion => ...)`` gives (the sizing is ported
+        from the server; see _sizing).  ``key_type`` (a type OID) records
+        the key type as a typed server filter does; 0 leaves it untyped."""
+        if counting and expansion:
+            raise ValueError("a bloom filter cannot be both counting and "
+                             "scalable")
+        if expansion:
+            from ._scalable import ScalableBloomFilter
+            return ScalableBloomFilter.create_scalable(
+                capacity, error_rate, seed, expansion, key_type=key_type,
+                hash_id=hash_id)
+        error_rate = check_params(capacity, error_rate)
+        nbits, k = _size(capacity, error_rate)
+        kind = CountingBloomFilter if counting else BloomFilter
+        return kind(nbits, k, seed, capacity, error_rate, hash_id,
+                    key_type=key_type)
+
+    @classmethod
+    def from_shape(cls: Type[F], nbits: int, nhashes: int, seed: int = 0,
+                   capacity: int = 1, error_rate: float = 0.01,
+                   hash_id: int = DEFAULT_HASH_ID, key_type: int = 0) -> F:
+        """Empty filter of an explicit shape, e.g. read from the server's
+        ``bf_nbits`` and ``bf_nhashes`` where the ported sizing is not
+        trusted (``pgbloomfilter.SIZING_EXACT`` is False)."""
+        return cls(nbits, nhashes, seed, capacity, error_rate, hash_id,
+                   key_type=key_type)
+
+    def empty_copy(self: F) -> F:
+        """Empty filter of the same shape (a local ``bf_create``)."""
+        return type(self)(self.nbits, self.nhashes, self.seed, self.capacity,
+                          self.error_rate, self.hash_id,
+                          key_type=self.key_type)
+
+    @staticmethod
+    def parse_header(data: memoryview) -> Tuple[Any, ...]:
+        """The header's fields, after the checks every layout shares."""
+        if len(data) < HEADER_SIZE:
+            raise InvalidFilter("value shorter than the 48-byte header")
+        fields = HEADER.unpack_from(data)
+        (magic, version, layout, hash_id, _k, _seed, key_type, _nbits,
+         capacity, error_rate, _set) = fields
+        if magic != MAGIC:
+            raise InvalidFilter("value does not start with the bloomfilter "
+                                "magic number")
+        if version != VERSION:
+            raise InvalidFilter("format version %d is not supported" % version)
+        if layout not in (LAYOUT_BLOCKED512, LAYOUT_COUNTING4, LAYOUT_SCALABLE):
+            raise InvalidFilter("bit layout %d is not supported by this client"
+                                % layout)
+        if hash_id not in SUPPORTED_HASH_IDS:
+            raise InvalidFilter("hash id %d is not supported" % hash_id)
+        if key_type > MAX_KEY_TYPE:
+            raise InvalidFilter("key type %d is not a built-in type" % key_type)
+        if len(data) > MAX_BYTES:
+            raise InvalidFilter("value larger than the size limit")
+        if not 1 <= capacity <= INT64_MAX:
+            raise InvalidFilter("capacity out of range")
+        if not 0.0 < error_rate < 1.0:
+            raise InvalidFilter("error rate out of range")
+        return fields
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]
+                   ) -> "BloomFilter":
+        """Parse and validate the binary form (``f::bytea``, binary COPY,
+        ``bloomfilter_send``) as strictly as the server's receive does, into
+        the class of its layout."""
+        data = memoryview(data).cast("B")
+        fields = BloomFilter.parse_header(data)
+        layout = fields[2]
+        if layout == LAYOUT_SCALABLE:
+            from ._scalable import ScalableBloomFilter
+            return ScalableBloomFilter._parse(data, fields)
+        kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter
+        if cls is not BloomFilter and not issubclass(kind, cls):
+            raise InvalidFilter("value is a %s filter, not %s"
+                                % (kind.layout_name, cls.__name__))
+        return kind._parse_cells(data, fields)
+
+    @classmethod
+    def _parse_cells(cls: Type[F], data: memoryview, fields: Tuple[Any, ...]
+                     ) -> F:
+        (_m, version, layout, hash_id, nhashes, seed, key_type, nbits,
+         capacity, error_rate, bits_set) = fields
+        if nbits == 0 or nbits % BLOCK_BITS or \
+                HEADER_SIZE + nbits * cls._cell_bits // 8 > MAX_BYTES:
+            raise InvalidFilter("number of cells must be a positive multiple "
+                                "of 512 within the size limit")
+        if len(data) != HEADER_SIZE + nbits * cls._cell_bits // 8:
+            raise InvalidFilter("length %d does not match the header (%d)"
+                                % (len(data),
+                                   HEADER_SIZE + nbits * cls._cell_bits // 8))
+        if not 1 <= nhashes <= MAX_HASHES:
+            raise InvalidFilter("number of hash functions must be between 1 "
+                                "and 64")
+        self = cls.__new__(cls)
+        self._set_fields(version, layout, hash_id, nhashes, seed, key_type,
+                         nbits, capacity, error_rate, bits_set,
+                         bytearray(data[HEADER_SIZE:]))
+        if self._count_set() != bits_set:
+            raise InvalidFilter("count of bits set does not match the bits")
         return self
 
-    def to_bytes(self, hash_id=None):
-        """The binary form, byte for byte what the server stores.  hash_id
-        overrides the header's (e.g. 1 for a server that knows only 1)."""
-        return _HEADER.pack(MAGIC, self.version, self.layout,
-                            self.hash_id if hash_id is None else hash_id,
-                            self.nhashes, self.seed, self.flags, self.nbits,
-                            self.capacity, self.error_rate,
-                            self.bits_set) + bytes(self._bits)
+    def _header(self) -> bytes:
+        return HEADER.pack(MAGIC, self.version, self.layout, self.hash_id,
+                           self.nhashes, self.seed, self.key_type, self.nbits,
+                           self.capacity, self.error_rate, self.bits_set)
 
-    __bytes__ = to_bytes
+    def to_bytes(self) -> bytes:
+        """The binary form, byte for byte what the server stores."""
+        return self._header() + bytes(self._bits)
+
+    def __bytes__(self) -> bytes:
+        return self.to_bytes()
 
     # ---- introspection ----
 
     @property
-    def nblocks(self):
+    def nblocks(self) -> int:
         return self._nblocks
 
     @property
-    def size_bytes(self):
-        return HEADER_SIZE + self.nbits // 8
+    def size_bytes(self) -> int:
+        return HEADER_SIZE + len(self._bits)
 
     @property
-    def bits(self):
-        """The bit area (a copy)."""
+    def bits(self) -> bytes:
+        """The cell area (a copy)."""
         return bytes(self._bits)
 
-    def same_shape(self, other):
-        """bloom_same_shape: can the two be combined?"""
-        return (self.version == other.version and self.layout == other.layout
-                and self.hash_id == other.hash_id
-                and self.nhashes == other.nhashes and self.seed == other.seed
-                and self.nbits == other.nbits)
+    @property
+    def key_type_name(self) -> Optional[str]:
+        """The key type's SQL name (None when untyped)."""
+        if not self.key_type:
+            return None
+        return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
 
-    def __eq__(self, other):
+    def with_key_type(self: F, key_type: int) -> F:
+        """A copy recording this key type (``bf_set_key_type``): the caller
+        asserts what the keys were."""
+        out = type(self).from_bytes(self.to_bytes())
+        out.key_type = _check_key_type(key_type)
+        out._set_encoder()
+        return out
+
+    def same_shape(self, other: "BloomFilter") -> bool:
+        """Can the two be combined (bloom_same_shape)?"""
+        return (type(self) is type(other) and self.version == other.version
+                and self.layout == other.layout
+                and self.hash_id == other.hash_id and self.seed == other.seed
+                and self.nhashes == other.nhashes and self.nbits == other.nbits)
+
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, BloomFilter):
             return NotImplemented
         return self.to_bytes() == other.to_bytes()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self):
-        return ("BloomFilter(capacity=%d, error_rate=%r, nbits=%d, nhashes=%d, "
-                "seed=%d, hash_id=%d, bits_set=%d)"
-                % (self.capacity, self.error_rate, self.nbits, self.nhashes,
-                   self.seed, self.hash_id, self.bits_set))
+    def __repr__(self) -> str:
+        typed = ", key_type=%d" % self.key_type if self.key_type else ""
+        return ("%s(capacity=%d, error_rate=%r, nbits=%d, nhashes=%d, "
+                "seed=%d, hash_id=%d, bits_set=%d%s)"
+                % (type(self).__name__, self.capacity, self.error_rate,
+                   self.nbits, self.nhashes, self.seed, self.hash_id,
+                   self.bits_set, typed))
 
-    # ---- the hot path ----
+    # ---- hashing keys ----
+
+    def key_hash(self, key: Any) -> Optional[Pair]:
+        """(h1, h2) of the key's canonical bytes under this filter's seed;
+        None when no key of the filter's key type can equal it."""
+        f = self._fast.get(type(key))
+        data = f(key) if f is not None else self._enc(key)
+        if data is None:
+            return None
+        return self._hash(data, self.seed)
+
+    def _hash_all(self, keys: Sequence[Any]) -> List[Optional[Pair]]:
+        hpair = self._hash
+        seed = self.seed
+        fast = self._fast.get
+        enc = self._enc
+        out: List[Optional[Pair]] = []
+        append = out.append
+        for key in keys:
+            f = fast(type(key))
+            data = f(key) if f is not None else enc(key)
+            append(None if data is None else hpair(data, seed))
+        return out
+
+    def _int_fast(self) -> bool:
+        """Whether int keys hash as their 8 LE bytes with no conversion."""
+        return self._fast.get(int) is not None
+
+    def _hash_arrays(self, keys: Sequence[Any]) -> Optional[Tuple[Any, Any]]:
+        """(h1, h2) uint64 arrays when numpy can hash every key (all ints
+        in the int8 range, or an integer numpy array), else None."""
+        np = _vector.numpy()
+        if np is None or not self._int_fast():
+            return None
+        if isinstance(keys, np.ndarray):
+            if keys.dtype.kind not in "iu" or (keys.dtype == np.uint64
+                                                and (keys >> 63).any()):
+                return None
+            return _vector.hash_int64(keys.astype(np.int64), self.seed)
+        if not _is_all_ints(keys):
+            return None
+        return _vector.hash_int64(np.array(keys, dtype=np.int64), self.seed)
+
+    # ---- checks ----
     #
-    # Each function below repeats the draw loop inline: a call per draw would
-    # cost more than the draw.  A drawn bit that is clear ends a check at
-    # once (a repeated number cannot be clear: it was tested set before), so
+    # _check_hash repeats the draw loop inline: a call per draw would cost
+    # more than the draw.  A drawn bit that is clear ends a check at once
+    # (a repeated number cannot be clear: it was tested set before), so
     # only set bits need the "drawn before?" test.
 
-    def _check_hash(self, h1, h2):
+    def _check_hash(self, h1: int, h2: int, _mult: int = LCG_MULT,
+                    _m64: int = M64, _draws: range = range(MAX_DRAWS)
+                    ) -> bool:
         bits = self._bits
         base = ((h1 * self._nblocks) >> 64) << 6
         c = h1 | 1
@@ -305,8 +406,8 @@ class BloomFilter:
         k = self.nhashes
         seen = 0
         got = 0
-        for _ in range(MAX_DRAWS):
-            x = (x * LCG_MULT + c) & M64
+        for _ in _draws:
+            x = (x * _mult + c) & _m64
             pos = x >> 55
             if not (bits[base + (pos >> 3)] >> (pos & 7)) & 1:
                 return False
@@ -318,178 +419,116 @@ class BloomFilter:
                     return True
         return True
 
-    def contains(self, key):
+    def _count_hash(self, h1: int, h2: int) -> int:
+        return 1 if self._check_hash(h1, h2) else 0
+
+    def contains(self, key: Any) -> bool:
         """bf_contains(f, key): False if certainly never added, True if
         possibly added."""
-        f = _CANONICAL.get(type(key))
-        data = f(key) if f is not None else canonical_bytes(key)
+        if type(key) is int and self._ints:
+            try:
+                data = _pack_int8(key)
+            except struct.error:
+                data = self._enc(key)
+        else:
+            f = self._fast.get(type(key))
+            data = f(key) if f is not None else self._enc(key)
+        if data is None:
+            return False
         h1, h2 = self._hash(data, self.seed)
         return self._check_hash(h1, h2)
 
     __contains__ = contains
 
-    def contains_many(self, keys):
-        """[bf_contains(f, k) for k in keys].  With numpy installed, batches
-        of 64 keys or more have their bits drawn and tested in arrays; only
-        the hashing stays a Python loop."""
-        if not isinstance(keys, (list, tuple)):
+    def count(self, key: Any) -> int:
+        """bf_count(f, key): how often the key was added, at most (0 or 1
+        for a plain filter)."""
+        h = self.key_hash(key)
+        return 0 if h is None else self._count_hash(*h)
+
+    def contains_many(self, keys: Iterable[Any]) -> List[bool]:
+        """[bf_contains(f, k) for k in keys].  With numpy installed and int
+        keys (a list of ints or an integer numpy array), the hashing too is
+        done in arrays; other keys are hashed one by one and checked in
+        arrays."""
+        if not isinstance(keys, (list, tuple)) and not (
+                _vector.numpy() is not None
+                and isinstance(keys, _vector.numpy().ndarray)):
             keys = list(keys)
-        if len(keys) >= 64 and _numpy() is not None:
-            return self._contains_many_numpy(keys)
+        if len(keys) >= 64 and _vector.numpy() is not None:
+            arrays = self._hash_arrays(keys)
+            if arrays is not None:
+                return self._check_arrays(*arrays)
+            pairs = self._hash_all(keys)
+            return self._check_pairs_np(pairs)
         return self._contains_many_py(keys)
 
-    def _hash_all(self, keys):
-        hpair = self._hash
-        seed = self.seed
-        canon = _CANONICAL.get
-        slow = canonical_bytes
-        pack_int = _INT8.pack
-        out = []
-        append = out.append
-        for key in keys:
-            t = type(key)
-            if t is int and -0x8000000000000000 <= key <= 0x7FFFFFFFFFFFFFFF:
-                append(hpair(pack_int(key), seed))
-            elif t is str:
-                append(hpair(key.encode("utf-8"), seed))
-            else:
-                f = canon(t)
-                append(hpair(f(key) if f is not None else slow(key), seed))
+    def _contains_many_py(self, keys: Sequence[Any]) -> List[bool]:
+        """contains_many without numpy: the reference for the array path."""
+        return [False if h is None else self._check_hash(*h)
+                for h in self._hash_all(keys)]
+
+    def _check_pairs_np(self, pairs: List[Optional[Pair]]) -> List[bool]:
+        np = _vector.numpy()
+        h = np.array([p if p is not None else (0, 0) for p in pairs],
+                     dtype=np.uint64).reshape(len(pairs), 2)
+        out = self._check_arrays(h[:, 0].copy(), h[:, 1].copy())
+        for i, p in enumerate(pairs):
+            if p is None:
+                out[i] = False
         return out
 
-    def _contains_many_numpy(self, keys):
-        np = _numpy()
-        pairs = self._hash_all(keys)
-        h = np.array(pairs, dtype=np.uint64).reshape(len(pairs), 2)
-        h1 = h[:, 0]
-        x = h[:, 1].copy()
-        c = h1 | np.uint64(1)
-        # block = high 64 bits of h1 * nblocks; nblocks < 2^32, so two
-        # 32-bit halves of h1 keep every product inside 64 bits
-        nb = np.uint64(self._nblocks)
-        lo = (h1 & np.uint64(0xFFFFFFFF)) * nb
-        hi = (h1 >> np.uint64(32)) * nb
-        block = (hi + (lo >> np.uint64(32))) >> np.uint64(32)
-        base = block.astype(np.int64) * 64
-        k = self.nhashes
-        pos = np.empty((len(pairs), k), dtype=np.uint64)
-        mult = np.uint64(LCG_MULT)
-        shift = np.uint64(55)
-        with np.errstate(over="ignore"):
-            for i in range(k):
-                x = x * mult + c            # wraps modulo 2^64, as in C
-                pos[:, i] = x >> shift
-        pos = pos.astype(np.int64)
-        bits = np.frombuffer(self._bits, dtype=np.uint8)
-        byte = bits[base[:, None] + (pos >> 3)]
-        ans = ((byte >> (pos & 7).astype(np.uint8)) & 1).all(axis=1)
-        # The first k draws are the element's k bits unless one repeats; the
-        # few rows where one does take the scalar path, which skips repeats.
-        srt = np.sort(pos, axis=1)
-        rep = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
+    def _check_arrays(self, h1: Any, h2: Any) -> List[bool]:
+        ans, rep = _vector.test_bits(self._bits, self._nblocks, self.nhashes,
+                                     h1, h2)
         out = ans.tolist()
         for i in rep.tolist():
-            out[i] = self._check_hash(*pairs[i])
-        return out
-
-    def _contains_many_py(self, keys):
-        bits = self._bits
-        nblocks = self._nblocks
-        k = self.nhashes
-        seed = self.seed
-        hpair = self._hash
-        canon = _CANONICAL.get
-        slow = canonical_bytes
-        pack_int = _INT8.pack
-        mult = LCG_MULT
-        out = []
-        append = out.append
-        for key in keys:
-            t = type(key)
-            if t is int and -0x8000000000000000 <= key <= 0x7FFFFFFFFFFFFFFF:
-                data = pack_int(key)
-            elif t is str:
-                data = key.encode("utf-8")
-            else:
-                f = canon(t)
-                data = f(key) if f is not None else slow(key)
-            h1, h2 = hpair(data, seed)
-            base = ((h1 * nblocks) >> 64) << 6
-            c = h1 | 1
-            x = h2
-            seen = 0
-            got = 0
-            ans = True
-            for _ in range(MAX_DRAWS):
-                x = (x * mult + c) & M64
-                pos = x >> 55
-                if not (bits[base + (pos >> 3)] >> (pos & 7)) & 1:
-                    ans = False
-                    break
-                m = 1 << pos
-                if not seen & m:
-                    seen |= m
-                    got += 1
-                    if got == k:
-                        break
-            append(ans)
+            out[i] = self._check_hash(int(h1[i]), int(h2[i]))
         return out
 
     # ---- building ----
 
-    def _add_hash(self, h1, h2):
+    def _add_hash(self, h1: int, h2: int) -> int:
         bits = self._bits
         base = ((h1 * self._nblocks) >> 64) << 6
-        c = h1 | 1
-        x = h2
-        k = self.nhashes
-        seen = 0
-        got = 0
         added = 0
-        for _ in range(MAX_DRAWS):
-            x = (x * LCG_MULT + c) & M64
-            pos = x >> 55
-            m = 1 << pos
-            if seen & m:
-                continue
-            seen |= m
+        for pos in draw_cells(h1, h2, self.nhashes):
             i = base + (pos >> 3)
             b = 1 << (pos & 7)
             if not bits[i] & b:
                 bits[i] |= b
                 added += 1
-            got += 1
-            if got == k:
-                break
         self.bits_set += added
         return added
 
-    def add(self, key):
+    def _hash_to_add(self, key: Any) -> Pair:
+        h = self.key_hash(key)
+        if h is None:
+            raise ValueError("key %r equals no value of the filter's key type "
+                             "%s, so it cannot be added"
+                             % (key, self.key_type_name))
+        return h
+
+    def add(self: F, key: Any) -> F:
         """Add a key in place (the server's bf_add makes a copy); returns
         self, so calls chain."""
-        h1, h2 = self._hash(canonical_bytes(key), self.seed)
-        self._add_hash(h1, h2)
+        self._add_hash(*self._hash_to_add(key))
         return self
 
-    def add_many(self, keys):
-        """Add every key that is not None (as bf_add_all skips NULLs);
-        returns self."""
-        hpair = self._hash
-        seed = self.seed
-        canon = _CANONICAL.get
-        add_hash = self._add_hash
+    def add_many(self: F, keys: Iterable[Any]) -> F:
+        """Add every key that is not None, in order (as bf_add_all skips
+        NULLs); returns self."""
         for key in keys:
-            if key is None:
-                continue
-            f = canon(type(key))
-            h1, h2 = hpair(f(key) if f is not None else canonical_bytes(key),
-                           seed)
-            add_hash(h1, h2)
+            if key is not None:
+                self._add_hash(*self._hash_to_add(key))
         return self
 
     update = add_many
 
-    def union(self, other):
+    def _count_set(self) -> int:
+        return int.from_bytes(self._bits, "little").bit_count()
+
+    def union(self: F, other: F) -> F:
         """New filter, bitwise OR (bf_union); shapes must match."""
         if not self.same_shape(other):
             raise ValueError("cannot union bloom filters of different shape")
@@ -499,6 +538,92 @@ class BloomFilter:
              | int.from_bytes(other._bits, "little"))
         out._bits = bytearray(v.to_bytes(n, "little"))
         out.bits_set = v.bit_count()
+        return out
+
+    __or__ = union
+
+
+class CountingBloomFilter(BloomFilter):
+    """Layout 2, counting4: the blocked layout's cells as 4-bit counters
+    (cell c of a block is the low nibble of its byte c >> 1 if c is even,
+    the high one if odd; 256 bytes a block).  A counter that reaches 15
+    stays there.  ``count`` is the smallest of a key's counters; ``remove``
+    takes a key out if it tests present."""
+
+    layout_id = LAYOUT_COUNTING4
+    layout_name = "counting4"
+    _cell_bits = 4
+
+    def _count_set(self) -> int:
+        v = int.from_bytes(self._bits, "little")
+        m = int.from_bytes(b"\x11" * len(self._bits), "little")
+        return ((v | v >> 1 | v >> 2 | v >> 3) & m).bit_count()
+
+    def _count_hash(self, h1: int, h2: int) -> int:
+        cells = self._bits
+        base = ((h1 * self._nblocks) >> 64) << 8
+        least = COUNTER_MAX
+        for cell in draw_cells(h1, h2, self.nhashes):
+            c = (cells[base + (cell >> 1)] >> ((cell & 1) << 2)) & 0xF
+            if c < least:
+                least = c
+                if c == 0:
+                    break
+        return least
+
+    def _check_hash(self, h1: int, h2: int) -> bool:
+        return self._count_hash(h1, h2) > 0
+
+    def _check_arrays(self, h1: Any, h2: Any) -> List[bool]:
+        least, rep = _vector.min_counters(self._bits, self._nblocks,
+                                          self.nhashes, h1, h2)
+        out = (least > 0).tolist()
+        for i in rep.tolist():
+            out[i] = self._check_hash(int(h1[i]), int(h2[i]))
+        return out
+
+    def _step(self, h1: int, h2: int, delta: int) -> None:
+        cells = self._bits
+        base = ((h1 * self._nblocks) >> 64) << 8
+        for cell in draw_cells(h1, h2, self.nhashes):
+            i = base + (cell >> 1)
+            shift = (cell & 1) << 2
+            c = (cells[i] >> shift) & 0xF
+            if c == COUNTER_MAX:
+                continue                # sticky: it no longer knows how many
+            cells[i] = (cells[i] & ~(0xF << shift)) | ((c + delta) << shift)
+            if delta > 0 and c == 0:
+                self.bits_set += 1
+            elif delta < 0 and c == 1:
+                self.bits_set -= 1
+
+    def _add_hash(self, h1: int, h2: int) -> int:
+        before = self.bits_set
+        self._step(h1, h2, 1)
+        return self.bits_set - before
+
+    def remove(self, key: Any) -> bool:
+        """bf_remove in place: take the key out if it tests present (returns
+        whether it did).  Remove only what was added: removing a false
+        positive can cause a false negative for another key."""
+        h = self.key_hash(key)
+        if h is None or self._count_hash(*h) == 0:
+            return False
+        self._step(h[0], h[1], -1)
+        return True
+
+    def union(self, other: "CountingBloomFilter") -> "CountingBloomFilter":
+        """New filter with counters added, saturating at 15 (bf_union)."""
+        if not self.same_shape(other):
+            raise ValueError("cannot union bloom filters of different shape")
+        out = self.empty_copy()
+        a, b = self._bits, other._bits
+        res = out._bits
+        for i in range(len(res)):
+            lo = min((a[i] & 0xF) + (b[i] & 0xF), COUNTER_MAX)
+            hi = min((a[i] >> 4) + (b[i] >> 4), COUNTER_MAX)
+            res[i] = lo | (hi << 4)
+        out.bits_set = out._count_set()
         return out
 
     __or__ = union

@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import os
 import struct
+import threading
 
 __all__ = ["BACKEND", "hash_pair", "backends", "verification_value",
            "SMHASHER_VERIFICATION"]
@@ -102,16 +103,25 @@ def _libmurmurhash_backend():
     fn.restype = None
     fn.argtypes = (ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint32,
                    ctypes.c_void_p)
-    out = (ctypes.c_uint64 * 2)()
-    outp = ctypes.addressof(out)
+    out_type = ctypes.c_uint64 * 2
+    local = threading.local()
 
-    # One output buffer per backend: fine for a single thread, and the GIL
-    # is held across the whole call, so threads cannot interleave in it.
-    def lmmh_pair(data, seed=0):
-        if not isinstance(data, bytes):
+    # ctypes releases the GIL for the length of the call, so another thread
+    # can hash at the same time: each thread writes into a buffer of its
+    # own (a shared one gave wrong hashes under 8 threads, issue 15).
+    def lmmh_pair(data, seed=0, _unpack=_QQ.unpack):
+        try:
+            out, outp = local.buf
+        except AttributeError:
+            out = out_type()
+            outp = ctypes.addressof(out)
+            local.buf = (out, outp)
+        try:
+            fn(data, len(data), seed, outp)
+        except ctypes.ArgumentError:
             data = bytes(data)
-        fn(data, len(data), seed, outp)
-        return out[0], out[1]
+            fn(data, len(data), seed, outp)
+        return _unpack(out)
     return lmmh_pair
 
 

@@ -1,5 +1,5 @@
-"""psycopg 3 adapter: bloomfilter columns load as BloomFilter objects, and
-BloomFilter parameters are sent as bloomfilter values.
+"""psycopg 3 adapter: bloomfilter and cuckoofilter columns load as filter
+objects (every layout), and filter objects are sent back as those types.
 
     import psycopg
     from pgbloomfilter.psycopg import register_bloomfilter
@@ -11,133 +11,232 @@ BloomFilter parameters are sent as bloomfilter values.
     conn.execute("UPDATE user_filters SET bf = %s WHERE region = %s", (bf, "eu"))
 
 Both the text form (base64) and the binary form are handled, so it works
-with text and binary cursors alike.  Arrays of bloomfilter load as lists.
+with text and binary cursors alike; arrays load as lists.  A value this
+client cannot read (a layout or version newer than it knows, damaged
+bytes) never fails the query: it loads as an ``UnreadableFilter`` holding
+the raw bytes and the reason.
 """
 
 import base64
 import binascii
+import time
+from typing import Any, Optional, Sequence, Union
 
+from psycopg import sql
 from psycopg.adapt import Dumper, Loader
-from psycopg.pq import Format
+from psycopg.pq import Format, TransactionStatus
 from psycopg.types import TypeInfo
 
-from ._filter import BloomFilter, InvalidFilter
+from . import load
+from ._cuckoo import CuckooFilter
+from ._filter import BloomFilter
 
-__all__ = ["register_bloomfilter", "CachedFilter"]
+__all__ = ["register_bloomfilter", "CachedFilter", "UnreadableFilter"]
+
+Filter = Union[BloomFilter, CuckooFilter]
 
 
-class BloomFilterBinaryLoader(Loader):
+class UnreadableFilter:
+    """A filter value the client could not read: ``data`` is its binary
+    form (None if not even that could be decoded), ``reason`` says why.
+    It is falsy, and checking a key in it raises."""
+
+    __slots__ = ("data", "reason", "type_name")
+
+    def __init__(self, data: Optional[bytes], reason: str,
+                 type_name: str) -> None:
+        self.data = data
+        self.reason = reason
+        self.type_name = type_name
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __contains__(self, key: Any) -> bool:
+        raise ValueError("cannot check a key: this %s value was not read (%s)"
+                         % (self.type_name, self.reason))
+
+    def __repr__(self) -> str:
+        return "UnreadableFilter(%s: %s)" % (self.type_name, self.reason)
+
+
+def _read(raw: Optional[bytes], type_name: str, why: str = ""
+          ) -> Union[Filter, UnreadableFilter]:
+    if raw is None:
+        return UnreadableFilter(None, why, type_name)
+    try:
+        return load(raw)
+    except Exception as e:      # never fail the whole query for one value
+        return UnreadableFilter(raw, "%s: %s" % (type(e).__name__, e),
+                                type_name)
+
+
+class _BinaryLoader(Loader):
     format = Format.BINARY
+    type_name = "bloomfilter"
 
-    def load(self, data):
-        return BloomFilter.from_bytes(data)
+    def load(self, data: Any) -> Union[Filter, UnreadableFilter]:
+        return _read(bytes(data), self.type_name)
 
 
-class BloomFilterTextLoader(Loader):
+class _TextLoader(Loader):
     format = Format.TEXT
+    type_name = "bloomfilter"
 
-    def load(self, data):
+    def load(self, data: Any) -> Union[Filter, UnreadableFilter]:
         try:
             raw = base64.b64decode(bytes(data).strip(), validate=True)
         except binascii.Error as e:
-            raise InvalidFilter("bloomfilter text is not base64: %s" % e) \
-                from None
-        return BloomFilter.from_bytes(raw)
+            return _read(None, self.type_name, "text form is not base64: %s" % e)
+        return _read(raw, self.type_name)
 
 
 class _BinaryDumper(Dumper):
     format = Format.BINARY
 
-    def dump(self, obj):
+    def dump(self, obj: Any) -> bytes:
         return obj.to_bytes()
 
 
 class _TextDumper(Dumper):
     format = Format.TEXT
 
-    def dump(self, obj):
+    def dump(self, obj: Any) -> bytes:
         return base64.b64encode(obj.to_bytes())
 
 
-def register_bloomfilter(context, info=None):
-    """Register the adapters on a connection or cursor (or, with ``info``
-    given, on any adapters context such as ``psycopg.adapters``).  ``info``
-    is the type's TypeInfo; by default it is looked up on ``context``."""
+def _register_one(context: Any, info: TypeInfo, cls: type) -> None:
+    info.register(context)
+    adapters = context.adapters
+    name = info.name
+    text = type("%sTextDumper" % name, (_TextDumper,), {"oid": info.oid})
+    binary = type("%sBinaryDumper" % name, (_BinaryDumper,), {"oid": info.oid})
+    # the one registered last is the default for %s
+    adapters.register_dumper(cls, text)
+    adapters.register_dumper(cls, binary)
+    for base in (_TextLoader, _BinaryLoader):
+        loader = type("%s%s" % (name, base.__name__), (base,),
+                      {"type_name": name})
+        adapters.register_loader(info.oid, loader)
+
+
+def register_bloomfilter(context: Any, info: Optional[TypeInfo] = None,
+                         cuckoo_info: Optional[TypeInfo] = None) -> TypeInfo:
+    """Register the adapters of both types on a connection or cursor (or,
+    with the TypeInfos given, on any adapters context such as
+    ``psycopg.adapters``).  By default the types are looked up by name on
+    ``context``; cuckoofilter is skipped where the extension predates it.
+    The lookup ends its own transaction, so a non-autocommit connection is
+    left idle, as it was."""
     if info is None:
-        info = TypeInfo.fetch(context, "bloomfilter")
+        info = _fetch(context, "bloomfilter")
         if info is None:
             raise LookupError("type bloomfilter not found: is the extension "
                               "installed in this database and on the "
                               "search_path?")
-    info.register(context)
-    adapters = context.adapters
-    oid = info.oid
-    text = type("BloomFilterTextDumper", (_TextDumper,), {"oid": oid})
-    binary = type("BloomFilterBinaryDumper", (_BinaryDumper,), {"oid": oid})
-    # the one registered last is the default for %s
-    adapters.register_dumper(BloomFilter, text)
-    adapters.register_dumper(BloomFilter, binary)
-    adapters.register_loader(oid, BloomFilterTextLoader)
-    adapters.register_loader(oid, BloomFilterBinaryLoader)
+        if cuckoo_info is None:
+            cuckoo_info = _fetch(context, "cuckoofilter")
+    _register_one(context, info, BloomFilter)
+    if cuckoo_info is not None:
+        _register_one(context, cuckoo_info, CuckooFilter)
     return info
 
 
-class CachedFilter:
-    """A stored filter held locally and re-fetched only when it changed.
+def _fetch(context: Any, name: str) -> Optional[TypeInfo]:
+    conn = getattr(context, "connection", context)
+    with _own_transaction(conn):
+        return TypeInfo.fetch(conn, name)
 
-    ``get()`` returns the local BloomFilter.  At most every ``max_age``
-    seconds it asks the server for ``bf_bits_set`` and ``bf_nbits`` of the
-    stored value (the server reads only the 48-byte header) and fetches the
-    whole filter again if either differs.  Adds that set no new bit leave
-    bits_set alone, and they change no answer either.  A rebuild (bf_agg)
-    that happens to end with the same count is not seen: call
-    ``invalidate()`` after rebuilding.
+
+class _own_transaction:
+    """A transaction of our own when the connection has none open, so that
+    nothing we read leaves it idle in transaction (holding back VACUUM);
+    inside the caller's transaction we add nothing."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.tx: Any = None
+
+    def __enter__(self) -> None:
+        conn = self.conn
+        if not conn.autocommit and \
+                conn.info.transaction_status == TransactionStatus.IDLE:
+            self.tx = conn.transaction()
+            self.tx.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        if self.tx is not None:
+            return self.tx.__exit__(*exc)
+        return None
+
+
+class CachedFilter:
+    """A stored filter (either type, any layout) held locally and fetched
+    again only when the stored row changed.
+
+    ``get()`` returns the local filter.  At most every ``max_age`` seconds
+    it asks the server for the row's version token (``xmin`` by default:
+    every UPDATE of the row makes a new version with a new xmin, and the
+    server reads no filter bytes to answer) and fetches the whole filter
+    again if it differs.  For a view or query whose rows have no xmin, pass
+    ``token="md5"``: the server then hashes the stored value (reading it
+    whole, but sending 32 bytes).
 
         users = CachedFilter(conn, "user_filters", "bf", "region = %s", ("eu",))
         if user_id not in users.get(): ...    # certainly not a user
+
+    Each query runs in a transaction of its own that ends with it (unless
+    the caller has one open), so the connection is never left idle in
+    transaction, on psycopg's default non-autocommit connections too.
     """
 
-    def __init__(self, conn, table, column, where="true", params=(),
-                 max_age=1.0):
-        from psycopg import sql
-
+    def __init__(self, conn: Any, table: Union[str, sql.Composable],
+                 column: Union[str, sql.Composable], where: str = "true",
+                 params: Sequence[Any] = (), max_age: float = 1.0,
+                 token: str = "xmin") -> None:
+        if token not in ("xmin", "md5"):
+            raise ValueError("token must be 'xmin' or 'md5'")
         self.conn = conn
         self.params = tuple(params)
         self.max_age = max_age
         tbl = (sql.Identifier(*table.split(".")) if isinstance(table, str)
                else table)
         col = sql.Identifier(column) if isinstance(column, str) else column
+        tok = (sql.SQL("xmin::text") if token == "xmin"
+               else sql.SQL("md5({}::bytea)").format(col))
         cond = sql.SQL(where)
-        self._q_fetch = sql.SQL("SELECT {}::bytea FROM {} WHERE {}").format(
-            col, tbl, cond)
-        self._q_check = sql.SQL(
-            "SELECT bf_bits_set({c}), bf_nbits({c}) FROM {t} WHERE {w}"
-        ).format(c=col, t=tbl, w=cond)
-        self._bf = None
+        self._q_fetch = sql.SQL("SELECT {}::bytea, {} FROM {} WHERE {}").format(
+            col, tok, tbl, cond)
+        self._q_check = sql.SQL("SELECT {} FROM {} WHERE {}").format(
+            tok, tbl, cond)
+        self._filter: Optional[Filter] = None
+        self._token: Optional[str] = None
         self._checked = 0.0
         self.fetches = 0
 
-    def _row(self, query):
-        row = self.conn.execute(query, self.params).fetchone()
+    def _row(self, query: sql.Composable) -> Sequence[Any]:
+        with _own_transaction(self.conn):
+            row = self.conn.execute(query, self.params).fetchone()
         if row is None or row[0] is None:
             raise LookupError("no stored filter matches")
         return row
 
-    def invalidate(self):
-        self._bf = None
+    def invalidate(self) -> None:
+        """Fetch again on the next get()."""
+        self._filter = None
 
-    def get(self):
-        import time
-
+    def get(self) -> Filter:
         now = time.monotonic()
-        if self._bf is not None:
+        if self._filter is not None:
             if now - self._checked < self.max_age:
-                return self._bf
-            bits_set, nbits = self._row(self._q_check)
+                return self._filter
+            (token,) = self._row(self._q_check)
             self._checked = now
-            if bits_set == self._bf.bits_set and nbits == self._bf.nbits:
-                return self._bf
-        self._bf = BloomFilter.from_bytes(self._row(self._q_fetch)[0])
+            if token == self._token:
+                return self._filter
+        raw, token = self._row(self._q_fetch)
+        self._filter = load(raw)
+        self._token = token
         self._checked = now
         self.fetches += 1
-        return self._bf
+        return self._filter

@@ -1,0 +1,531 @@
+"""The cuckoofilter value on the client (the server's src/bloom_cuckoo.c,
+followed operation for operation so that local builds have its bytes).
+
+In a sub-filter of n buckets of b slots and f-bit fingerprints, a key with
+hash (h1, h2):
+
+- bucket i1 = high 64 bits of h1 * n;
+- fingerprint fp = h2 >> (64 - f), or 1 if that is 0 (0 marks an empty
+  slot);
+- the other bucket of an entry in bucket i: (H - i) mod n, with
+  H = high 64 bits of fmix64(fp) * n.
+
+Slot k of a sub-filter is bits k*f .. k*f+f-1 of its slot bytes,
+little-endian.  An add takes the first empty slot in either bucket of any
+sub-filter, newest first; else it kicks in the newest one (the kick walk
+below, undone if it fails), and if that fails the filter grows by a
+sub-filter of twice the buckets and one more fingerprint bit (at most 32).
+"""
+
+import math
+import struct
+from typing import Any, Iterable, List, Optional, Tuple, Union
+
+from . import _murmur, _vector
+from ._filter import InvalidFilter, MAX_KEY_TYPE, _check_key_type, Pair
+from ._keys import encoder, fast_table, KEY_TYPE_NAMES
+from ._sizing import MAX_BYTES, INT64_MAX, SIZING_MARGIN, FilterTooLarge
+
+__all__ = ["CuckooFilter"]
+
+MAGIC = b"CKOF"
+VERSION = 1
+HASH_ID = 2
+HEADER_SIZE = 48
+SUB_HEADER_SIZE = 24
+MIN_FP_BITS = 2
+MAX_FP_BITS = 32
+MAX_SUBFILTERS = 64
+DEFAULT_MAX_KICKS = 500
+MAX_KICKS_LIMIT = 4096
+MIN_ERROR_RATE = 1e-8
+M64 = (1 << 64) - 1
+LCG_MULT = 6364136223846793005
+LCG_ADD = 1442695040888963407
+_LOADS = {2: 0.80, 4: 0.94, 8: 0.96}
+
+HEADER = struct.Struct("<4sBBBBIHHQdQII")
+_DESC = struct.Struct("<QQB7s")
+
+
+def _fmix64(k: int) -> int:
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & M64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & M64
+    return k ^ (k >> 33)
+
+
+def model_fpp(b: int, f: int, load: float) -> float:
+    """cuckoo_model_fpp: rate of one sub-filter at a load."""
+    p = 1.0 / (math.ldexp(1.0, f) - 1.0)
+    return -math.expm1(2.0 * b * load * math.log1p(-p))
+
+
+def _slot_bytes(nbuckets: int, b: int, f: int) -> int:
+    return (nbuckets * b * f + 7) // 8
+
+
+def _nbuckets_ok(nbuckets: int, b: int, f: int) -> bool:
+    return 1 <= nbuckets <= MAX_BYTES * 8 // (b * f)
+
+
+def _empty_bytes(b: int, f: int, nbuckets: int) -> int:
+    if not _nbuckets_ok(nbuckets, b, f):
+        return 0
+    n = HEADER_SIZE + SUB_HEADER_SIZE + _slot_bytes(nbuckets, b, f)
+    return n if n <= MAX_BYTES else 0
+
+
+def size(capacity: int, error_rate: float) -> Tuple[int, int, int]:
+    """(bucket size, fingerprint bits, buckets) that cf_create gives."""
+    target = error_rate * SIZING_MARGIN
+    best = math.inf
+    choice = (0, 0, 0)
+    for b in (4, 2, 8):
+        f = 3
+        while f <= MAX_FP_BITS and model_fpp(b, f, _LOADS[b]) > target:
+            f += 1
+        for g in (f - 1, f):
+            if g < 3 or g > MAX_FP_BITS:
+                continue
+            p = 1.0 / (math.ldexp(1.0, g) - 1.0)
+            load = math.log1p(-target) / (2.0 * b * math.log1p(-p))
+            if load > _LOADS[b]:
+                load = _LOADS[b]
+            n = math.ceil(capacity / (b * load))
+            if n < 2:
+                n = 2
+            bits = float(n) * b * g
+            if bits < best:
+                best = bits
+                choice = (b, g, n)
+    if best == math.inf or best / 8 > MAX_BYTES or not _empty_bytes(*choice):
+        raise FilterTooLarge("cuckoo filter for %d elements at error rate %g "
+                             "is too large" % (capacity, error_rate))
+    return choice
+
+
+class _Sub:
+    """One sub-filter: buckets, occupied count, fingerprint bits, slots."""
+
+    __slots__ = ("nbuckets", "count", "f", "mask", "slots", "nbytes")
+
+    def __init__(self, nbuckets: int, count: int, f: int,
+                 slots: bytearray) -> None:
+        self.nbuckets = nbuckets
+        self.count = count
+        self.f = f
+        self.mask = (1 << f) - 1
+        self.slots = slots
+        self.nbytes = len(slots)
+
+    def get(self, k: int) -> int:
+        bit = k * self.f
+        byte = bit >> 3
+        return (int.from_bytes(self.slots[byte:byte + 8], "little")
+                >> (bit & 7)) & self.mask
+
+    def set(self, k: int, fp: int) -> None:
+        bit = k * self.f
+        byte = bit >> 3
+        end = min(byte + 8, self.nbytes)
+        w = int.from_bytes(self.slots[byte:end], "little")
+        shift = bit & 7
+        w = (w & ~(self.mask << shift)) | (fp << shift)
+        self.slots[byte:end] = w.to_bytes(end - byte, "little")
+
+    def bucket(self, i: int, b: int) -> List[int]:
+        """The b fingerprints of bucket i."""
+        f = self.f
+        bit = i * b * f
+        byte = bit >> 3
+        w = int.from_bytes(self.slots[byte:byte + ((b * f + 14) >> 3)],
+                           "little") >> (bit & 7)
+        m = self.mask
+        return [(w >> (j * f)) & m for j in range(b)]
+
+    def fingerprint(self, h2: int) -> int:
+        fp = h2 >> (64 - self.f)
+        return fp if fp else 1
+
+    def first(self, h1: int) -> int:
+        return (h1 * self.nbuckets) >> 64
+
+    def alt(self, i: int, fp: int) -> int:
+        n = self.nbuckets
+        big_h = (_fmix64(fp) * n) >> 64
+        return big_h - i if big_h >= i else big_h + n - i
+
+    def occupied(self, b: int) -> int:
+        """Non-zero slots, counted over the whole area at once."""
+        f = self.f
+        nslots = self.nbuckets * b
+        v = int.from_bytes(self.slots, "little") & ((1 << (nslots * f)) - 1)
+        acc = v
+        for s in range(1, f):
+            acc |= v >> s
+        starts = sum(1 << (i * f) for i in range(8)).to_bytes(f, "little")
+        m = int.from_bytes(starts * (nslots // 8 + 1), "little")
+        return (acc & m & ((1 << (nslots * f)) - 1)).bit_count()
+
+    def to_bytes(self) -> bytes:
+        return _DESC.pack(self.nbuckets, self.count, self.f, bytes(7)) \
+            + bytes(self.slots)
+
+
+class CuckooFilter:
+    """A cuckoofilter value.  ``from_bytes`` (``f::bytea``) or ``create``
+    (the shape ``cf_create`` gives); ``contains``/``count`` give
+    ``cf_contains``/``cf_count``; ``add``, ``add_nx`` and ``delete`` change
+    it in place exactly as ``cf_add``, ``cf_add_nx`` and ``cf_delete``
+    change the server's copy."""
+
+    bucket_size: int
+    fp_bits: int
+    seed: int
+    max_kicks: int
+    capacity: int
+    error_rate: float
+    key_type: int
+    subs: List[_Sub]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("use CuckooFilter.create(capacity, rate) or from_bytes")
+
+    @classmethod
+    def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
+               *, key_type: int = 0) -> "CuckooFilter":
+        """Empty filter of the shape ``cf_create(capacity, error_rate,
+        seed)`` gives."""
+        if isinstance(capacity, bool) or not isinstance(capacity, int) \
+                or not 1 <= capacity <= INT64_MAX:
+            raise ValueError("cuckoo filter capacity must be positive, got %r"
+                             % (capacity,))
+        error_rate = float(error_rate)
+        if not 0.0 < error_rate < 1.0 or error_rate < MIN_ERROR_RATE:
+            raise ValueError("cuckoo filter error rate must be at least %g and "
+                             "less than 1, got %r" % (MIN_ERROR_RATE, error_rate))
+        if not (isinstance(seed, int) and 0 <= seed <= 0xFFFFFFFF):
+            raise ValueError("seed must be between 0 and 4294967295")
+        b, f, n = size(capacity, error_rate)
+        self = cls.__new__(cls)
+        self._init(b, f, seed, DEFAULT_MAX_KICKS, capacity, error_rate,
+                   _check_key_type(key_type))
+        self.subs = [_Sub(n, 0, f, bytearray(_slot_bytes(n, b, f)))]
+        return self
+
+    def _init(self, b: int, f: int, seed: int, kicks: int, capacity: int,
+              error_rate: float, key_type: int) -> None:
+        self.bucket_size = b
+        self.fp_bits = f
+        self.seed = seed
+        self.max_kicks = kicks
+        self.capacity = capacity
+        self.error_rate = error_rate
+        self.key_type = key_type
+        self._hash = _murmur.hash_pair
+        self._set_encoder()
+
+    def _set_encoder(self) -> None:
+        self._enc = encoder(HASH_ID, self.key_type)
+        self._fast = fast_table(HASH_ID, self.key_type)
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]
+                   ) -> "CuckooFilter":
+        """Parse and validate the binary form as strictly as the server's
+        input does (cuckoo_validate)."""
+        data = memoryview(data).cast("B")
+        if len(data) < HEADER_SIZE or len(data) > MAX_BYTES:
+            raise InvalidFilter("length does not match the header and "
+                                "sub-filters")
+        (magic, version, hash_id, b, f, seed, nsub, kicks, capacity, rate,
+         items, key_type, reserved) = HEADER.unpack_from(data)
+        if magic != MAGIC:
+            raise InvalidFilter("value does not start with the cuckoofilter "
+                                "magic number")
+        problem = (
+            "format version %d is not supported" % version
+            if version != VERSION else
+            "hash id must be 2" if hash_id != HASH_ID else
+            "reserved fields must be zero" if reserved or key_type > MAX_KEY_TYPE else
+            "bucket size must be 2, 4 or 8" if b not in (2, 4, 8) else
+            "fingerprint bits must be between 2 and 32"
+            if not MIN_FP_BITS <= f <= MAX_FP_BITS else
+            "number of sub-filters must be between 1 and 64"
+            if not 1 <= nsub <= MAX_SUBFILTERS else
+            "kick limit must be at most 4096" if kicks > MAX_KICKS_LIMIT else
+            "capacity out of range" if not 1 <= capacity <= INT64_MAX else
+            "error rate out of range" if not 0.0 < rate < 1.0 else None)
+        if problem:
+            raise InvalidFilter(problem)
+        self = cls.__new__(cls)
+        self._init(b, f, seed, kicks, capacity, rate, key_type)
+        self.subs = []
+        off = HEADER_SIZE
+        for i in range(nsub):
+            off = self._parse_sub(data, off, i == 0)
+        if off != len(data):
+            raise InvalidFilter("length does not match the header and "
+                                "sub-filters")
+        if sum(s.count for s in self.subs) != items:
+            raise InvalidFilter("item counts do not match the slots")
+        return self
+
+    def _parse_sub(self, data: memoryview, off: int, first: bool) -> int:
+        b = self.bucket_size
+        if len(data) - off < SUB_HEADER_SIZE:
+            raise InvalidFilter("length does not match the header and "
+                                "sub-filters")
+        nbuckets, count, f, zero = _DESC.unpack_from(data, off)
+        if any(zero):
+            raise InvalidFilter("reserved fields must be zero")
+        if not MIN_FP_BITS <= f <= MAX_FP_BITS or (first and f != self.fp_bits):
+            raise InvalidFilter("fingerprint bits must be between 2 and 32, "
+                                "the same in the header as in the first "
+                                "sub-filter")
+        if not _nbuckets_ok(nbuckets, b, f):
+            raise InvalidFilter("number of buckets out of range")
+        if count > nbuckets * b:
+            raise InvalidFilter("item counts do not match the slots")
+        off += SUB_HEADER_SIZE
+        nbytes = _slot_bytes(nbuckets, b, f)
+        if len(data) - off < nbytes:
+            raise InvalidFilter("length does not match the header and "
+                                "sub-filters")
+        sub = _Sub(nbuckets, count, f, bytearray(data[off:off + nbytes]))
+        if sub.occupied(b) != count:
+            raise InvalidFilter("item counts do not match the slots")
+        pad = nbytes * 8 - nbuckets * b * f
+        if pad and sub.slots[-1] >> (8 - pad):
+            raise InvalidFilter("unused bits after the last slot must be zero")
+        self.subs.append(sub)
+        return off + nbytes
+
+    @property
+    def items(self) -> int:
+        """Occupied slots over all sub-filters (cf_items)."""
+        return sum(s.count for s in self.subs)
+
+    @property
+    def size_bytes(self) -> int:
+        return HEADER_SIZE + sum(SUB_HEADER_SIZE + s.nbytes for s in self.subs)
+
+    @property
+    def key_type_name(self) -> Optional[str]:
+        if not self.key_type:
+            return None
+        return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
+
+    def with_key_type(self, key_type: int) -> "CuckooFilter":
+        """A copy recording this key type (``cf_set_key_type``)."""
+        out = CuckooFilter.from_bytes(self.to_bytes())
+        out.key_type = _check_key_type(key_type)
+        out._set_encoder()
+        return out
+
+    def to_bytes(self) -> bytes:
+        head = HEADER.pack(MAGIC, VERSION, HASH_ID, self.bucket_size,
+                           self.fp_bits, self.seed, len(self.subs),
+                           self.max_kicks, self.capacity, self.error_rate,
+                           self.items, self.key_type, 0)
+        return head + b"".join(s.to_bytes() for s in self.subs)
+
+    def __bytes__(self) -> bytes:
+        return self.to_bytes()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CuckooFilter):
+            return NotImplemented
+        return self.to_bytes() == other.to_bytes()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return ("CuckooFilter(capacity=%d, error_rate=%r, bucket_size=%d, "
+                "fp_bits=%d, buckets=%d, subfilters=%d, items=%d, seed=%d%s)"
+                % (self.capacity, self.error_rate, self.bucket_size,
+                   self.fp_bits, self.subs[0].nbuckets, len(self.subs),
+                   self.items, self.seed,
+                   ", key_type=%d" % self.key_type if self.key_type else ""))
+
+    def fpp(self) -> float:
+        """cf_fpp: modelled rate at the current fill of every sub-filter."""
+        none = 1.0
+        b = self.bucket_size
+        for s in self.subs:
+            load = s.count / (float(s.nbuckets) * b)
+            none *= 1.0 - model_fpp(b, s.f, load)
+        return 1.0 - none
+
+    # ---- keys ----
+
+    def key_hash(self, key: Any) -> Optional[Pair]:
+        """(h1, h2) of the key, or None if no key of the key type equals it."""
+        f = self._fast.get(type(key))
+        data = f(key) if f is not None else self._enc(key)
+        if data is None:
+            return None
+        return self._hash(data, self.seed)
+
+    def _hash_or_raise(self, key: Any) -> Pair:
+        h = self.key_hash(key)
+        if h is None:
+            raise ValueError("key %r equals no value of the filter's key type "
+                             "%s" % (key, self.key_type_name))
+        return h
+
+    # ---- checks ----
+
+    def _contains_hash(self, h1: int, h2: int) -> bool:
+        b = self.bucket_size
+        for s in self.subs:
+            fp = s.fingerprint(h2)
+            i1 = (h1 * s.nbuckets) >> 64
+            if fp in s.bucket(i1, b) or fp in s.bucket(s.alt(i1, fp), b):
+                return True
+        return False
+
+    def _count_hash(self, h1: int, h2: int) -> int:
+        b = self.bucket_size
+        n = 0
+        for s in self.subs:
+            fp = s.fingerprint(h2)
+            i1 = (h1 * s.nbuckets) >> 64
+            i2 = s.alt(i1, fp)
+            n += s.bucket(i1, b).count(fp)
+            if i2 != i1:
+                n += s.bucket(i2, b).count(fp)
+        return n
+
+    def contains(self, key: Any) -> bool:
+        """cf_contains(f, key)."""
+        h = self.key_hash(key)
+        return h is not None and self._contains_hash(*h)
+
+    __contains__ = contains
+
+    def count(self, key: Any) -> int:
+        """cf_count(f, key): entries matching the key."""
+        h = self.key_hash(key)
+        return 0 if h is None else self._count_hash(*h)
+
+    def contains_many(self, keys: Iterable[Any]) -> List[bool]:
+        """[cf_contains(f, k) for k in keys]; with numpy and int keys the
+        hashing is done in arrays."""
+        np = _vector.numpy()
+        if np is not None and self._fast.get(int) is not None:
+            arr = keys if isinstance(keys, np.ndarray) else None
+            if arr is None:
+                keys = list(keys)
+                if len(keys) >= 64 and all(type(k) is int and -(1 << 63) <= k < (1 << 63)
+                                           for k in keys):
+                    arr = np.array(keys, dtype=np.int64)
+            if arr is not None and arr.dtype.kind in "iu":
+                h1, h2 = _vector.hash_int64(arr.astype(np.int64), self.seed)
+                check = self._contains_hash
+                return [check(a, b) for a, b in zip(h1.tolist(), h2.tolist())]
+        return [self.contains(k) for k in keys]
+
+    # ---- changes (in place; the server's functions return a copy) ----
+
+    def _place(self, s: _Sub, bucket: int, fp: int) -> bool:
+        b = self.bucket_size
+        for i in (bucket, s.alt(bucket, fp)):
+            slots = s.bucket(i, b)
+            if 0 in slots:
+                s.set(i * b + slots.index(0), fp)
+                s.count += 1
+                return True
+        return False
+
+    def _kick(self, s: _Sub, bucket: int, fp: int, r: int) -> bool:
+        """ck_kick: the walk, undone if it finds no empty slot."""
+        b = self.bucket_size
+        path = []
+        hand = fp
+        r = (r * LCG_MULT + LCG_ADD) & M64
+        cur = s.alt(bucket, fp) if r >> 63 else bucket
+        for _ in range(self.max_kicks):
+            r = (r * LCG_MULT + LCG_ADD) & M64
+            k = cur * b + ((r >> 61) & (b - 1))
+            victim = s.get(k)
+            s.set(k, hand)
+            path.append(k)
+            hand = victim
+            cur = s.alt(cur, hand)
+            slots = s.bucket(cur, b)
+            if 0 in slots:
+                s.set(cur * b + slots.index(0), hand)
+                s.count += 1
+                return True
+        while path:
+            k = path.pop()
+            taken = s.get(k)
+            s.set(k, hand)
+            hand = taken
+        return False
+
+    def _try_add(self, h1: int, h2: int) -> bool:
+        for s in reversed(self.subs):
+            if self._place(s, s.first(h1), s.fingerprint(h2)):
+                return True
+        s = self.subs[-1]
+        return self._kick(s, s.first(h1), s.fingerprint(h2), h2)
+
+    def _grow(self) -> None:
+        last = self.subs[-1]
+        n = last.nbuckets * 2
+        f = min(last.f + 1, MAX_FP_BITS)
+        b = self.bucket_size
+        if len(self.subs) >= MAX_SUBFILTERS or not _nbuckets_ok(n, b, f) or \
+                self.size_bytes + SUB_HEADER_SIZE + _slot_bytes(n, b, f) > MAX_BYTES:
+            raise FilterTooLarge("cuckoo filter is full: %d items in %d "
+                                 "sub-filters, %d bytes"
+                                 % (self.items, len(self.subs), self.size_bytes))
+        self.subs.append(_Sub(n, 0, f, bytearray(_slot_bytes(n, b, f))))
+
+    def _add_hash(self, h1: int, h2: int) -> None:
+        while not self._try_add(h1, h2):
+            self._grow()
+
+    def add(self, key: Any) -> "CuckooFilter":
+        """cf_add: one more copy of the key; returns self."""
+        self._add_hash(*self._hash_or_raise(key))
+        return self
+
+    def add_nx(self, key: Any) -> bool:
+        """cf_add_nx: add only if not possibly present; returns whether
+        it added."""
+        h = self._hash_or_raise(key)
+        if self._contains_hash(*h):
+            return False
+        self._add_hash(*h)
+        return True
+
+    def add_many(self, keys: Iterable[Any]) -> "CuckooFilter":
+        """cf_add_all: every key that is not None, in order."""
+        for key in keys:
+            if key is not None:
+                self._add_hash(*self._hash_or_raise(key))
+        return self
+
+    def delete(self, key: Any) -> bool:
+        """cf_delete: remove one copy (newest sub-filter first); returns
+        whether one was found.  Delete only what was added."""
+        h = self.key_hash(key)
+        if h is None:
+            return False
+        b = self.bucket_size
+        for s in reversed(self.subs):
+            fp = s.fingerprint(h[1])
+            bucket = s.first(h[0])
+            for _ in range(2):
+                slots = s.bucket(bucket, b)
+                if fp in slots:
+                    s.set(bucket * b + slots.index(fp), 0)
+                    s.count -= 1
+                    return True
+                bucket = s.alt(bucket, fp)
+        return False

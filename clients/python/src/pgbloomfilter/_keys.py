@@ -1,0 +1,828 @@
+"""Canonical bytes of a key: the bytes the server hashes for it.
+
+The server reduces each SQL value to canonical bytes (its
+src/bloomfilter_elem.c) and hashes those.  A Python key stands for the SQL
+value psycopg would send for it, and gets that value's bytes:
+
+=====================  =====================  ==============================
+Python key             SQL value              canonical bytes (hash id 2)
+=====================  =====================  ==============================
+int (int8 range)       int2, int4, int8       8 bytes little-endian
+int (beyond int8)      numeric                its decimal digits, ASCII
+bool                   boolean                1 byte, 0 or 1
+str                    text, varchar (UTF8)   UTF-8
+bytes, bytearray, ...  bytea                  the bytes
+uuid.UUID              uuid                   its 16 bytes
+float                  float8                 whole within int8: as that
+                                              int; else 8 bytes LE, NaN one
+decimal.Decimal        numeric                whole within int8: as that
+                                              int; else ASCII, trailing
+                                              fractional zeros removed
+datetime.date          date                   send form: int32 BE days
+datetime.datetime      timestamp (naive),     send form: int64 BE
+                       timestamptz (aware)    microseconds since 2000-01-01
+datetime.time          time (naive),          send form: int64 BE
+                       timetz (aware)         microseconds (+ int32 zone)
+datetime.timedelta     interval               int128 LE microseconds
+ipaddress objects      inet, cidr             send form, is-cidr byte zero
+tuple                  record                 int32 count, then each column
+                                              as int32 length + its bytes
+list (nested: dims)    array                  ndim, dims, lower bounds 1,
+                                              each element length + bytes
+=====================  =====================  ==============================
+
+Hash id 1 (filters made by 1.0 and 1.1) hashed every type but the common
+ones (integers, text, bytea, uuid) by its binary send form; of the keys
+above, bool, date, datetime and time have one send form per value and are
+hashed so; float, Decimal, timedelta, addresses, tuples and lists have
+several (or carry type OIDs) and are refused.
+
+A filter that records its key type (header bytes 12..15 of a bloomfilter,
+40..43 of a cuckoofilter: a built-in type OID, 0 for none) converts a key
+as the server converts a probe of another type: a str is read by the key
+type's input function ('5' against an int8 filter is 5), a float against an
+integer filter is that integer when whole, and so on (``encoder``).  A key
+that cannot equal any value of the key type is *absent*: the encoder gives
+None, a check answers False and an add raises.  A key SQL cannot compare
+with the key type at all raises TypeError, never a silent "absent".
+"""
+
+import datetime as _dt
+import decimal
+import ipaddress
+import re
+import struct
+import uuid
+
+__all__ = ["canonical_bytes", "encoder", "KEY_TYPE_NAMES", "UnsupportedKey"]
+
+# built-in type OIDs (pg_type.dat); stable across releases and pg_upgrade
+BOOL, BYTEA, NAME, INT8, INT2, INT4, TEXT, OID = 16, 17, 19, 20, 21, 23, 25, 26
+FLOAT4, FLOAT8, CIDR, INET, BPCHAR, VARCHAR = 700, 701, 650, 869, 1042, 1043
+DATE, TIME, TIMESTAMP, TIMESTAMPTZ, INTERVAL = 1082, 1083, 1114, 1184, 1186
+TIMETZ, NUMERIC, UUID_T, RECORD = 1266, 1700, 2950, 2249
+
+KEY_TYPE_NAMES = {
+    BOOL: "boolean", BYTEA: "bytea", NAME: "name", INT8: "bigint",
+    INT2: "smallint", INT4: "integer", TEXT: "text", OID: "oid",
+    FLOAT4: "real", FLOAT8: "double precision", CIDR: "cidr", INET: "inet",
+    BPCHAR: "character", VARCHAR: "character varying", DATE: "date",
+    TIME: "time without time zone", TIMESTAMP: "timestamp without time zone",
+    TIMESTAMPTZ: "timestamp with time zone", INTERVAL: "interval",
+    TIMETZ: "time with time zone", NUMERIC: "numeric", UUID_T: "uuid",
+    RECORD: "record",
+}
+
+# array type OID -> element type OID, for the element types above
+ARRAY_OF = {
+    1000: BOOL, 1001: BYTEA, 1003: NAME, 1016: INT8, 1005: INT2, 1007: INT4,
+    1009: TEXT, 1028: OID, 1021: FLOAT4, 1022: FLOAT8, 651: CIDR, 1041: INET,
+    1014: BPCHAR, 1015: VARCHAR, 1182: DATE, 1183: TIME, 1115: TIMESTAMP,
+    1185: TIMESTAMPTZ, 1187: INTERVAL, 1270: TIMETZ, 1231: NUMERIC,
+    2951: UUID_T, 2287: RECORD,
+}
+for _arr, _elem in ARRAY_OF.items():
+    KEY_TYPE_NAMES[_arr] = KEY_TYPE_NAMES[_elem] + "[]"
+
+INT8_MIN, INT8_MAX = -(1 << 63), (1 << 63) - 1
+_I64_LE = struct.Struct("<q").pack
+_I32_LE = struct.Struct("<i").pack
+_U32_LE = struct.Struct("<I").pack
+_I64_BE = struct.Struct(">q").pack
+_I32_BE = struct.Struct(">i").pack
+_U32_BE = struct.Struct(">I").pack
+_F64_LE = struct.Struct("<d").pack
+_F64_BE = struct.Struct(">d").pack
+_F32_BE = struct.Struct(">f").pack
+_NAN_BYTES = bytes.fromhex("000000000000f87f")  # 0x7FF8000000000000 LE
+_PG_EPOCH = _dt.date(2000, 1, 1)
+_PG_EPOCH_TS = _dt.datetime(2000, 1, 1)
+_PG_EPOCH_TSTZ = _dt.datetime(2000, 1, 1, tzinfo=_dt.timezone.utc)
+_USEC = _dt.timedelta(microseconds=1)
+_NUMERIC_MAX_DSCALE = 16383
+
+
+class UnsupportedKey(TypeError):
+    """A key no SQL value of the filter's key type could equal or be
+    compared with (42804 on the server), or a Python type with no exact
+    SQL counterpart."""
+
+
+def _type_name(oid):
+    return KEY_TYPE_NAMES.get(oid, "type %d" % oid)
+
+
+# ---- canonical bytes of hash id 2, one function per SQL type ----
+
+def _int8(v):
+    return _I64_LE(v)
+
+
+def _int_or_numeric(v):
+    # psycopg sends an int beyond int8 as numeric: a whole numeric outside
+    # int8 hashes as its decimal digits
+    if INT8_MIN <= v <= INT8_MAX:
+        return _I64_LE(v)
+    return str(v).encode("ascii")
+
+
+def _float8(f):
+    if f != f:
+        return _NAN_BYTES
+    if -9.223372036854775808e18 <= f < 9.223372036854775808e18 and f == int(f):
+        return _I64_LE(int(f))          # -0.0 becomes 0, as on the server
+    return _F64_LE(f)
+
+
+def _numeric(d):
+    if d.is_snan():
+        raise ValueError("a signalling NaN has no numeric value")
+    if d.is_nan():
+        return b"NaN"
+    if d.is_infinite():
+        return b"-Infinity" if d < 0 else b"Infinity"
+    sign, digits, exp = d.as_tuple()
+    if exp >= 0 or all(x == 0 for x in digits[len(digits) + exp:]):
+        return _int_or_numeric(int(d))
+    digits = list(digits)
+    while exp < 0 and digits[-1] == 0:   # trim_scale, without rounding
+        digits.pop()
+        exp += 1
+    if -exp > _NUMERIC_MAX_DSCALE:
+        raise ValueError("Decimal %s has more fractional digits than numeric "
+                         "keeps (%d)" % (d, _NUMERIC_MAX_DSCALE))
+    text = format(decimal.Decimal((sign, tuple(digits), exp)), "f")
+    return text.encode("ascii")
+
+
+def _date(d):
+    return _I32_BE((d - _PG_EPOCH).days)
+
+
+def _timestamp(t):
+    return _I64_BE((t - _PG_EPOCH_TS) // _USEC)
+
+
+def _timestamptz(t):
+    return _I64_BE((t - _PG_EPOCH_TSTZ) // _USEC)
+
+
+def _time_usec(t):
+    return ((t.hour * 60 + t.minute) * 60 + t.second) * 1_000_000 \
+        + t.microsecond
+
+
+def _time(t):
+    return _I64_BE(_time_usec(t))
+
+
+def _timetz(t):
+    off = t.utcoffset()
+    if off is None or off % _dt.timedelta(seconds=1):
+        raise ValueError("time %s has no fixed whole-second UTC offset, which "
+                         "timetz needs" % t)
+    # timetz keeps the zone as seconds west of UTC
+    return _I64_BE(_time_usec(t)) + _I32_BE(-int(off.total_seconds()))
+
+
+def _interval(td):
+    return (td // _USEC).to_bytes(16, "little", signed=True)
+
+
+def _bool(b):
+    return b"\x01" if b else b"\x00"
+
+
+def _oid(v):
+    return _U32_BE(v)
+
+
+def _inet(a):
+    if isinstance(a, (ipaddress.IPv4Network, ipaddress.IPv6Network)):
+        bits, addr = a.prefixlen, a.network_address.packed
+    elif isinstance(a, (ipaddress.IPv4Interface, ipaddress.IPv6Interface)):
+        bits, addr = a.network.prefixlen, a.ip.packed
+    else:
+        bits, addr = a.max_prefixlen, a.packed
+    family = 2 if a.version == 4 else 3     # PGSQL_AF_INET, PGSQL_AF_INET6
+    return bytes((family, bits, 0, len(addr))) + addr
+
+
+def _nested(enc, value):
+    """A column or array element: int32 length (-1: NULL), then bytes."""
+    if value is None:
+        return b"\xff\xff\xff\xff"
+    data = enc(value)
+    if data is None:
+        return None
+    return _U32_LE(len(data)) + data
+
+
+def _join_nested(head, values, enc):
+    """head, then each value as a nested value; None if one is absent."""
+    out = [head]
+    for v in values:
+        part = _nested(enc, v)
+        if part is None:
+            return None
+        out.append(part)
+    return b"".join(out)
+
+
+def _record(row, enc_col):
+    return _join_nested(_U32_LE(len(row)), row, enc_col)
+
+
+def _array_shape(value):
+    """(dims, flat elements) of nested lists; ValueError if ragged."""
+    dims = []
+    level = value
+    while isinstance(level, list):
+        dims.append(len(level))
+        if not level:
+            break
+        level = level[0]
+    if dims == [0]:
+        return [], []
+    flat = [value]
+    for n in dims:
+        nxt = []
+        for item in flat:
+            if not isinstance(item, list) or len(item) != n:
+                raise ValueError("a list key must be rectangular, as a SQL "
+                                 "array is")
+            nxt.extend(item)
+        flat = nxt
+    if any(isinstance(x, list) for x in flat):
+        raise ValueError("a list key must be rectangular, as a SQL array is")
+    return dims, flat
+
+
+def _array(value, enc_elem):
+    dims, flat = _array_shape(value)
+    head = _U32_LE(len(dims)) + b"".join(_U32_LE(n) + _U32_LE(1) for n in dims)
+    return _join_nested(head, flat, enc_elem)
+
+
+def _bytes(b):
+    return bytes(b)
+
+
+def _utf8(s):
+    return s.encode("utf-8")
+
+
+def _uuid(u):
+    return u.bytes
+
+
+def _datetime_any(t):
+    return _timestamptz(t) if t.tzinfo is not None \
+        and t.utcoffset() is not None else _timestamp(t)
+
+
+def _time_any(t):
+    return _timetz(t) if t.tzinfo is not None else _time(t)
+
+
+_UNTYPED_V2 = {
+    int: _int_or_numeric,
+    bool: _bool,
+    str: _utf8,
+    bytes: _bytes,
+    bytearray: _bytes,
+    memoryview: _bytes,
+    uuid.UUID: _uuid,
+    float: _float8,
+    decimal.Decimal: _numeric,
+    _dt.datetime: _datetime_any,
+    _dt.date: _date,
+    _dt.time: _time_any,
+    _dt.timedelta: _interval,
+    ipaddress.IPv4Address: _inet, ipaddress.IPv6Address: _inet,
+    ipaddress.IPv4Interface: _inet, ipaddress.IPv6Interface: _inet,
+    ipaddress.IPv4Network: _inet, ipaddress.IPv6Network: _inet,
+}
+
+
+def _untyped_v2(key):
+    f = _UNTYPED_V2.get(type(key))
+    if f is None:
+        f = _by_isinstance(key, _UNTYPED_V2)
+    return f(key)
+
+
+_UNTYPED_V2[tuple] = lambda row: _record(row, _untyped_v2)
+_UNTYPED_V2[list] = lambda arr: _array(arr, _untyped_v2)
+
+
+def _int8_only(v):
+    if not INT8_MIN <= v <= INT8_MAX:
+        raise OverflowError("integer key %d is outside the int8 range, which "
+                            "a filter of hash id 1 cannot hold" % v)
+    return _I64_LE(v)
+
+
+_UNTYPED_V1 = {
+    int: _int8_only,
+    bool: _bool,
+    str: _utf8,
+    bytes: _bytes,
+    bytearray: _bytes,
+    memoryview: _bytes,
+    uuid.UUID: _uuid,
+    _dt.datetime: _datetime_any,
+    _dt.date: _date,
+    _dt.time: _time_any,
+}
+
+
+def _by_isinstance(key, table):
+    """The encoder for a subclass (IntEnum, a str subclass, ...), or raise."""
+    if key is None:
+        raise TypeError("a key cannot be None (SQL NULL is never in a filter)")
+    for base in (bool, int, str, bytes, bytearray, memoryview, uuid.UUID,
+                 float, decimal.Decimal, _dt.datetime, _dt.date, _dt.time,
+                 _dt.timedelta, tuple, list):
+        if isinstance(key, base):
+            f = table.get(base)
+            if f is not None:
+                return f
+            break
+    if table is _UNTYPED_V1:
+        raise UnsupportedKey(
+            "%s keys are not supported by a filter of hash id 1 (made by "
+            "bloomfilter 1.0 or 1.1): it hashes them by a binary form with "
+            "several values per key" % type(key).__name__)
+    raise UnsupportedKey("unsupported key type %s" % type(key).__name__)
+
+
+def _untyped_v1(key):
+    f = _UNTYPED_V1.get(type(key))
+    if f is None:
+        f = _by_isinstance(key, _UNTYPED_V1)
+    return f(key)
+
+
+# ---- the server's input functions, for str keys of a typed filter ----
+
+_PG_SPACE = " \t\n\r\v\f"
+_INT_RE = re.compile(r"[+-]?[0-9]+\Z")
+_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_INT_RANGE = {INT2: 1 << 15, INT4: 1 << 31, INT8: 1 << 63}
+_BOOL_WORDS = {"t": True, "true": True, "y": True, "yes": True, "on": True,
+               "1": True, "f": False, "false": False, "n": False, "no": False,
+               "off": False, "0": False}
+
+
+def _bad_text(s, oid):
+    return ValueError('invalid input syntax for type %s: "%s"'
+                      % (_type_name(oid), s))
+
+
+def _parse_int(s, oid):
+    t = s.strip(_PG_SPACE)
+    if not _INT_RE.match(t):
+        raise _bad_text(s, oid)
+    v = int(t)
+    lim = _INT_RANGE.get(oid, 1 << 63)
+    if not -lim <= v < lim:
+        raise ValueError('value "%s" is out of range for type %s'
+                         % (s, _type_name(oid)))
+    return v
+
+
+def _parse_numeric(s):
+    t = s.strip(_PG_SPACE)
+    low = t.lower()
+    if low == "nan":
+        return decimal.Decimal("NaN")
+    if low in ("infinity", "+infinity", "inf", "+inf"):
+        return decimal.Decimal("Infinity")
+    if low in ("-infinity", "-inf"):
+        return decimal.Decimal("-Infinity")
+    if not _FLOAT_RE.match(t):
+        raise _bad_text(s, NUMERIC)
+    return decimal.Decimal(t)
+
+
+def _parse_float8(s, oid=FLOAT8):
+    t = s.strip(_PG_SPACE)
+    low = t.lower()
+    if low in ("nan", "+nan", "-nan"):
+        return float("nan")
+    if low in ("infinity", "+infinity", "inf", "+inf"):
+        return float("inf")
+    if low in ("-infinity", "-inf"):
+        return float("-inf")
+    if not _FLOAT_RE.match(t):
+        raise _bad_text(s, oid)
+    f = float(t)
+    if f in (float("inf"), float("-inf")):
+        raise ValueError('"%s" is out of range for type %s'
+                         % (s, _type_name(oid)))
+    return f
+
+
+def _to_float4(exact, f):
+    """The float4 nearest the exact value (a Decimal), as strtof rounds it;
+    f is the double nearest it.  Rounding through the double differs from
+    rounding once only when the double is exactly halfway between two
+    float4s (a double is within half its own ulp of the exact value, far
+    less than a float4's); that case is settled against the exact value."""
+    try:
+        r = struct.unpack("<f", struct.pack("<f", f))[0]
+    except OverflowError:
+        raise ValueError("value out of range for type real") from None
+    if r == f:
+        return r
+    mag = struct.unpack("<I", struct.pack("<f", abs(r)))[0]
+    mag += 1 if abs(f) > abs(r) else -1
+    nb = struct.unpack("<f", struct.pack("<I", mag))[0]
+    nb = -nb if f < 0 else nb
+    with decimal.localcontext(decimal.Context(prec=400)):
+        mid = (decimal.Decimal(r) + decimal.Decimal(nb)) / 2
+    if decimal.Decimal(f) == mid and exact != mid:
+        lo, hi = (r, nb) if r < nb else (nb, r)
+        return hi if exact > mid else lo
+    return r
+
+
+def _parse_float4(s):
+    f = _parse_float8(s, FLOAT4)
+    if f != f or f in (float("inf"), float("-inf")):
+        return f
+    return _to_float4(decimal.Decimal(s.strip(_PG_SPACE)), f)
+
+
+def _parse_bool(s):
+    t = s.strip(_PG_SPACE).lower()
+    if t in _BOOL_WORDS:
+        return _BOOL_WORDS[t]
+    # boolin takes any unambiguous prefix of true, false, yes, no (2+ for on/off)
+    for word, val in (("true", True), ("false", False), ("yes", True),
+                      ("no", False)):
+        if t and word.startswith(t):
+            return val
+    raise _bad_text(s, BOOL)
+
+
+def _parse_bytea(s):
+    if s.startswith("\\x"):
+        hexpart = "".join(s[2:].split())
+        try:
+            return bytes.fromhex(hexpart)
+        except ValueError:
+            raise _bad_text(s, BYTEA) from None
+    out = bytearray()
+    raw = s.encode("utf-8")
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c != 0x5C:
+            out.append(c)
+            i += 1
+        elif raw[i + 1:i + 2] == b"\\":
+            out.append(0x5C)
+            i += 2
+        elif re.match(rb"[0-3][0-7][0-7]", raw[i + 1:i + 4]):
+            out.append(int(raw[i + 1:i + 4], 8))
+            i += 4
+        else:
+            raise _bad_text(s, BYTEA)
+    return bytes(out)
+
+
+def _parse_uuid(s):
+    t = s.strip(_PG_SPACE)
+    if t.startswith("{") and t.endswith("}"):
+        t = t[1:-1]
+    hexdigits = t.replace("-", "")
+    # uuid_in allows a hyphen after any group of four digits
+    if len(hexdigits) != 32 or not re.fullmatch(r"[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}", t):
+        raise _bad_text(s, UUID_T)
+    return uuid.UUID(hex=hexdigits)
+
+
+def _parse_iso(kind, s, oid):
+    try:
+        return kind.fromisoformat(s.strip(_PG_SPACE))
+    except ValueError:
+        raise ValueError('cannot read "%s" as %s here: give an ISO 8601 string '
+                         "or a %s object" % (s, _type_name(oid), kind.__name__)) \
+            from None
+
+
+# ---- typed filters: a key converted as the server converts a probe ----
+#
+# Each converter takes a Python key and returns the value of the key type
+# that SQL's equality would compare it as, or None when no value of that
+# type can equal it (absent); it raises UnsupportedKey where SQL has no
+# comparison (42804 on the server) and ValueError where the server's input
+# function would reject a str.
+
+_FLOAT_INT_EXACT = float(1 << 53)
+
+
+def _refuse(key, oid, hint=""):
+    raise UnsupportedKey("cannot look up a %s key in a filter of %s keys%s"
+                         % (type(key).__name__, _type_name(oid), hint))
+
+
+def _conv_int(key, oid):
+    if isinstance(key, bool):
+        _refuse(key, oid)
+    if isinstance(key, int):
+        return int(key) if INT8_MIN <= key <= INT8_MAX else None
+    if isinstance(key, str):
+        return _parse_int(key, oid)
+    if isinstance(key, decimal.Decimal):
+        if not key.is_finite() or key != key.to_integral_value():
+            return None
+        v = int(key)
+        return v if INT8_MIN <= v <= INT8_MAX else None
+    if isinstance(key, float):
+        if key != key or key in (float("inf"), float("-inf")) \
+                or key != int(key):
+            return None
+        if abs(key) >= _FLOAT_INT_EXACT:
+            _refuse(key, oid, ": several integers equal %r as float8 (cast "
+                    "the key to int or Decimal)" % key)
+        return int(key)
+    _refuse(key, oid)
+
+
+def _conv_oid(key, oid):
+    if isinstance(key, str):
+        t = key.strip(_PG_SPACE)
+        if not _INT_RE.match(t):
+            raise _bad_text(key, OID)
+        key = int(t)
+        if not -(1 << 31) <= key < (1 << 32):
+            raise ValueError('value "%s" is out of range for type oid' % t)
+    if isinstance(key, bool) or not isinstance(key, int):
+        _refuse(key, oid)
+    if -(1 << 31) <= key < 0:
+        return key + (1 << 32)          # oid = int4 compares as oid
+    return int(key) if 0 <= key < (1 << 32) else None
+
+
+def _conv_numeric(key, oid):
+    if isinstance(key, bool):
+        _refuse(key, oid)
+    if isinstance(key, int):
+        return decimal.Decimal(int(key))
+    if isinstance(key, decimal.Decimal):
+        return key
+    if isinstance(key, str):
+        return _parse_numeric(key)
+    if isinstance(key, float):
+        _refuse(key, oid, ": SQL compares numeric with float8 as float8, "
+                "where many numerics are equal (give a Decimal)")
+    _refuse(key, oid)
+
+
+def _conv_float(key, oid):
+    if isinstance(key, bool):
+        _refuse(key, oid)
+    if isinstance(key, float):
+        return key
+    if isinstance(key, (int, decimal.Decimal)):
+        return float(key)               # the SQL cast to float8
+    if isinstance(key, str):
+        return _parse_float4(key) if oid == FLOAT4 else _parse_float8(key)
+    _refuse(key, oid)
+
+
+def _conv_text(key, oid):
+    if isinstance(key, str):
+        return key
+    _refuse(key, oid)
+
+
+def _conv_bytea(key, oid):
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    if isinstance(key, str):
+        return _parse_bytea(key)
+    _refuse(key, oid)
+
+
+def _conv_uuid(key, oid):
+    if isinstance(key, uuid.UUID):
+        return key
+    if isinstance(key, str):
+        return _parse_uuid(key)
+    _refuse(key, oid)
+
+
+def _conv_bool(key, oid):
+    if isinstance(key, bool):
+        return key
+    if isinstance(key, str):
+        return _parse_bool(key)
+    _refuse(key, oid)
+
+
+def _aware(t):
+    return t.tzinfo is not None and t.utcoffset() is not None
+
+
+_TZ_HINT = (": the comparison would depend on the session's TimeZone (convert "
+            "the key to the filter's type first)")
+
+
+def _conv_date(key, oid):
+    if isinstance(key, str):
+        key = _parse_iso(_dt.date, key, oid)
+    if isinstance(key, _dt.datetime):
+        if _aware(key):
+            _refuse(key, oid, _TZ_HINT)
+        return key.date() if key.time() == _dt.time(0) else None
+    if isinstance(key, _dt.date):
+        return key
+    _refuse(key, oid)
+
+
+def _conv_timestamp(key, oid):
+    if isinstance(key, str):
+        key = _parse_iso(_dt.datetime, key, oid)
+        if _aware(key):
+            raise ValueError("a timestamp filter's str key must have no UTC "
+                             "offset")
+    if isinstance(key, _dt.datetime):
+        if _aware(key):
+            _refuse(key, oid, _TZ_HINT)
+        return key
+    if isinstance(key, _dt.date):
+        return _dt.datetime(key.year, key.month, key.day)
+    _refuse(key, oid)
+
+
+def _conv_timestamptz(key, oid):
+    if isinstance(key, str):
+        key = _parse_iso(_dt.datetime, key, oid)
+        if not _aware(key):
+            raise ValueError("a timestamptz filter's str key needs a UTC "
+                             "offset (without one the server would read it "
+                             "in the session's TimeZone)")
+    if isinstance(key, _dt.datetime) and _aware(key):
+        return key
+    if isinstance(key, _dt.date):
+        _refuse(key, oid, _TZ_HINT)
+    _refuse(key, oid)
+
+
+def _conv_time(key, oid):
+    want_tz = oid == TIMETZ
+    if isinstance(key, str):
+        key = _parse_iso(_dt.time, key, oid)
+        if (key.tzinfo is not None) != want_tz:
+            raise ValueError("a %s filter's str key %s a UTC offset"
+                             % (_type_name(oid), "needs" if want_tz else
+                                "must have no"))
+    if isinstance(key, _dt.time):
+        if (key.tzinfo is not None) != want_tz:
+            _refuse(key, oid, _TZ_HINT)
+        return key
+    _refuse(key, oid)
+
+
+def _conv_interval(key, oid):
+    if isinstance(key, _dt.timedelta):
+        return key
+    _refuse(key, oid, " (give a datetime.timedelta)")
+
+
+def _conv_inet(key, oid):
+    if isinstance(key, str):
+        try:
+            key = (ipaddress.ip_network(key.strip(_PG_SPACE)) if oid == CIDR
+                   else ipaddress.ip_interface(key.strip(_PG_SPACE)))
+        except ValueError:
+            raise _bad_text(key, oid) from None
+    if isinstance(key, (ipaddress.IPv4Address, ipaddress.IPv6Address,
+                        ipaddress.IPv4Interface, ipaddress.IPv6Interface,
+                        ipaddress.IPv4Network, ipaddress.IPv6Network)):
+        return key
+    _refuse(key, oid)
+
+
+def _conv_record(key, oid):
+    if isinstance(key, tuple):
+        return key
+    _refuse(key, oid, " (records have no text input: give a tuple)")
+
+
+# key type -> (converter, hash id 2 bytes, hash id 1 bytes or None)
+_TYPED = {
+    INT2: (_conv_int, _int8, _int8),
+    INT4: (_conv_int, _int8, _int8),
+    INT8: (_conv_int, _int8, _int8),
+    OID: (_conv_oid, _oid, _oid),
+    NUMERIC: (_conv_numeric, _numeric, None),
+    FLOAT4: (_conv_float, _float8, None),
+    FLOAT8: (_conv_float, _float8, lambda f: _F64_BE(f)),
+    TEXT: (_conv_text, _utf8, _utf8),
+    VARCHAR: (_conv_text, _utf8, _utf8),
+    BPCHAR: (_conv_text, _utf8, _utf8),
+    NAME: (_conv_text, _utf8, _utf8),
+    BYTEA: (_conv_bytea, _bytes, _bytes),
+    UUID_T: (_conv_uuid, _uuid, _uuid),
+    BOOL: (_conv_bool, _bool, _bool),
+    DATE: (_conv_date, _date, _date),
+    TIMESTAMP: (_conv_timestamp, _timestamp, _timestamp),
+    TIMESTAMPTZ: (_conv_timestamptz, _timestamptz, _timestamptz),
+    TIME: (_conv_time, _time, _time),
+    TIMETZ: (_conv_time, _timetz, _timetz),
+    INTERVAL: (_conv_interval, _interval, None),
+    INET: (_conv_inet, _inet, None),
+    CIDR: (_conv_inet, _inet, None),
+    RECORD: (_conv_record, lambda row: _record(row, _untyped_v2), None),
+}
+
+
+def _typed_encoder(key_type, hash_id):
+    elem = ARRAY_OF.get(key_type)
+    if elem is not None:
+        enc_elem = _typed_encoder(elem, hash_id)
+
+        def enc_array(key):
+            if not isinstance(key, list):
+                _refuse(key, key_type, " (give a list)")
+            return _array(key, enc_elem)
+        if hash_id == 1:
+            return _refuse_v1(key_type)
+        return enc_array
+    entry = _TYPED.get(key_type)
+    if entry is None:
+        def unknown(key):
+            raise UnsupportedKey("this client cannot convert keys for a filter "
+                                 "of key type %s (OID %d)"
+                                 % (_type_name(key_type), key_type))
+        return unknown
+    conv, enc2, enc1 = entry
+    enc = enc2 if hash_id != 1 else enc1
+    if enc is None:
+        return _refuse_v1(key_type)
+    if key_type == FLOAT4 and hash_id == 1:
+        enc = _float4_send
+
+    def typed(key):
+        v = conv(key, key_type)
+        return None if v is None else enc(v)
+    return typed
+
+
+def _float4_send(f):
+    # a float4 column's send form: a key that is no float4 equals none
+    try:
+        b = _F32_BE(f)
+    except OverflowError:
+        return None
+    r = struct.unpack(">f", b)[0]
+    return b if r == f or f != f else None
+
+
+def _refuse_v1(key_type):
+    def refuse(key):
+        raise UnsupportedKey("keys of type %s are not supported by a filter of "
+                             "hash id 1 (made by bloomfilter 1.0 or 1.1)"
+                             % _type_name(key_type))
+    return refuse
+
+
+def encoder(hash_id=2, key_type=0):
+    """The function key -> canonical bytes (None: no value of the key type
+    equals this key) for a filter of this hash id and key type."""
+    if key_type:
+        return _typed_encoder(key_type, hash_id)
+    return _untyped_v1 if hash_id == 1 else _untyped_v2
+
+
+def fast_table(hash_id=2, key_type=0):
+    """{python type: bytes function} for the types a filter can encode
+    without conversion, so hot loops can skip encoder's dispatch."""
+    if key_type in (INT2, INT4, INT8):
+        return {int: _int8_checked}
+    if key_type in (TEXT, VARCHAR, BPCHAR, NAME):
+        return {str: _utf8}
+    if key_type == UUID_T:
+        return {uuid.UUID: _uuid}
+    if key_type == BYTEA:
+        return {bytes: _bytes}
+    if key_type:
+        return {}
+    table = _UNTYPED_V1 if hash_id == 1 else _UNTYPED_V2
+    return {t: f for t, f in table.items() if t in (int, str, bytes, uuid.UUID)}
+
+
+def _int8_checked(v):
+    # an int beyond int8 against an integer filter equals no key: absent
+    return _I64_LE(v) if INT8_MIN <= v <= INT8_MAX else None
+
+
+def canonical_bytes(key, hash_id=2, key_type=0):
+    """The bytes the server hashes for this key in a filter of this hash id
+    and key type; None if no key of that type can equal it."""
+    return encoder(hash_id, key_type)(key)

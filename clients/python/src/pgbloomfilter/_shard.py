@@ -1,0 +1,34 @@
+"""bf_shard(key, n): which of n shards a key belongs to (the server's
+src/bloomfilter_shard.c).
+
+The key's canonical bytes under hash id 2's rules (always 2, whatever new
+filters use) are hashed with MurmurHash3 x64_128 and the fixed seed
+0x44524853 ("SHRD"); the shard is the high 64 bits of h2 * n.
+"""
+
+from typing import Any
+
+from . import _murmur
+from ._keys import encoder
+
+__all__ = ["shard", "SHARD_SEED", "MAX_SHARDS"]
+
+SHARD_SEED = 0x44524853
+MAX_SHARDS = 65536
+
+
+def shard(key: Any, nshards: int, key_type: int = 0) -> int:
+    """bf_shard(key, nshards): 0 .. nshards - 1.  ``key_type`` (a type OID)
+    converts the key as the server converts a key of another type to the
+    shard table's key type (a str '5' for bigint keys is 5); 0 takes the
+    key's own type."""
+    if isinstance(nshards, bool) or not isinstance(nshards, int) \
+            or not 1 <= nshards <= MAX_SHARDS:
+        raise ValueError("number of shards must be between 1 and %d, got %r"
+                         % (MAX_SHARDS, nshards))
+    data = encoder(2, key_type)(key)
+    if data is None:
+        raise ValueError("key %r equals no value of the key type, so it has "
+                         "no shard" % (key,))
+    _, h2 = _murmur.hash_pair(data, SHARD_SEED)
+    return (h2 * nshards) >> 64

@@ -1,0 +1,313 @@
+"""Against the server: counting, scalable and cuckoo filters, keys of every
+type, typed filters, shards and threads.  For every kind, several shapes,
+seeds and key types: local answers equal the server's for 100,000 members
+and 100,000 non-members, and locally built filters are byte-identical to
+server-built ones."""
+
+import datetime as dt
+import decimal
+import ipaddress
+import random
+import struct
+import threading
+import uuid
+
+import pytest
+
+from pgbloomfilter import (BloomFilter, CountingBloomFilter, CuckooFilter,
+                           ScalableBloomFilter, load, shard)
+from test_server import N, SQL_TYPE, members_and_outsiders
+
+
+def server_answers(conn, expr, fn, kind, members, probes, extra=""):
+    """(bytes of the filter expr(members), [fn(f, p) for p in probes])."""
+    t = SQL_TYPE[kind]
+    row = conn.execute(
+        "WITH f AS (SELECT %s AS f) SELECT (SELECT f::bytea FROM f), "
+        "(SELECT array_agg(%s(f.f, k) ORDER BY o) FROM f, "
+        "unnest(%%(p)s::%s[]) WITH ORDINALITY AS u(k, o))" % (expr, fn, t),
+        {"m": members, "p": probes, **(extra or {})}, binary=True).fetchone()
+    return bytes(row[0]), row[1]
+
+
+def assert_same(local, server, probes):
+    bad = [i for i, (a, b) in enumerate(zip(local, server)) if a != b]
+    assert not bad, "%d answers differ, first key %r" % (len(bad),
+                                                         probes[bad[0]])
+
+
+COUNTING = [(100000, 0.01, 0, "int"), (20000, 0.001, 7, "text"),
+            (50000, 0.05, 4294967295, "uuid")]
+
+
+@pytest.mark.parametrize("cap,rate,seed,kind", COUNTING)
+def test_counting_matches_server(conn, cap, rate, seed, kind):
+    members, outsiders = members_and_outsiders(kind)
+    probes = members + outsiders
+    expr = ("bf_add_all(bf_create(%%(c)s, %%(r)s, %%(s)s, counting => true), "
+            "%%(m)s::%s[])" % SQL_TYPE[kind])
+    raw, want = server_answers(conn, expr, "bf_contains", kind, members,
+                               probes, {"c": cap, "r": rate, "s": seed})
+    f = load(raw)
+    assert isinstance(f, CountingBloomFilter)
+    assert_same(f.contains_many(probes), want, probes)
+    built = BloomFilter.create(cap, rate, seed, counting=True).add_many(members)
+    assert built.to_bytes() == raw
+    # counts and removal: bf_count and bf_remove_all of the first 1000
+    few = members[:1000] + outsiders[:1000]
+    counts = conn.execute("SELECT array_agg(bf_count(%%s::bytea::bloomfilter,"
+                          " k) ORDER BY o) FROM unnest(%%s::%s[]) WITH "
+                          "ORDINALITY u(k, o)" % SQL_TYPE[kind],
+                          (raw, few)).fetchone()[0]
+    assert [f.count(k) for k in few] == counts
+    removed = conn.execute("SELECT bf_remove_all(%%s::bytea::bloomfilter, "
+                           "%%s::%s[])::bytea" % SQL_TYPE[kind],
+                           (raw, members[:1000])).fetchone()[0]
+    for k in members[:1000]:
+        assert built.remove(k)
+    assert built.to_bytes() == bytes(removed)
+
+
+SCALABLE = [(10000, 0.01, 0, 2, "int"), (1000, 0.001, 99, 4, "text"),
+            (30000, 0.05, 1, 1, "bytea")]
+
+
+@pytest.mark.parametrize("cap,rate,seed,expansion,kind", SCALABLE)
+def test_scalable_matches_server(conn, cap, rate, seed, expansion, kind):
+    members, outsiders = members_and_outsiders(kind)
+    probes = members + outsiders
+    expr = ("bf_add_all(bf_create(%%(c)s, %%(r)s, %%(s)s, expansion => "
+            "%%(e)s), %%(m)s::%s[])" % SQL_TYPE[kind])
+    raw, want = server_answers(conn, expr, "bf_contains", kind, members,
+                               probes, {"c": cap, "r": rate, "s": seed,
+                                        "e": expansion})
+    f = load(raw)
+    assert isinstance(f, ScalableBloomFilter) and len(f.subs) > 2
+    assert_same(f.contains_many(probes), want, probes)
+    assert f._contains_many_py(probes[:5000]) == want[:5000]
+    built = BloomFilter.create(cap, rate, seed, expansion=expansion)
+    assert built.add_many(members).to_bytes() == raw
+
+
+def test_unsized_bf_agg_matches_server(conn):
+    """bf_agg(x) with no sizing (a scalable filter from 1000 keys) in a
+    serial plan: the same bytes as the local adds in the same order."""
+    members, outsiders = members_and_outsiders("int")
+    conn.execute("SET max_parallel_workers_per_gather = 0")
+    raw = conn.execute("SELECT bf_agg(k ORDER BY o)::bytea FROM "
+                       "unnest(%s::int8[]) WITH ORDINALITY u(k, o)",
+                       (members[:30000],)).fetchone()
+    conn.execute("RESET max_parallel_workers_per_gather")
+    f = load(raw[0])
+    assert isinstance(f, ScalableBloomFilter)
+    local = BloomFilter.create(1000, 0.01, expansion=2).add_many(members[:30000])
+    assert local.to_bytes() == bytes(raw[0])
+
+
+CUCKOO = [(100000, 0.01, 0, "int"), (150000, 0.1, 5, "text"),
+          (20000, 0.001, 12345, "uuid"), (60000, 0.3, 0, "bytea")]
+
+
+@pytest.mark.parametrize("cap,rate,seed,kind", CUCKOO)
+def test_cuckoo_matches_server(conn, cap, rate, seed, kind):
+    members, outsiders = members_and_outsiders(kind)
+    probes = members + outsiders
+    expr = "cf_add_all(cf_create(%%(c)s, %%(r)s, %%(s)s), %%(m)s::%s[])" \
+        % SQL_TYPE[kind]
+    raw, want = server_answers(conn, expr, "cf_contains", kind, members,
+                               probes, {"c": cap, "r": rate, "s": seed})
+    f = load(raw)
+    assert isinstance(f, CuckooFilter)
+    assert_same(f.contains_many(probes), want, probes)
+    built = CuckooFilter.create(cap, rate, seed).add_many(members)
+    assert built.to_bytes() == raw       # kicks and growth (cap < N) too
+    few = members[:2000] + outsiders[:2000]
+    t = SQL_TYPE[kind]
+    counts, deleted = conn.execute(
+        "SELECT (SELECT array_agg(cf_count(%%(f)s::bytea::cuckoofilter, k) "
+        "ORDER BY o) FROM unnest(%%(k)s::%s[]) WITH ORDINALITY u(k, o)), "
+        "cf_delete_all(%%(f)s::bytea::cuckoofilter, %%(d)s::%s[])::bytea"
+        % (t, t), {"f": raw, "k": few, "d": members[:3000]}).fetchone()
+    assert [f.count(k) for k in few] == counts
+    for k in members[:3000]:
+        assert built.delete(k)
+    assert built.to_bytes() == bytes(deleted)
+
+
+# ---- keys of every type: local bytes equal the server's ----
+
+def _key_values(rng):
+    utc = dt.timezone.utc
+    plus2 = dt.timezone(dt.timedelta(hours=2))
+    return {
+        "float8": [0.0, -0.0, 1.5, 2.0, -3.25, 1e20, 1e300, float("nan"),
+                   float("inf"), float("-inf"), 2.0 ** 53 + 2]
+        + [rng.uniform(-1e6, 1e6) for _ in range(500)],
+        "numeric": [decimal.Decimal(x) for x in
+                    ("0", "1.500", "-0.25", "2.00", "1e20", "NaN", "Infinity",
+                     "-Infinity", "123456789012345678901234567890.1",
+                     "0.000001", "-9223372036854775808", "9223372036854775808")]
+        + [decimal.Decimal(rng.randrange(-10**9, 10**9)) / 1000 for _ in range(500)],
+        "date": [dt.date(2000, 1, 1), dt.date(1, 1, 1), dt.date(9999, 12, 31)]
+        + [dt.date(1970, 1, 1) + dt.timedelta(days=rng.randrange(40000))
+           for _ in range(300)],
+        "timestamp": [dt.datetime(2000, 1, 1), dt.datetime(1969, 7, 20, 20, 17)]
+        + [dt.datetime(2020, 1, 1) + dt.timedelta(microseconds=rng.getrandbits(45))
+           for _ in range(300)],
+        "timestamptz": [dt.datetime(2000, 1, 1, tzinfo=utc),
+                        dt.datetime(2021, 5, 5, 12, tzinfo=plus2)]
+        + [dt.datetime(2020, 1, 1, tzinfo=utc) + dt.timedelta(
+            microseconds=rng.getrandbits(45)) for _ in range(300)],
+        "time": [dt.time(0), dt.time(23, 59, 59, 999999), dt.time(12, 30, 1, 5)],
+        "timetz": [dt.time(10, tzinfo=plus2), dt.time(10, tzinfo=utc),
+                   dt.time(1, 2, 3, tzinfo=dt.timezone(-dt.timedelta(hours=5)))],
+        "interval": [dt.timedelta(days=1), dt.timedelta(hours=24),
+                     dt.timedelta(microseconds=-5), dt.timedelta(days=-400)],
+        "bool": [True, False],
+        "inet": [ipaddress.ip_interface("10.1.2.3/8"),
+                 ipaddress.ip_address("192.168.0.1"),
+                 ipaddress.ip_interface("2001:db8::1/64")],
+        "int8[]": [[1, 2, 3], [], [[1, 2], [3, 4]], [None, 5]],
+        "text[]": [["a", "é"], ["x"], []],
+    }
+
+
+def test_key_types_hash_as_the_server(conn):
+    rng = random.Random(21)
+    for sqltype, values in _key_values(rng).items():
+        raw = conn.execute("SELECT bf_add_all(bf_create(1000, 0.01), "
+                           "ARRAY(SELECT x FROM unnest(%%s::%s[]) x))::bytea"
+                           % sqltype if not sqltype.endswith("[]") else
+                           "SELECT bf_add(bf_create(1000, 0.01), %%s::%s)::bytea"
+                           % sqltype, (values,)).fetchone()[0] \
+            if not sqltype.endswith("[]") else None
+        if raw is None:
+            for arr in values:
+                raw = conn.execute("SELECT bf_add(bf_create(1000, 0.01), "
+                                   "%%s::%s)::bytea" % sqltype,
+                                   (arr,)).fetchone()[0]
+                assert BloomFilter.create(1000, 0.01).add(arr).to_bytes() \
+                    == bytes(raw), (sqltype, arr)
+            continue
+        local = BloomFilter.create(1000, 0.01).add_many(values)
+        assert local.to_bytes() == bytes(raw), sqltype
+
+
+def test_record_keys_hash_as_the_server(conn):
+    rows = [(1, "a"), (2, None), (-5, "é日本"), (2**40, "")]
+    raw = conn.execute(
+        "SELECT bf_add_all(bf_create(100, 0.01), ARRAY(SELECT ROW(a, b) FROM "
+        "unnest(%s::int8[], %s::text[]) u(a, b)))::bytea",
+        ([r[0] for r in rows], [r[1] for r in rows])).fetchone()[0]
+    assert BloomFilter.create(100, 0.01).add_many(rows).to_bytes() == bytes(raw)
+
+
+# ---- typed filters: bytes 12..15 (40..43) patched into server values ----
+
+def _typed(raw, oid, offset=12):
+    return raw[:offset] + struct.pack("<I", oid) + raw[offset + 4:]
+
+
+def test_typed_int8_filter_reads_str_keys(conn):
+    members, outsiders = members_and_outsiders("int")
+    probes = members + outsiders
+    raw, want = server_answers(conn, "bf_add_all(bf_create(100000, 0.01), "
+                               "%(m)s::int8[])", "bf_contains", "int",
+                               members, probes)
+    untyped = load(raw)
+    typed = load(_typed(raw, 20))
+    assert typed.key_type == 20 and untyped.key_type == 0
+    as_text = [str(k) for k in probes]
+    assert_same(typed.contains_many(as_text), want, as_text)
+    # untyped, a str hashes as text: members found only by chance
+    assert sum(untyped.contains_many(as_text[:N])) < N // 20
+    assert typed.contains(" %d " % members[0])
+    assert typed.contains(decimal.Decimal(members[0]))
+    assert not typed.contains(decimal.Decimal(members[0]) + decimal.Decimal("0.5"))
+    assert not typed.contains(0.5)
+    with pytest.raises(TypeError):
+        typed.contains(b"5")
+    with pytest.raises(ValueError):
+        typed.contains("five")
+    # and the same for a cuckoo filter (key type at 40..43)
+    craw, cwant = server_answers(conn, "cf_add_all(cf_create(100000, 0.01), "
+                                 "%(m)s::int8[])", "cf_contains", "int",
+                                 members, probes)
+    ctyped = load(_typed(craw, 20, 40))
+    assert ctyped.key_type == 20
+    assert_same(ctyped.contains_many(as_text), cwant, as_text)
+
+
+def test_typed_uuid_text_and_date_filters(conn):
+    members, outsiders = members_and_outsiders("uuid")
+    probes = members[:20000] + outsiders[:20000]
+    raw, want = server_answers(conn, "bf_add_all(bf_create(20000, 0.01), "
+                               "%(m)s::uuid[])", "bf_contains", "uuid",
+                               members[:20000], probes)
+    typed = load(_typed(raw, 2950))
+    as_text = [str(u).upper() if i % 2 else "{%s}" % u
+               for i, u in enumerate(probes)]
+    assert_same(typed.contains_many(as_text), want, as_text)
+    text_raw = conn.execute("SELECT bf_add_all(bf_create(100), "
+                            "ARRAY['5', 'a'])::bytea").fetchone()[0]
+    text_typed = load(_typed(bytes(text_raw), 25))
+    assert text_typed.contains("5")
+    with pytest.raises(TypeError):
+        text_typed.contains(5)         # int against text: never a silent miss
+    date_raw = conn.execute("SELECT bf_add(bf_create(100), "
+                            "'2024-02-29'::date)::bytea").fetchone()[0]
+    date_typed = load(_typed(bytes(date_raw), 1082))
+    assert date_typed.contains("2024-02-29")
+    assert date_typed.contains(dt.datetime(2024, 2, 29))
+    assert not date_typed.contains(dt.datetime(2024, 2, 29, 0, 0, 1))
+    with pytest.raises(TypeError):
+        date_typed.contains(dt.datetime(2024, 2, 29, tzinfo=dt.timezone.utc))
+
+
+# ---- shards ----
+
+def test_shard_matches_bf_shard(conn):
+    for kind in ("int", "text", "uuid", "bytea"):
+        members, _ = members_and_outsiders(kind)
+        keys = members[:20000]
+        for n in (1, 7, 8, 1000, 65536):
+            want = conn.execute("SELECT array_agg(bf_shard(k, %%s) ORDER BY o) "
+                                "FROM unnest(%%s::%s[]) WITH ORDINALITY u(k, o)"
+                                % SQL_TYPE[kind], (n, keys)).fetchone()[0]
+            assert [shard(k, n) for k in keys] == want, (kind, n)
+    assert shard("42", 8, key_type=20) == shard(42, 8)
+
+
+# ---- threads ----
+
+def test_eight_threads_check_concurrently(conn):
+    members, outsiders = members_and_outsiders("int")
+    probes = members + outsiders
+    raw, want = server_answers(conn, "bf_add_all(bf_create(100000, 0.01), "
+                               "%(m)s::int8[])", "bf_contains", "int",
+                               members, probes)
+    craw, cwant = server_answers(conn, "cf_add_all(cf_create(100000, 0.01), "
+                                 "%(m)s::int8[])", "cf_contains", "int",
+                                 members[:30000], probes[:30000] + outsiders[:30000])
+    bf, cf = load(raw), load(craw)
+    cprobes = probes[:30000] + outsiders[:30000]
+    got = {}
+    barrier = threading.Barrier(8)
+
+    def work(i):
+        barrier.wait()
+        sl = slice(i * 25000, (i + 1) * 25000)
+        got[("one", i)] = [bf.contains(k) for k in probes[sl]]
+        got[("many", i)] = bf.contains_many(probes[sl])
+        csl = slice(i * 7500, (i + 1) * 7500)
+        got[("cuckoo", i)] = [cf.contains(k) for k in cprobes[csl]]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    one = [a for i in range(8) for a in got[("one", i)]]
+    many = [a for i in range(8) for a in got[("many", i)]]
+    ck = [a for i in range(8) for a in got[("cuckoo", i)]]
+    assert one == want and many == want and ck == cwant
