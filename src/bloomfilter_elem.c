@@ -133,6 +133,9 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 	et->nondeterministic = OidIsValid(collation) &&
 		!get_collation_isdeterministic(collation);
 	get_typlenbyvalalign(typid, &et->typlen, &et->typbyval, &et->typalign);
+	/* no plan yet for any filter (no key type is this) */
+	et->key_typid = bloom_key_type_of(typid);
+	et->plan_key = PG_UINT32_MAX;
 
 	switch (base)
 	{
@@ -289,18 +292,48 @@ bloom_double_as_int64(double d, int64 *v)
 	return true;
 }
 
-static void
-bloom_append_numeric(StringInfo buf, Datum value)
+/* the text of a numeric without trailing fractional zeros */
+static char *
+bloom_numeric_text(Datum value)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
-														DirectFunctionCall1(numeric_trim_scale, value)));
+	return DatumGetCString(DirectFunctionCall1(numeric_out,
+											   DirectFunctionCall1(numeric_trim_scale, value)));
+}
+
+/* a whole number within int8 from that text; false otherwise */
+static bool
+bloom_numeric_text_int64(const char *s, int64 *v)
+{
 	char	   *end;
-	long long	v;
+	long long	l;
 
 	/* after trim_scale a whole number has no decimal point */
 	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno == 0 && *end == '\0' && end != s)
+	l = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || end == s)
+		return false;
+	*v = (int64) l;
+	return true;
+}
+
+/* a numeric that is a whole number within int8, as that int8; else false */
+bool
+bloom_numeric_as_int64(Datum value, int64 *v)
+{
+	char	   *s = bloom_numeric_text(value);
+	bool		whole = bloom_numeric_text_int64(s, v);
+
+	pfree(s);
+	return whole;
+}
+
+static void
+bloom_append_numeric(StringInfo buf, Datum value)
+{
+	char	   *s = bloom_numeric_text(value);
+	int64		v;
+
+	if (bloom_numeric_text_int64(s, &v))
 		bloom_append_le(buf, (uint64) v, 8);
 	else
 		appendStringInfoString(buf, s);
@@ -415,7 +448,7 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 	pfree(nulls);
 }
 
-static void
+void
 bloom_refuse(BloomElemType *et)
 {
 	ereport(ERROR,
@@ -646,6 +679,8 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 					 errmsg("argument of type %s is not an array", format_type_be(typid))));
 		typid = elemtype;
 	}
+	else
+		bloom_check_implicit_text(fcinfo, argno, typid);
 
 	Assert(size >= sizeof(BloomElemType));
 	et = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);
