@@ -175,13 +175,22 @@ bloom_key_mismatch(BloomElemType *et, uint32 key, bool add, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* pairs hashed as they are: their canonical bytes agree for equal values */
+/*
+ * Pairs hashed as they are: their canonical bytes agree for equal values.
+ * Arrays agree when their elements do (SQL casts one array to the other's
+ * type to compare them).
+ */
 static bool
 bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id)
 {
+	Oid			s_elem = get_element_type(s);
+	Oid			key_elem = get_element_type(key);
+
 	if (key == s || (bloom_is_int(s) && bloom_is_int(key)) ||
 		(bloom_is_textlike(s) && bloom_is_textlike(key)))
 		return true;
+	if (OidIsValid(s_elem) && OidIsValid(key_elem))
+		return bloom_key_same_bytes(s_elem, key_elem, hash_id);
 	/* hash id 1 hashes these by their binary output, which differs */
 	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
 		return false;
