@@ -509,15 +509,17 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *wh
 
 /*
  * bf_set_key_type and cf_set_key_type: the key type a filter is given.  An
- * untyped filter takes any (the caller asserts what its keys were); a
- * typed one changes only among types that hash alike.
+ * untyped filter takes any (the caller asserts what its keys were), as does
+ * one whose key type this server does not know; a typed one changes only
+ * among types that hash alike.
  */
 uint32
 bloom_key_reset(uint32 current, Oid typid, const char *what)
 {
 	uint32		key = bloom_key_type_arg(typid);
 
-	if (current == 0 || current == key || (bloom_is_int(current) && bloom_is_int(key)))
+	if (current == 0 || current == key || (bloom_is_int(current) && bloom_is_int(key)) ||
+		!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(current)))
 		return key;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
