@@ -133,6 +133,14 @@ SELECT c @> '5'::text AS cuckoo_as_in_1_2, cf_set_key_type(c, 'bigint') @> '5'::
        cf_key_type(c) AS untyped
 FROM (SELECT overlay(cf_add(cf_create(10), 5::int8)::bytea placing '\x00' from 41 for 1)::cuckoofilter AS c) s;
 SELECT cf_set_key_type(cf_add(cf_create(10), 1), 'date');
+-- a filter of hash id 1 (made by 1.0 or 1.1) with a key type converts text
+-- and integers only: it hashes other types by their binary output
+CREATE TABLE id1 AS SELECT bf_add_all(overlay(bf_create(100)::bytea placing '\x01' from 7 for 1)::bloomfilter,
+									  ARRAY[1, 2, 3]) AS f;
+SELECT bf_info(f)->'hash_id' AS hash_id, bf_key_type(f), f @> '2'::text AS text_read, f @> 2::int8 AS int8
+FROM id1;
+SELECT f @> 2.0 FROM id1;
+DROP TABLE id1;
 -- combining: typed with empty takes the type, typed with 1.2 gives 1.2's
 SELECT bf_key_type(bf_add(bf_create(100), 1::int8) | bf_create(100)) AS with_empty,
        bf_key_type(bf_create(100) | bf_add(bf_create(100), 1::int8)) AS empty_first,

@@ -155,6 +155,15 @@ bloom_key_hash(BloomElemType *et, Datum value, const BloomHeader *hdr, BloomHash
 	return bloom_key_hash_slow(et, value, hdr, h);
 }
 
+/* bf_key_type and cf_key_type: a key type as a regtype, NULL if untyped */
+static inline Datum
+bloom_key_type_result(FunctionCallInfo fcinfo, uint32 key_type)
+{
+	if (key_type == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_OID((Oid) key_type);
+}
+
 /* an add: a filter that is untyped and empty takes the element's key type */
 static inline void
 bloom_key_first_add(BloomElemType *et, uint32 *key_type, bool empty)

@@ -433,11 +433,7 @@ bloomfilter_bits_set(PG_FUNCTION_ARGS)
 Datum
 bloomfilter_key_type(PG_FUNCTION_ARGS)
 {
-	uint32		key_type = bloom_arg_header(fcinfo).key_type;
-
-	if (key_type == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_OID((Oid) key_type);
+	return bloom_key_type_result(fcinfo, bloom_arg_header(fcinfo).key_type);
 }
 
 /*

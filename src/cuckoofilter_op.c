@@ -297,11 +297,7 @@ cuckoofilter_items(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_key_type(PG_FUNCTION_ARGS)
 {
-	uint32		key_type = cf_arg_header(fcinfo).key_type;
-
-	if (key_type == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_OID((Oid) key_type);
+	return bloom_key_type_result(fcinfo, cf_arg_header(fcinfo).key_type);
 }
 
 /* cf_set_key_type(filter, type): as bf_set_key_type */
