@@ -186,6 +186,8 @@ SELECT bf_agg(m) FROM (VALUES ('sad'::mood)) v(m);
 SELECT cf_add(cf_create(10), 'sad'::mood);
 SELECT bf_create(10, key_type => 'mood');
 SELECT bf_add(bf_create(10), ARRAY['sad'::mood]);
+SELECT bf_add(bf_create(10), ROW(1, 'sad'::mood));
+SELECT bf_add(bf_create(10), ROW(1, 'x')) @> ROW(1, 'sad'::mood) AS probe_of_record_with_enum;
 SELECT bf_add(bf_create(10), 'sad'::mood::text) @> 'sad'::mood::text AS by_label;
 -- a 1.2 value of enum keys: a rename makes its members absent (README)
 CREATE TABLE legacy_mood AS

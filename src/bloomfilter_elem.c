@@ -382,6 +382,7 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
 	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
 	array_iter	it;
 
+	et->elem->refuse_enum = et->refuse_enum;
 	bloom_append_le(buf, (uint32) ndim, 4);
 	for (int d = 0; d < ndim; d++)
 	{
@@ -441,7 +442,10 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		if (!TupleDescAttr(desc, i)->attisdropped)
+		{
+			et->rec_cols[i].refuse_enum = et->refuse_enum;
 			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
+		}
 	}
 	ReleaseTupleDesc(desc);
 	pfree(values);
@@ -571,6 +575,9 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 			}
 			break;
 		case BLOOM_ELEM_ENUM:
+			/* a label can be renamed: only filters made by 1.2 hash one */
+			if (et->refuse_enum)
+				bloom_key_refuse(et);
 			bloom_append_enum_label(buf, value);
 			break;
 		case BLOOM_ELEM_INTERVAL:

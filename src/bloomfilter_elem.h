@@ -94,6 +94,8 @@ struct BloomElemType
 	BloomElemType *conv_out;	/* the type a conversion yields */
 	FmgrInfo	conv_input;		/* BLOOM_CONV_INPUT: the key type's input */
 	Oid			conv_ioparam;
+	/* a typed filter: enums inside arrays and records are refused too */
+	bool		refuse_enum;
 };
 
 extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
@@ -102,6 +104,7 @@ extern BloomHash bloom_elem_hash_slow(BloomElemType *et, Datum value,
 									  const BloomHeader *hdr);
 extern bool bloom_numeric_as_int64(Datum value, int64 *v);
 pg_noreturn extern void bloom_refuse(BloomElemType *et);
+pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
 
 /* the hash of an element; integers, the common case, without a call */
 static inline BloomHash

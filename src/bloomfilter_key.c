@@ -105,7 +105,7 @@ bloom_key_type_of(Oid typid)
 }
 
 /* a key type no filter may record: an enum, or a type it cannot hash */
-pg_noreturn static void
+void
 bloom_key_refuse(BloomElemType *et)
 {
 	BloomElemType *inner = et->kind == BLOOM_ELEM_ARRAY ? et->elem : et;
@@ -298,6 +298,7 @@ bloom_key_plan(BloomElemType *et, uint32 key, uint8 hash_id, bool add)
 		fmgr_info_cxt(input, &et->conv_input, et->mcxt);
 	}
 	et->conv = conv;
+	et->refuse_enum = key != 0;
 	et->plan_key = key;
 	et->plan_hash_id = hash_id;
 }
