@@ -30,7 +30,9 @@
  *	  fractional zeros removed ("1.5", "NaN", "Infinity"); other floats as
  *	  the 8 little-endian bytes of the float8 (float4 widened first), every
  *	  NaN as 0x7FF8000000000000;
- *	- enums: the label's bytes;
+ *	- enums: the label's bytes (only in untyped filters, made by 1.2: a
+ *	  typed filter refuses enums, whose labels can be renamed;
+ *	  bloomfilter_key.c);
  *	- interval: the 16-byte little-endian count of microseconds its
  *	  comparison uses (a month is 30 days, a day 24 hours);
  *	- inet and cidr: the send output with the is-cidr byte zeroed;

@@ -13,7 +13,13 @@
  *		INSERT INTO t_bf
  *			SELECT bf_shard(id, 8), bf_agg(id, bf_shard_capacity(1e9, 8), 0.01)
  *			FROM t GROUP BY 1;
- *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8);
+ *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8, 'bigint');
+ *
+ * The key_type form converts the key as a filter of that key type converts
+ * a probe (bloomfilter_key.c), so an untyped parameter ('5') lands in the
+ * shard of the key it names.  1.2's bf_shard(text, integer) hashed such a
+ * parameter as text; 1.3 renames it, so that an untyped key without a
+ * key_type is an error asking for a cast.
  *
  * A check reads the index, the row and one block of one shard.
  *
