@@ -78,6 +78,10 @@ PREPARE q_del AS SELECT cf_count(cf_delete(cf, $1), 5) AS five_left,
                          WHERE cf_delete(u.cf, $1) @> g::int8) AS members_left
 	FROM user_filters u;
 EXECUTE q_del('5');
+-- the array forms convert each element
+SELECT cf_count(cf_delete_all(cf_add_all(cf_create(10, key_type => 'int8'), ARRAY[1, 2]), ARRAY['1', '7']), 1) AS cf_deleted,
+       cf_count(cf_add_all(cf_create(10, key_type => 'int8'), ARRAY['1', '1']), 1::int2) AS cf_added,
+       bf_remove_all(bf_add_all(bf_create(10, 0.01, counting => true), ARRAY[1, 2]), ARRAY['1', '3']::text[]) @> 1 AS removed;
 -- bf_contains_all with text of numbers
 SELECT bf_contains_all(bf, ARRAY['5', '99999', NULL, '100001']) FROM user_filters;
 SELECT bf_contains_all(bf, ARRAY['5', 'x']) FROM user_filters;
