@@ -86,7 +86,7 @@ fuzz_same_header(const BloomHeader *a, const BloomHeader *b)
 {
 	return a->version == b->version && a->layout == b->layout &&
 		a->hash_id == b->hash_id && a->nhashes == b->nhashes &&
-		a->seed == b->seed && a->flags == b->flags &&
+		a->seed == b->seed && a->key_type == b->key_type &&
 		a->nbits == b->nbits && a->capacity == b->capacity &&
 		memcmp(&a->error_rate, &b->error_rate, sizeof(double)) == 0 &&
 		a->bits_set == b->bits_set;

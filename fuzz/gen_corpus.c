@@ -36,7 +36,7 @@
 #define OFF_HASH		6
 #define OFF_NHASHES		7
 #define OFF_SEED		8
-#define OFF_FLAGS		12
+#define OFF_KEY_TYPE		12
 #define OFF_NBITS		16
 #define OFF_CAPACITY	24
 #define OFF_RATE		32
@@ -214,9 +214,9 @@ mut_nhashes(GenFilter *f, uint64_t v)
 }
 
 static void
-mut_flags(GenFilter *f, uint64_t v)
+mut_key_type(GenFilter *f, uint64_t v)
 {
-	put32(f->buf + OFF_FLAGS, (uint32_t) v);
+	put32(f->buf + OFF_KEY_TYPE, (uint32_t) v);
 }
 
 static void
@@ -402,8 +402,9 @@ emit_mutants(void)
 	emit_mutant("layout-2", &base, mut_layout, 2);
 	emit_mutant("hash-0", &base, mut_hash, 0);
 	emit_mutant("hash-2", &base, mut_hash, 2);
-	emit_mutant("reserved-1", &base, mut_flags, 1);
-	emit_mutant("reserved-top", &base, mut_flags, UINT32_C(0x80000000));
+	emit_mutant("key-type-int8", &base, mut_key_type, 20);
+	emit_mutant("key-type-10000", &base, mut_key_type, 10000);
+	emit_mutant("key-type-top", &base, mut_key_type, UINT32_C(0x80000000));
 
 	/* nbits */
 	for (size_t i = 0; i < sizeof(bad_nbits) / sizeof(bad_nbits[0]); i++)

@@ -31,7 +31,8 @@ SELECT overlay(b placing '\x0000000000000000' FROM 25 FOR 8)::cuckoofilter FROM 
 SELECT overlay(b placing '\x000000000000f03f' FROM 25 FOR 8)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x000000000000f87f' FROM 25 FOR 8)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x01' FROM 33 FOR 1)::cuckoofilter FROM cf_ok;
-SELECT overlay(b placing '\x01' FROM 41 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x01' FROM 45 FOR 1)::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x28' FROM 42 FOR 1)::cuckoofilter FROM cf_ok; -- key type 10240
 SELECT overlay(b placing '\x03' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x00' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x01' FROM 57 FOR 1)::cuckoofilter FROM cf_ok;

@@ -43,9 +43,11 @@ SELECT bf_add(bf_create(100), ARRAY[1.0, 2.50]) @> ARRAY[1.00, 2.5] AS numeric_a
        bf_add(bf_create(100), ROW(1, NULL::text)) @> ROW(1, NULL::text) AS record_null;
 SELECT '[0:1]={1,2}'::int[] = ARRAY[1, 2] AS sql_agrees_bounds_matter;
 
--- every other common type, and enums by label
+-- every other common type, and enums by label (in filters made by 1.2:
+-- new filters refuse enum keys, sql/typed.sql)
 CREATE TYPE mood AS enum ('happy', 'café');
-SELECT bf_add(bf_create(100), 'café'::mood) @> 'café'::mood AS enum,
+SELECT bf_add(overlay(bf_add(bf_create(100), 0)::bytea placing '\x00' from 13)::bloomfilter,
+              'café'::mood) @> 'café'::mood AS enum,
        bf_add(bf_create(100), true) @> true AS bool,
        bf_add(bf_create(100), '2024-02-29'::date) @> '2024-02-29'::date AS date,
        bf_add(bf_create(100), '2024-02-29 12:00+00'::timestamptz) @> '2024-02-29 13:00+01'::timestamptz AS timestamptz,
@@ -58,10 +60,11 @@ SELECT bf_add(bf_create(100), 'café'::mood) @> 'café'::mood AS enum,
 CREATE TABLE prices AS SELECT (g / 4.0)::numeric(12, 2) AS price FROM generate_series(1, 4000) g;
 CREATE TABLE price_filter AS SELECT bf_agg(price, 4000) AS bf FROM prices;
 SELECT count(*) AS members, count(*) FILTER (WHERE f.bf @> trim_scale(p.price)) AS found_trimmed,
-       count(*) FILTER (WHERE f.bf @> p.price::numeric(20, 6)) AS found_rescaled,
-       -- a numeric and a float match only when the value is whole (SQL compares
-       -- them as float8, which maps many numerics to one float: no one form fits)
-       count(*) FILTER (WHERE f.bf @> p.price::float8) AS found_as_float
+       count(*) FILTER (WHERE f.bf @> p.price::numeric(20, 6)) AS found_rescaled
+FROM prices p, price_filter f;
+-- a float is not looked up among numeric keys (SQL compares them as float8,
+-- which maps many numerics to one float: no one form fits): 42804
+SELECT count(*) FILTER (WHERE f.bf @> p.price::float8) AS found_as_float
 FROM prices p, price_filter f;
 -- whole prices match integers, the others (fractions of quarters) floats
 SELECT count(*) FILTER (WHERE f.bf @> g) AS whole_prices_as_int

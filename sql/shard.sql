@@ -13,8 +13,10 @@ SELECT bf_shard('00000000-0000-0000-0000-000000000001'::uuid, 65536) AS uuid,
        bf_shard(1.5, 65536) AS numeric, bf_shard(ROW(1, 'a'), 65536) AS record,
        bf_shard(ARRAY[1, 2], 65536) AS array;
 
--- one shard: always 0; a literal takes the text overload
-SELECT bf_shard(12345, 1) AS one_shard, bf_shard('hello', 65536) AS literal;
+-- one shard: always 0; a literal read as text
+-- (1.3: an untyped literal names its type, as a cast or with key_type)
+SELECT bf_shard(12345, 1) AS one_shard, bf_shard('hello'::text, 65536) AS literal,
+       bf_shard('hello', 65536, 'text') AS literal_keyed;
 
 -- values SQL calls equal share a shard, as they share a filter's bits
 SELECT count(DISTINCT s) AS shards FROM (VALUES
@@ -24,7 +26,7 @@ SELECT count(DISTINCT s) AS shards FROM (VALUES
 SELECT count(DISTINCT s) AS shards FROM (VALUES
 	(bf_shard('abc'::text, 65536)), (bf_shard('abc'::varchar, 65536)),
 	(bf_shard('abc  '::char(5), 65536)), (bf_shard('abc'::name, 65536)),
-	(bf_shard('abc', 65536))) v(s);
+	(bf_shard('abc', 65536, 'text'))) v(s);
 SELECT bf_shard('1 day'::interval, 65536) = bf_shard('24 hours'::interval, 65536) AS interval_eq,
        bf_shard(0.0::float8, 65536) = bf_shard('-0'::float8, 65536) AS zero_eq;
 

@@ -24,7 +24,7 @@
  *						2 = SQL-equal values hash equal)
  *		7	uint8	k, cells set per element (1..64)
  *		8	uint32	seed
- *		12	uint32	flags, zero in version 1
+ *		12	uint32	key type: a built-in type OID below 10000, 0 untyped
  *		16	uint64	nbits, the payload's cells
  *		24	uint64	capacity the filter was sized for
  *		32	float64 error rate it was sized for (IEEE 754)
@@ -66,7 +66,7 @@ bloom_header_decode(const uint8_t *buf, BloomHeader *hdr)
 	hdr->hash_id = buf[6];
 	hdr->nhashes = buf[7];
 	hdr->seed = bloom_load32le(buf + 8);
-	hdr->flags = bloom_load32le(buf + 12);
+	hdr->key_type = bloom_load32le(buf + 12);
 	hdr->nbits = bloom_load64le(buf + 16);
 	hdr->capacity = bloom_load64le(buf + 24);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
@@ -85,7 +85,7 @@ bloom_header_encode(const BloomHeader *hdr, uint8_t *buf)
 	buf[6] = hdr->hash_id;
 	buf[7] = hdr->nhashes;
 	bloom_store32le(buf + 8, hdr->seed);
-	bloom_store32le(buf + 12, hdr->flags);
+	bloom_store32le(buf + 12, hdr->key_type);
 	bloom_store64le(buf + 16, hdr->nbits);
 	bloom_store64le(buf + 24, hdr->capacity);
 	bloom_store64le(buf + 32, rate_bits);
@@ -158,8 +158,8 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 		return BLOOM_BAD_LAYOUT;
 	if (bloom_hash_name(hdr->hash_id) == NULL)
 		return BLOOM_BAD_HASH;
-	if (hdr->flags != 0)
-		return BLOOM_BAD_RESERVED;
+	if (hdr->key_type >= BLOOM_KEY_TYPE_LIMIT)
+		return BLOOM_BAD_KEY_TYPE;
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
 	check = layout->check_header(hdr, len - BLOOM_HEADER_SIZE);
@@ -224,6 +224,8 @@ bloom_check_message(BloomCheck check)
 			return "The count of bits set does not match the bits.";
 		case BLOOM_BAD_SUBFILTER:
 			return "A sub-filter is not sized as its position in the filter requires.";
+		case BLOOM_BAD_KEY_TYPE:
+			return "The key type must be 0 or a built-in type OID below 10000.";
 	}
 	return "The value is invalid.";
 }

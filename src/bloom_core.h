@@ -44,6 +44,13 @@
 #define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
 
 #define BLOOM_MAX_HASHES		64
+
+/*
+ * Key types are built-in type OIDs, which are stable forever and below
+ * this; 0 means untyped (a filter made by 1.2 or earlier, or one that is
+ * still empty).  Which OIDs name a type is the server's business.
+ */
+#define BLOOM_KEY_TYPE_LIMIT	10000
 #define BLOOM_MAX_EXPANSION		1024	/* growth factor of a scalable filter */
 #define BLOOM_DEFAULT_SEED		0
 
@@ -71,7 +78,7 @@ typedef struct BloomHeader
 	uint8_t		hash_id;
 	uint8_t		nhashes;
 	uint32_t	seed;
-	uint32_t	flags;			/* reserved, always zero in version 1 */
+	uint32_t	key_type;		/* OID of the key type, 0: untyped */
 	uint64_t	nbits;
 	uint64_t	capacity;
 	double		error_rate;
@@ -93,7 +100,8 @@ typedef enum BloomCheck
 	BLOOM_BAD_CAPACITY,
 	BLOOM_BAD_ERROR_RATE,
 	BLOOM_BAD_BITS_SET,
-	BLOOM_BAD_SUBFILTER
+	BLOOM_BAD_SUBFILTER,
+	BLOOM_BAD_KEY_TYPE
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */

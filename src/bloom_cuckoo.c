@@ -51,7 +51,8 @@
  *		16	uint64	capacity it was sized for
  *		24	float64 error rate it was sized for
  *		32	uint64	items: occupied slots of all sub-filters
- *		40	uint64	reserved, zero
+ *		40	uint32	key type, as bloomfilter's (0 untyped, else a type OID < 10000)
+ *		44	uint32	reserved, zero
  *
  * Sizing.  With b slots per bucket filled to a load a, a check compares
  * 2 b a fingerprints on average (two buckets), each matching by chance with
@@ -445,7 +446,8 @@ cuckoo_header_decode(const uint8_t *buf, CuckooHeader *hdr)
 	hdr->capacity = bloom_load64le(buf + 16);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
 	hdr->items = bloom_load64le(buf + 32);
-	hdr->reserved = bloom_load64le(buf + 40);
+	hdr->key_type = bloom_load32le(buf + 40);
+	hdr->reserved = bloom_load32le(buf + 44);
 }
 
 void
@@ -467,7 +469,8 @@ cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf)
 	bloom_store64le(buf + 16, hdr->capacity);
 	bloom_store64le(buf + 24, rate_bits);
 	bloom_store64le(buf + 32, hdr->items);
-	bloom_store64le(buf + 40, hdr->reserved);
+	bloom_store32le(buf + 40, hdr->key_type);
+	bloom_store32le(buf + 44, hdr->reserved);
 }
 
 static void
@@ -519,6 +522,8 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		return CUCKOO_BAD_HASH;
 	if (hdr->reserved != 0)
 		return CUCKOO_BAD_RESERVED;
+	if (hdr->key_type >= BLOOM_KEY_TYPE_LIMIT)
+		return CUCKOO_BAD_KEY_TYPE;
 	b = hdr->bucket_size;
 	if (b != 2 && b != 4 && b != 8)
 		return CUCKOO_BAD_BUCKET_SIZE;
@@ -634,6 +639,8 @@ cuckoo_check_message(CuckooCheck check)
 			return "The item counts do not match the slots.";
 		case CUCKOO_BAD_PADDING:
 			return "The unused bits after the last slot must be zero.";
+		case CUCKOO_BAD_KEY_TYPE:
+			return "The key type must be 0 or a built-in type OID below 10000.";
 	}
 	return "The value is invalid.";
 }

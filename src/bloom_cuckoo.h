@@ -46,7 +46,8 @@ typedef struct CuckooHeader
 	uint64_t	capacity;
 	double		error_rate;
 	uint64_t	items;			/* occupied slots over all sub-filters */
-	uint64_t	reserved;		/* zero in version 1 */
+	uint32_t	key_type;		/* as bloomfilter's: a type OID, 0 untyped */
+	uint32_t	reserved;		/* zero in version 1 */
 } CuckooHeader;
 
 /* One sub-filter as found in a value. */
@@ -89,7 +90,8 @@ typedef enum CuckooCheck
 	CUCKOO_BAD_ERROR_RATE,
 	CUCKOO_BAD_NBUCKETS,
 	CUCKOO_BAD_COUNT,
-	CUCKOO_BAD_PADDING
+	CUCKOO_BAD_PADDING,
+	CUCKOO_BAD_KEY_TYPE
 } CuckooCheck;
 
 /* Sizing: false if the filter would exceed CUCKOO_MAX_BYTES. */

@@ -391,9 +391,8 @@ bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
 
 	bloom_read_header_slice(toastrel, ptr, &v);
 	*answered = v.layout->span_bytes > 0;
-	if (*answered)
+	if (*answered && bloom_key_hash(et, elem, &v.hdr, &h))
 	{
-		h = bloom_elem_hash(et, elem, &v.hdr);
 		span = palloc(VARHDRSZ + v.layout->span_bytes);
 		bloom_toast_fetch(toastrel, ptr,
 						  (int32) (BLOOM_HEADER_SIZE + v.layout->span_of(&v.hdr, h)),
@@ -530,8 +529,10 @@ bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, BloomProbeEntry
 static int
 bloom_view_answer(const BloomView *v, BloomElemType *et, Datum elem, bool count)
 {
-	BloomHash	h = bloom_elem_hash(et, elem, &v->hdr);
+	BloomHash	h;
 
+	if (!bloom_key_hash(et, elem, &v->hdr, &h))
+		return 0;				/* no key of the filter's type equals it */
 	return bloom_span_answer(v, v->payload + v->layout->span_of(&v->hdr, h), h, count);
 }
 
@@ -617,9 +618,13 @@ bloom_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
 	return &pc->elem;
 }
 
+/*
+ * The hashes of the elements as keys of the filter; skip[i] for the NULL
+ * ones and those no key of the filter's type equals (both found false).
+ */
 static BloomHash *
 bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
-				const bool *nulls, int n)
+				const bool *nulls, int n, bool *skip)
 {
 	BloomHash  *hashes = palloc(sizeof(BloomHash) * Max(n, 1));
 
@@ -627,8 +632,7 @@ bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
 	{
 		if ((i & 4095) == 4095)
 			CHECK_FOR_INTERRUPTS();
-		if (!nulls[i])
-			hashes[i] = bloom_elem_hash(et, elems[i], hdr);
+		skip[i] = nulls[i] || !bloom_key_hash(et, elems[i], hdr, &hashes[i]);
 	}
 	return hashes;
 }
@@ -637,22 +641,24 @@ static void
 bloom_view_test_many(const BloomView *v, BloomElemType *et, const Datum *elems,
 					 const bool *nulls, int n, bool *found)
 {
-	BloomHash  *hashes = bloom_hash_many(et, &v->hdr, elems, nulls, n);
+	bool	   *skip = palloc(sizeof(bool) * Max(n, 1));
+	BloomHash  *hashes = bloom_hash_many(et, &v->hdr, elems, nulls, n, skip);
 
 	for (int start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
 	{
 		int			end = Min(n, start + BLOOM_PREFETCH_GROUP);
 
 		for (int i = start; i < end; i++)
-			if (!nulls[i])
+			if (!skip[i])
 				__builtin_prefetch(v->payload + v->layout->span_of(&v->hdr, hashes[i]));
 		for (int i = start; i < end; i++)
-			found[i] = !nulls[i] &&
+			found[i] = !skip[i] &&
 				v->layout->test_span(&v->hdr,
 									 v->payload + v->layout->span_of(&v->hdr, hashes[i]),
 									 hashes[i]);
 	}
 	pfree(hashes);
+	pfree(skip);
 }
 
 typedef struct BloomSpanRef
@@ -694,12 +700,15 @@ bloom_probe_many_slices(BloomElemType *et, const struct varatt_external *ptr,
 		table_close(toastrel, AccessShareLock);
 		return false;
 	}
-	hashes = bloom_hash_many(et, &v.hdr, elems, nulls, n);
+	/* found doubles as the skip list until the answers go in */
+	hashes = bloom_hash_many(et, &v.hdr, elems, nulls, n, found);
 	refs = palloc(sizeof(BloomSpanRef) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 	{
+		bool		skip = found[i];
+
 		found[i] = false;
-		if (nulls[i])
+		if (skip)
 			continue;
 		refs[nrefs].offset = v.layout->span_of(&v.hdr, hashes[i]);
 		refs[nrefs].index = i;

@@ -30,7 +30,9 @@
  *	  fractional zeros removed ("1.5", "NaN", "Infinity"); other floats as
  *	  the 8 little-endian bytes of the float8 (float4 widened first), every
  *	  NaN as 0x7FF8000000000000;
- *	- enums: the label's bytes;
+ *	- enums: the label's bytes (only in untyped filters, made by 1.2: a
+ *	  typed filter refuses enums, whose labels can be renamed;
+ *	  bloomfilter_key.c);
  *	- interval: the 16-byte little-endian count of microseconds its
  *	  comparison uses (a month is 30 days, a day 24 hours);
  *	- inet and cidr: the send output with the is-cidr byte zeroed;
@@ -133,6 +135,9 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 	et->nondeterministic = OidIsValid(collation) &&
 		!get_collation_isdeterministic(collation);
 	get_typlenbyvalalign(typid, &et->typlen, &et->typbyval, &et->typalign);
+	/* no plan yet for any filter (no key type is this) */
+	et->key_typid = bloom_key_type_of(typid);
+	et->plan_key = PG_UINT32_MAX;
 
 	switch (base)
 	{
@@ -289,18 +294,48 @@ bloom_double_as_int64(double d, int64 *v)
 	return true;
 }
 
-static void
-bloom_append_numeric(StringInfo buf, Datum value)
+/* the text of a numeric without trailing fractional zeros */
+static char *
+bloom_numeric_text(Datum value)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
-														DirectFunctionCall1(numeric_trim_scale, value)));
+	return DatumGetCString(DirectFunctionCall1(numeric_out,
+											   DirectFunctionCall1(numeric_trim_scale, value)));
+}
+
+/* a whole number within int8 from that text; false otherwise */
+static bool
+bloom_numeric_text_int64(const char *s, int64 *v)
+{
 	char	   *end;
-	long long	v;
+	long long	l;
 
 	/* after trim_scale a whole number has no decimal point */
 	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno == 0 && *end == '\0' && end != s)
+	l = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || end == s)
+		return false;
+	*v = (int64) l;
+	return true;
+}
+
+/* a numeric that is a whole number within int8, as that int8; else false */
+bool
+bloom_numeric_as_int64(Datum value, int64 *v)
+{
+	char	   *s = bloom_numeric_text(value);
+	bool		whole = bloom_numeric_text_int64(s, v);
+
+	pfree(s);
+	return whole;
+}
+
+static void
+bloom_append_numeric(StringInfo buf, Datum value)
+{
+	char	   *s = bloom_numeric_text(value);
+	int64		v;
+
+	if (bloom_numeric_text_int64(s, &v))
 		bloom_append_le(buf, (uint64) v, 8);
 	else
 		appendStringInfoString(buf, s);
@@ -349,6 +384,7 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
 	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
 	array_iter	it;
 
+	et->elem->refuse_enum = et->refuse_enum;
 	bloom_append_le(buf, (uint32) ndim, 4);
 	for (int d = 0; d < ndim; d++)
 	{
@@ -408,14 +444,17 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 	for (int i = 0; i < desc->natts; i++)
 	{
 		if (!TupleDescAttr(desc, i)->attisdropped)
+		{
+			et->rec_cols[i].refuse_enum = et->refuse_enum;
 			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
+		}
 	}
 	ReleaseTupleDesc(desc);
 	pfree(values);
 	pfree(nulls);
 }
 
-static void
+void
 bloom_refuse(BloomElemType *et)
 {
 	ereport(ERROR,
@@ -538,6 +577,9 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 			}
 			break;
 		case BLOOM_ELEM_ENUM:
+			/* a label can be renamed: only filters made by 1.2 hash one */
+			if (et->refuse_enum)
+				bloom_key_refuse(et);
 			bloom_append_enum_label(buf, value);
 			break;
 		case BLOOM_ELEM_INTERVAL:
@@ -646,6 +688,8 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 					 errmsg("argument of type %s is not an array", format_type_be(typid))));
 		typid = elemtype;
 	}
+	else
+		bloom_check_implicit_text(fcinfo, argno, typid);
 
 	Assert(size >= sizeof(BloomElemType));
 	et = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);

@@ -14,8 +14,10 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 
 #include "bloom_core.h"
+#include "compat.h"
 
 /*
  * How an element of one SQL type becomes canonical bytes, resolved once per
@@ -42,6 +44,25 @@ typedef enum BloomElemKind
 	BLOOM_ELEM_SEND				/* any other type: its binary send output */
 } BloomElemKind;
 
+/*
+ * How a value of the call site's type becomes a key of a typed filter's key
+ * type (bloomfilter_key.c), as SQL would compare the two.
+ */
+typedef enum BloomConv
+{
+	BLOOM_CONV_NONE,			/* hashed as it is */
+	BLOOM_CONV_INPUT,			/* text read by the key type's input function */
+	BLOOM_CONV_NUMERIC_INT,		/* a whole numeric: that int8 */
+	BLOOM_CONV_FLOAT_INT,		/* a whole float below 2^53: that int8 */
+	BLOOM_CONV_TO_FLOAT8,		/* an integer or numeric: cast to float8 */
+	BLOOM_CONV_TS_DATE,			/* a timestamp at midnight: that date */
+	BLOOM_CONV_DATE_TS,			/* a date: its midnight */
+	BLOOM_CONV_INT_OID,			/* int2, int4: the bits as an oid */
+	BLOOM_CONV_INT8_OID,		/* int8 in 0 .. 2^32 - 1: that oid */
+	BLOOM_CONV_OID_INT4,		/* an oid: the bits as int4 */
+	BLOOM_CONV_OID_INT8			/* an oid: widened unsigned */
+} BloomConv;
+
 typedef struct BloomElemType BloomElemType;
 
 struct BloomElemType
@@ -63,12 +84,27 @@ struct BloomElemType
 	int32		rec_typmod;
 	int			rec_natts;
 	BloomElemType *rec_cols;
+
+	/* the key type a filter records for this type (bloomfilter_key.c) */
+	Oid			key_typid;
+	/* the plan for filters of key type plan_key and hash id plan_hash_id */
+	uint32		plan_key;
+	uint8		plan_hash_id;
+	BloomConv	conv;
+	BloomElemType *conv_out;	/* the type a conversion yields */
+	FmgrInfo	conv_input;		/* BLOOM_CONV_INPUT: the key type's input */
+	Oid			conv_ioparam;
+	/* a typed filter: enums inside arrays and records are refused too */
+	bool		refuse_enum;
 };
 
 extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
 							MemoryContext mcxt);
 extern BloomHash bloom_elem_hash_slow(BloomElemType *et, Datum value,
 									  const BloomHeader *hdr);
+extern bool bloom_numeric_as_int64(Datum value, int64 *v);
+pg_noreturn extern void bloom_refuse(BloomElemType *et);
+pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
 
 /* the hash of an element; integers, the common case, without a call */
 static inline BloomHash
@@ -85,6 +121,68 @@ bloom_elem_hash(BloomElemType *et, Datum value, const BloomHeader *hdr)
 		default:
 			return bloom_elem_hash_slow(et, value, hdr);
 	}
+}
+
+/* ---- typed filters: bloomfilter_key.c ---- */
+
+extern Oid	bloom_key_type_of(Oid typid);
+extern Oid	bloom_key_type_arg(Oid typid);
+extern void bloom_append_key_type_json(StringInfo buf, uint32 key_type);
+extern bool bloom_key_hash_slow(BloomElemType *et, Datum value,
+								const BloomHeader *hdr, BloomHash *h);
+extern BloomHash bloom_key_hash_add_slow(BloomElemType *et, Datum value,
+										 const BloomHeader *hdr);
+extern void bloom_key_adopt(BloomElemType *et, uint32 *key_type);
+extern uint32 bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty,
+								const char *what);
+extern uint32 bloom_key_reset(uint32 current, Oid typid, const char *what);
+extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
+									  Oid typid);
+
+/*
+ * The hash of value as a key of the filter whose header is hdr, converted
+ * to the filter's key type first if it has one; false when no key of that
+ * type equals the value (the filter rules it out).  The plan is made once
+ * per call site and key type; integers against an integer filter go
+ * straight to bloom_elem_hash.
+ */
+static inline bool
+bloom_key_hash(BloomElemType *et, Datum value, const BloomHeader *hdr, BloomHash *h)
+{
+	if (likely(et->plan_key == hdr->key_type && et->plan_hash_id == hdr->hash_id &&
+			   et->conv == BLOOM_CONV_NONE))
+	{
+		*h = bloom_elem_hash(et, value, hdr);
+		return true;
+	}
+	return bloom_key_hash_slow(et, value, hdr, h);
+}
+
+/* bf_key_type and cf_key_type: a key type as a regtype, NULL if untyped */
+static inline Datum
+bloom_key_type_result(FunctionCallInfo fcinfo, uint32 key_type)
+{
+	if (key_type == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_OID((Oid) key_type);
+}
+
+/* an add: a filter that is untyped and empty takes the element's key type */
+static inline void
+bloom_key_first_add(BloomElemType *et, uint32 *key_type, bool empty)
+{
+	if (unlikely(*key_type == 0) && empty)
+		bloom_key_adopt(et, key_type);
+}
+
+/* the same for an add: a value no key of the filter's type equals is an error */
+static inline BloomHash
+bloom_key_hash_add(BloomElemType *et, Datum value, const BloomHeader *hdr)
+{
+	if (likely(et->plan_key == hdr->key_type && et->plan_hash_id == hdr->hash_id &&
+			   et->conv == BLOOM_CONV_NONE))
+		return bloom_elem_hash(et, value, hdr);
+	return bloom_key_hash_add_slow(et, value, hdr);
 }
 
 /*

@@ -57,6 +57,8 @@ PG_FUNCTION_INFO_V1(bloomfilter_ge);
 PG_FUNCTION_INFO_V1(bloomfilter_cmp);
 PG_FUNCTION_INFO_V1(bloomfilter_hash);
 PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
+PG_FUNCTION_INFO_V1(bloomfilter_key_type);
+PG_FUNCTION_INFO_V1(bloomfilter_set_key_type);
 
 /*
  * Hashes gathered before one batched pass over the filter: enough for the
@@ -64,13 +66,43 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
  */
 #define BLOOM_ADD_CHUNK 4096
 
+static BloomFilter *bloom_create_untyped(FunctionCallInfo fcinfo);
+
+/* a new filter's key type, written into its header */
+static BloomFilter *
+bloom_with_key_type(BloomFilter *bf, uint32 key_type)
+{
+	BloomHeader hdr;
+
+	bloom_header_decode(bf->data, &hdr);
+	hdr.key_type = key_type;
+	bloom_set_header(bf, &hdr);
+	return bf;
+}
+
 /*
- * bf_create(capacity, error_rate [, seed [, counting, expansion]]): the
- * two- and three-argument forms are those of 1.0, which a 1.2 install keeps
- * under their old signatures only where user objects depend on them.
+ * bf_create(capacity, error_rate [, seed [, counting, expansion [,
+ * key_type]]]): the two- and three-argument forms are those of 1.0, the
+ * five-argument one that of 1.2, which later installs keep under their old
+ * signatures where user objects depend on them.  Not strict from 1.3 on,
+ * for key_type's NULL default; NULL in any other argument gives NULL.
  */
 Datum
 bloomfilter_create(PG_FUNCTION_ARGS)
+{
+	uint32		key_type = 0;
+
+	for (int i = 0; i < Min(PG_NARGS(), 5); i++)
+		if (PG_ARGISNULL(i))
+			PG_RETURN_NULL();
+	if (PG_NARGS() > 5 && !PG_ARGISNULL(5))
+		key_type = bloom_key_type_arg(PG_GETARG_OID(5));
+	PG_RETURN_BLOOMFILTER_P(bloom_with_key_type(bloom_create_untyped(fcinfo), key_type));
+}
+
+/* the filter bf_create's arguments but the key type ask for */
+static BloomFilter *
+bloom_create_untyped(FunctionCallInfo fcinfo)
 {
 	BloomHeader hdr;
 	uint8		layout = BLOOM_LAYOUT_BLOCKED512;
@@ -90,14 +122,14 @@ bloomfilter_create(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("a bloom filter cannot be both counting and scalable")));
 		if (expansion > 0)
-			PG_RETURN_BLOOMFILTER_P(bloom_new_scalable(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
-													   PG_GETARG_INT64(2), expansion));
+			return bloom_new_scalable(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+									  PG_GETARG_INT64(2), expansion);
 		if (counting)
 			layout = BLOOM_LAYOUT_COUNTING4;
 	}
 	bloom_header_for(&hdr, PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
 					 PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED, layout);
-	PG_RETURN_BLOOMFILTER_P(bloom_new(&hdr));
+	return bloom_new(&hdr);
 }
 
 /* not strict: adding NULL adds nothing, and the stored filter survives it */
@@ -116,7 +148,8 @@ bloomfilter_add(PG_FUNCTION_ARGS)
 
 	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &v.hdr);
+	bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
+	h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &v.hdr);
 	bf = bloom_add_hashes(bf, &v, &h, 1);
 	PG_RETURN_BLOOMFILTER_P(bf);
 }
@@ -163,8 +196,10 @@ bloomfilter_remove(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
 	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
+	/* a value no key of the filter's type equals was never added */
+	if (!bloom_key_hash(et, PG_GETARG_DATUM(1), &v.hdr, &h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &v.hdr);
 	bloom_remove_hashes(bf, &v, &h, 1);
 	PG_RETURN_BLOOMFILTER_P(bf);
 }
@@ -206,6 +241,8 @@ bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 	arr = PG_GETARG_ANY_ARRAY_P(1);
 	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
+	if (!remove)
+		bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
 	array_iter_setup(&it, arr);
@@ -216,8 +253,11 @@ bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 
 		if (i < nitems)
 			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
-		if (!isnull)
-			hashes[npending++] = bloom_elem_hash(et, elem, &v.hdr);
+		/* removing a value no key of the filter's type equals: nothing */
+		if (!isnull && !remove)
+			hashes[npending++] = bloom_key_hash_add(et, elem, &v.hdr);
+		else if (!isnull && bloom_key_hash(et, elem, &v.hdr, &hashes[npending]))
+			npending++;
 		if (npending == BLOOM_ADD_CHUNK || (i == nitems && npending > 0))
 		{
 			CHECK_FOR_INTERRUPTS();
@@ -302,6 +342,7 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	BloomHeader first,
 				second;
 	int			dst_arg = 0;
+	uint32		key_type;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return bloom_other_operand(fcinfo);
@@ -312,6 +353,9 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot intersect scalable bloom filters"),
 				 errdetail("An element both filters hold can sit in different sub-filters of each.")));
+	key_type = bloom_key_combine(va.hdr.key_type, va.hdr.bits_set == 0,
+								 vb.hdr.key_type, vb.hdr.bits_set == 0,
+								 intersect ? "intersect" : "union");
 	bloom_check_shape(&va.hdr, &vb.hdr, intersect);
 	first = va.hdr;
 	second = vb.hdr;
@@ -327,6 +371,7 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	if (!va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(result), &vsrc.hdr, vsrc.payload,
 							intersect))
 		bloom_shape_error(&first, &second, intersect);
+	va.hdr.key_type = key_type;
 	bloom_set_header(result, &va.hdr);
 	PG_RETURN_BLOOMFILTER_P(result);
 }
@@ -384,6 +429,29 @@ bloomfilter_bits_set(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) bloom_arg_header(fcinfo).bits_set);
 }
 
+/* bf_key_type(filter): the type of its keys, NULL if untyped */
+Datum
+bloomfilter_key_type(PG_FUNCTION_ARGS)
+{
+	return bloom_key_type_result(fcinfo, bloom_arg_header(fcinfo).key_type);
+}
+
+/*
+ * bf_set_key_type(filter, type): a copy that holds keys of the type.  For a
+ * filter made by 1.2 or earlier the user asserts what its keys were; a
+ * typed filter changes only among integer types, which hash alike.
+ */
+Datum
+bloomfilter_set_key_type(PG_FUNCTION_ARGS)
+{
+	BloomView	v;
+	BloomFilter *bf = bloom_copy(PG_GETARG_DATUM(0), &v);
+
+	v.hdr.key_type = bloom_key_reset(v.hdr.key_type, PG_GETARG_OID(1), "bloom filter");
+	bloom_set_header(bf, &v.hdr);
+	PG_RETURN_BLOOMFILTER_P(bf);
+}
+
 Datum
 bloomfilter_cardinality(PG_FUNCTION_ARGS)
 {
@@ -416,7 +484,7 @@ bloomfilter_info(PG_FUNCTION_ARGS)
 					 "\"capacity\": " UINT64_FORMAT ", \"error_rate\": %s, "
 					 "\"nbits\": " UINT64_FORMAT ", \"nhashes\": %d, "
 					 "\"bits_set\": " UINT64_FORMAT ", \"cardinality\": %lld, "
-					 "\"fpp\": %s, \"size_bytes\": %zu}",
+					 "\"fpp\": %s, \"size_bytes\": %zu, \"key_type\": ",
 					 v.hdr.version, v.layout->name, bloom_hash_name(v.hdr.hash_id),
 					 v.hdr.hash_id, v.hdr.seed, v.hdr.capacity,
 					 float8out_internal(v.hdr.error_rate),
@@ -424,6 +492,8 @@ bloomfilter_info(PG_FUNCTION_ARGS)
 					 llround(v.layout->cardinality(&v.hdr, v.payload)),
 					 float8out_internal(v.layout->fpp(&v.hdr, v.payload)),
 					 (size_t) VARHDRSZ + bloom_total_bytes(&v.hdr));
+	bloom_append_key_type_json(&json, v.hdr.key_type);
+	appendStringInfoChar(&json, '}');
 	if (v.layout->info)
 	{
 		/* most layouts' members fit the first buffer: one pass over the payload */

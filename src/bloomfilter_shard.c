@@ -13,7 +13,13 @@
  *		INSERT INTO t_bf
  *			SELECT bf_shard(id, 8), bf_agg(id, bf_shard_capacity(1e9, 8), 0.01)
  *			FROM t GROUP BY 1;
- *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8);
+ *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8, 'bigint');
+ *
+ * The key_type form converts the key as a filter of that key type converts
+ * a probe (bloomfilter_key.c), so an untyped parameter ('5') lands in the
+ * shard of the key it names.  1.2's bf_shard(text, integer) hashed such a
+ * parameter as text; 1.3 renames it, so that an untyped key without a
+ * key_type is an error asking for a cast.
  *
  * A check reads the index, the row and one block of one shard.
  *
@@ -116,16 +122,38 @@ bloom_shard_capacity(uint64 capacity, uint32 nshards)
 	return Max((uint64) want, 1);
 }
 
-/* bf_shard(element, nshards): 0 .. nshards - 1 */
+/* fn_extra of bf_shard: the element's type, the key type given last */
+typedef struct BloomShardCache
+{
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	Oid			given;			/* the key_type argument, or InvalidOid */
+	BloomHeader hdr;			/* bloom_shard_header with its key type */
+} BloomShardCache;
+
+/*
+ * bf_shard(element, nshards [, key_type]): 0 .. nshards - 1.  With a key
+ * type the element is converted to it first, as a probe of a filter of
+ * that key type is, so that an untyped parameter ('5' as text) lands in
+ * the shard of the key it names.  A value no key of that type equals is in
+ * no shard's filter; any shard answers "absent" for it, and it gets 0.
+ */
 Datum
 bloomfilter_shard(PG_FUNCTION_ARGS)
 {
-	BloomElemType *et = bloom_fn_cache(fcinfo, 0, false, sizeof(BloomElemType));
+	BloomShardCache *c = bloom_fn_cache(fcinfo, 0, false, sizeof(BloomShardCache));
 	int32		nshards = PG_GETARG_INT32(1);
+	Oid			given = PG_NARGS() > 2 ? PG_GETARG_OID(2) : InvalidOid;
 	BloomHash	h;
 
 	bloom_check_nshards(nshards);
-	h = bloom_elem_hash(et, PG_GETARG_DATUM(0), &bloom_shard_header);
+	if (!c->hdr.seed || c->given != given)
+	{
+		c->hdr = bloom_shard_header;
+		c->hdr.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
+		c->given = given;
+	}
+	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), &c->hdr, &h))
+		PG_RETURN_INT32(0);
 	/* the same multiply-shift that picks a block, on the other word */
 	PG_RETURN_INT32((int32) bloom_block_of(h.h2, (uint64) nshards));
 }

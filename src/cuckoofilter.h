@@ -59,6 +59,15 @@ cf_hash_header(const CuckooView *v, BloomHeader *bh)
 	memset(bh, 0, sizeof(*bh));
 	bh->seed = v->hdr.seed;
 	bh->hash_id = v->hdr.hash_id;
+	bh->key_type = v->hdr.key_type;
+}
+
+/* write a key type into a writable value opened in v */
+static inline void
+cf_set_key_type(CuckooView *v, uint32 key_type)
+{
+	v->hdr.key_type = key_type;
+	cuckoo_header_encode(&v->hdr, v->buf);
 }
 
 pg_noreturn extern void cf_report_corrupt(CuckooCheck check);

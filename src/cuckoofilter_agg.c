@@ -70,9 +70,16 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 		cf_hash_header(&c->view, &c->bhdr);
 	}
 	if (!PG_ARGISNULL(1))
+	{
+		if (unlikely(c->bhdr.key_type == 0) && c->view.hdr.items == 0)
+		{
+			bloom_key_first_add(&c->elem, &c->bhdr.key_type, true);
+			cf_set_key_type(&c->view, c->bhdr.key_type);
+		}
 		cf_add_hash(&st, &c->view,
-					bloom_elem_hash(&c->elem, PG_GETARG_DATUM(1), &c->bhdr),
+					bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), &c->bhdr),
 					CurrentMemoryContext, st != in);
+	}
 
 	/* the executor copies a state that is not the one it passed in */
 	c->state = st == in ? st : NULL;

@@ -266,6 +266,7 @@ cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
 		cf_read(d, v);
 		cf_hash_header(v, bh);
 	}
-	h = bloom_elem_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh);
+	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh, &h))
+		return 0;				/* no key of the filter's type equals it */
 	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
 }

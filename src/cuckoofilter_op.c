@@ -44,16 +44,34 @@ PG_FUNCTION_INFO_V1(cuckoofilter_error_rate);
 PG_FUNCTION_INFO_V1(cuckoofilter_items);
 PG_FUNCTION_INFO_V1(cuckoofilter_fpp);
 PG_FUNCTION_INFO_V1(cuckoofilter_info);
+PG_FUNCTION_INFO_V1(cuckoofilter_key_type);
+PG_FUNCTION_INFO_V1(cuckoofilter_set_key_type);
 
 /* elements between checks for a cancel in cf_add_all */
 #define CF_INTERRUPT_ELEMS 4096
 
+/*
+ * cf_create(capacity, error_rate [, seed [, key_type]]): not strict from
+ * 1.3 on, for key_type's NULL default; NULL elsewhere gives NULL.
+ */
 Datum
 cuckoofilter_create(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(cf_create(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
-								PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED,
-								CurrentMemoryContext));
+	CuckooFilter *cf;
+	CuckooView	v;
+
+	for (int i = 0; i < Min(PG_NARGS(), 3); i++)
+		if (PG_ARGISNULL(i))
+			PG_RETURN_NULL();
+	cf = cf_create(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+				   PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED,
+				   CurrentMemoryContext);
+	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
+	{
+		cf_read(PointerGetDatum(cf), &v);
+		cf_set_key_type(&v, bloom_key_type_arg(PG_GETARG_OID(3)));
+	}
+	PG_RETURN_POINTER(cf);
 }
 
 /*
@@ -85,18 +103,30 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	if (verb != CF_ADD)
 	{
 		/* unchanged when present (add_nx) or absent (delete): no copy */
-		bool		present;
-
 		cf_read(PG_GETARG_DATUM(0), &v);
 		cf_hash_header(&v, &bh);
-		h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &bh);
-		present = cuckoo_contains(&v, h);
-		if (present == (verb == CF_ADD_NX))
-			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		if (verb == CF_DELETE)
+		{
+			/* a value no key of the filter's type equals was never added */
+			if (!bloom_key_hash(et, PG_GETARG_DATUM(1), &bh, &h) || !cuckoo_contains(&v, h))
+				PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		}
+		else
+		{
+			bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
+			h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &bh);
+			if (cuckoo_contains(&v, h))
+				PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		}
 	}
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
-	cf_hash_header(&v, &bh);
-	h = bloom_elem_hash(et, PG_GETARG_DATUM(1), &bh);
+	if (verb == CF_ADD)
+	{
+		cf_hash_header(&v, &bh);
+		bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
+		h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &bh);
+	}
+	cf_set_key_type(&v, bh.key_type);
 	if (verb == CF_DELETE)
 		(void) cuckoo_delete(&v, h);
 	else
@@ -144,6 +174,11 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
 	cf_hash_header(&v, &bh);
+	if (!delete)
+	{
+		bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
+		cf_set_key_type(&v, bh.key_type);
+	}
 
 	array_iter_setup(&it, arr);
 	for (int i = 0; i < nitems; i++)
@@ -157,11 +192,10 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 			CHECK_FOR_INTERRUPTS();
 		if (isnull)
 			continue;
-		h = bloom_elem_hash(et, elem, &bh);
-		if (delete)
+		if (!delete)
+			cf_add_hash(&cf, &v, bloom_key_hash_add(et, elem, &bh), CurrentMemoryContext, true);
+		else if (bloom_key_hash(et, elem, &bh, &h))
 			(void) cuckoo_delete(&v, h);
-		else
-			cf_add_hash(&cf, &v, h, CurrentMemoryContext, true);
 	}
 	PG_RETURN_POINTER(cf);
 }
@@ -223,6 +257,8 @@ cuckoofilter_merge(PG_FUNCTION_ARGS)
 	else
 		a = cf_copy(PG_GETARG_DATUM(0), &va);
 	cf_read(PG_GETARG_DATUM(1), &vb);
+	cf_set_key_type(&va, bloom_key_combine(va.hdr.key_type, va.hdr.items == 0,
+										   vb.hdr.key_type, vb.hdr.items == 0, "merge"));
 	cf_merge_into(&a, &va, &vb, CurrentMemoryContext, !in_place);
 	PG_RETURN_POINTER(a);
 }
@@ -257,6 +293,24 @@ cuckoofilter_items(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) cf_arg_header(fcinfo).items);
 }
 
+/* cf_key_type(filter): the type of its keys, NULL if untyped */
+Datum
+cuckoofilter_key_type(PG_FUNCTION_ARGS)
+{
+	return bloom_key_type_result(fcinfo, cf_arg_header(fcinfo).key_type);
+}
+
+/* cf_set_key_type(filter, type): as bf_set_key_type */
+Datum
+cuckoofilter_set_key_type(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+	CuckooFilter *cf = cf_copy(PG_GETARG_DATUM(0), &v);
+
+	cf_set_key_type(&v, bloom_key_reset(v.hdr.key_type, PG_GETARG_OID(1), "cuckoo filter"));
+	PG_RETURN_POINTER(cf);
+}
+
 Datum
 cuckoofilter_fpp(PG_FUNCTION_ARGS)
 {
@@ -273,8 +327,11 @@ cuckoofilter_info(PG_FUNCTION_ARGS)
 	StringInfoData json;
 	uint64		slots;
 	uint64		buckets = 0;
+	StringInfoData key_type;
 
 	cf_read(PG_GETARG_DATUM(0), &v);
+	initStringInfo(&key_type);
+	bloom_append_key_type_json(&key_type, v.hdr.key_type);
 	slots = cuckoo_slots(&v);
 	for (int i = 0; i < v.hdr.nsub; i++)
 		buckets += v.sub[i].nbuckets;
@@ -285,14 +342,14 @@ cuckoofilter_info(PG_FUNCTION_ARGS)
 					 "\"bucket_size\": %d, \"fingerprint_bits\": %d, \"max_kicks\": %d, "
 					 "\"items\": " UINT64_FORMAT ", \"buckets\": " UINT64_FORMAT ", "
 					 "\"slots\": " UINT64_FORMAT ", \"load\": %s, \"fpp\": %s, "
-					 "\"size_bytes\": %zu, \"subfilters\": [",
+					 "\"size_bytes\": %zu, \"key_type\": %s, \"subfilters\": [",
 					 v.hdr.version, bloom_hash_name(v.hdr.hash_id), v.hdr.hash_id,
 					 v.hdr.seed, v.hdr.capacity, float8out_internal(v.hdr.error_rate),
 					 v.hdr.bucket_size, v.hdr.fp_bits, v.hdr.max_kicks,
 					 v.hdr.items, buckets, slots,
 					 float8out_internal((double) v.hdr.items / (double) slots),
 					 float8out_internal(cuckoo_fpp(&v)),
-					 (size_t) VARHDRSZ + v.len);
+					 (size_t) VARHDRSZ + v.len, key_type.data);
 	for (int i = 0; i < v.hdr.nsub; i++)
 		appendStringInfo(&json,
 						 "%s{\"buckets\": " UINT64_FORMAT ", \"fingerprint_bits\": %d, \"items\": " UINT64_FORMAT "}",

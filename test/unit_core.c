@@ -294,7 +294,11 @@ test_validation(void)
 	CHECK(validate_mutated(f, len, 6, 0, len) == BLOOM_BAD_HASH, "hash 0 accepted");
 	CHECK(validate_mutated(f, len, 7, 0, len) == BLOOM_BAD_NHASHES, "k 0 accepted");
 	CHECK(validate_mutated(f, len, 7, 65, len) == BLOOM_BAD_NHASHES, "k 65 accepted");
-	CHECK(validate_mutated(f, len, 13, 1, len) == BLOOM_BAD_RESERVED, "flags accepted");
+	/* key type (bytes 12..15): 0 or a built-in type OID below 10000 */
+	CHECK(validate_mutated(f, len, 12, 20, len) == BLOOM_OK, "key type int8 refused");
+	CHECK(validate_mutated(f, len, 13, 0x27, len) == BLOOM_OK, "key type 9984 refused");
+	CHECK(validate_mutated(f, len, 13, 0x28, len) == BLOOM_BAD_KEY_TYPE, "key type 10240 accepted");
+	CHECK(validate_mutated(f, len, 15, 0x80, len) == BLOOM_BAD_KEY_TYPE, "key type 2^31 accepted");
 	CHECK(validate_mutated(f, len, 16, 1, len) == BLOOM_BAD_NBITS, "nbits not a multiple of 512 accepted");
 	CHECK(validate_mutated(f, len, 23, 0x80, len) == BLOOM_BAD_NBITS, "huge nbits accepted");
 	CHECK(validate_mutated(f, len, 40, f[40] + 1, len) == BLOOM_BAD_BITS_SET,
