@@ -14,23 +14,43 @@
 -- A filter records the type of its keys (header bytes 12..15, cuckoo bytes
 -- 40..43), taken from the first element added or given at creation, and a
 -- value of another type is converted as SQL compares the two (README:
--- Typed keys).  The creating functions gain a key_type argument; their
--- 1.2 forms are renamed, not dropped, so that objects depending on them
--- (column defaults, views) keep working.
+-- Typed keys).  The creating functions gain a key_type argument, and
+-- bf_shard's text form goes (an untyped key would hash as text; see below).
+-- The 1.2 forms are dropped, or, where user objects (views, column
+-- defaults) depend on them, kept under a _1_2 name so those keep working:
+-- the one conditional step, calling only pg_catalog's functions and
+-- operators (sql/install_hostile.sql).
 
-ALTER FUNCTION bf_create(bigint, float8, bigint, boolean, integer) RENAME TO bf_create_1_2;
-COMMENT ON FUNCTION bf_create_1_2(bigint, float8, bigint, boolean, integer) IS 'bf_create of 1.2 (untyped filters), kept for objects that depend on it; use bf_create';
+DO $$
+DECLARE
+	f pg_catalog.regprocedure;
+BEGIN
+	FOREACH f IN ARRAY ARRAY['bf_create(bigint, float8, bigint, boolean, integer)'::pg_catalog.regprocedure,
+							 'cf_create(bigint, float8)'::pg_catalog.regprocedure,
+							 'cf_create(bigint, float8, bigint)'::pg_catalog.regprocedure,
+							 'bf_shard(text, integer)'::pg_catalog.regprocedure]
+	LOOP
+		IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend
+				   WHERE refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+					 AND refobjid OPERATOR(pg_catalog.=) f
+					 AND deptype OPERATOR(pg_catalog.=) 'n') THEN
+			EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO %I', f,
+				CASE WHEN f OPERATOR(pg_catalog.=) 'bf_shard(text, integer)'::pg_catalog.regprocedure
+					 THEN 'bf_shard_text_1_2'
+					 ELSE pg_catalog.split_part(f::pg_catalog.text, '(', 1) OPERATOR(pg_catalog.||) '_1_2' END);
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', f,
+				'the 1.2 form (untyped filters), kept for the objects that depend on it; new calls reach the 1.3 function');
+		ELSE
+			EXECUTE pg_catalog.format('DROP FUNCTION %s', f);
+		END IF;
+	END LOOP;
+END $$;
 
 CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
 						  counting boolean DEFAULT false, expansion integer DEFAULT 0,
 						  key_type regtype DEFAULT NULL) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type)';
-
-ALTER FUNCTION cf_create(bigint, float8) RENAME TO cf_create_1_2;
-COMMENT ON FUNCTION cf_create_1_2(bigint, float8) IS 'cf_create of 1.2 (untyped filters), kept for objects that depend on it; use cf_create';
-ALTER FUNCTION cf_create(bigint, float8, bigint) RENAME TO cf_create_1_2;
-COMMENT ON FUNCTION cf_create_1_2(bigint, float8, bigint) IS 'cf_create of 1.2 with a seed (untyped filters), kept for objects that depend on it; use cf_create';
 
 CREATE FUNCTION cf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
 						  key_type regtype DEFAULT NULL) RETURNS cuckoofilter
@@ -53,13 +73,10 @@ CREATE FUNCTION cf_set_key_type(cuckoofilter, regtype) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_set_key_type(cuckoofilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
 
--- bf_shard: the text form is renamed (kept for dependent objects), so an
--- untyped key no longer silently hashes as text: bf_shard($1, n) asks for
--- a cast, and bf_shard($1, n, key_type) converts the key as a probe of a
--- filter of that key type does.
-
-ALTER FUNCTION bf_shard(text, integer) RENAME TO bf_shard_text_1_2;
-COMMENT ON FUNCTION bf_shard_text_1_2(text, integer) IS 'bf_shard(text, integer) of 1.2, kept for objects that depend on it; use bf_shard(key, n, key_type)';
+-- bf_shard: without the text form (dropped above), an untyped key no
+-- longer silently hashes as text: bf_shard($1, n) asks for a cast, and
+-- bf_shard($1, n, key_type) converts the key as a probe of a filter of
+-- that key type does.
 
 CREATE FUNCTION bf_shard(element anyelement, nshards integer, key_type regtype) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

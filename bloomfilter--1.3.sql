@@ -51,9 +51,10 @@ COMMENT ON CAST (bloomfilter AS bytea) IS 'the binary form of a bloomfilter';
 -- creating
 
 CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
-						  counting boolean DEFAULT false, expansion integer DEFAULT 0) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity';
+						  counting boolean DEFAULT false, expansion integer DEFAULT 0,
+						  key_type regtype DEFAULT NULL) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type)';
 
 -- adding: not strict, because adding NULL returns the filter unchanged
 
@@ -788,13 +789,10 @@ CREATE CAST (cuckoofilter AS bytea) WITHOUT FUNCTION;
 COMMENT ON CAST (bytea AS cuckoofilter) IS 'validate a binary cuckoofilter held in bytea';
 COMMENT ON CAST (cuckoofilter AS bytea) IS 'the binary form of a cuckoofilter';
 
-CREATE FUNCTION cf_create(capacity bigint, error_rate float8 DEFAULT 0.01) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_create(bigint, float8) IS 'empty cuckoo filter for capacity distinct elements at the given false-positive rate';
-
-CREATE FUNCTION cf_create(capacity bigint, error_rate float8, seed bigint) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_create(bigint, float8, bigint) IS 'empty cuckoo filter with an explicit hash seed (0 to 4294967295)';
+CREATE FUNCTION cf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+						  key_type regtype DEFAULT NULL) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_create(bigint, float8, bigint, regtype) IS 'empty cuckoo filter for capacity items at the given false-positive rate; key_type => t makes one whose keys are of type t (else the first element''s type)';
 
 -- changing: not strict, a NULL element returns the filter unchanged
 
@@ -1125,10 +1123,6 @@ CREATE FUNCTION bf_shard(element anyelement, nshards integer) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_shard(anyelement, integer) IS 'shard (0 to nshards - 1) of an element, from a hash independent of the one inside each shard''s filter';
 
-CREATE FUNCTION bf_shard(element text, nshards integer) RETURNS integer
-	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_shard(text, integer) IS 'shard (0 to nshards - 1) of a text, from a hash independent of the one inside each shard''s filter';
-
 CREATE FUNCTION bf_shard_capacity(capacity bigint, nshards integer) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_shard_capacity(bigint, integer) IS 'capacity to build each of nshards shards with: its share of capacity plus six standard deviations';
@@ -1137,3 +1131,113 @@ CREATE FUNCTION bf_shards_for(capacity bigint, error_rate float8 DEFAULT 0.01,
 							  shard_bytes bigint DEFAULT 268435456) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shards_for' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_shards_for(bigint, float8, bigint) IS 'smallest power of two of shards for which each shard (built with bf_shard_capacity) is at most shard_bytes (default 256 MB)';
+
+-- typed keys (README: Typed keys): the key type of a filter, and forms
+-- that name it
+
+CREATE FUNCTION bf_key_type(bloomfilter) RETURNS regtype
+	AS 'MODULE_PATHNAME', 'bloomfilter_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_key_type(bloomfilter) IS 'the type of the filter''s keys; NULL for a filter made by 1.2 or earlier, or one still empty';
+
+CREATE FUNCTION bf_set_key_type(bloomfilter, regtype) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_set_key_type(bloomfilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
+
+CREATE FUNCTION cf_key_type(cuckoofilter) RETURNS regtype
+	AS 'MODULE_PATHNAME', 'cuckoofilter_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_key_type(cuckoofilter) IS 'the type of the filter''s keys; NULL for a filter made by 1.2 or earlier, or one still empty';
+
+CREATE FUNCTION cf_set_key_type(cuckoofilter, regtype) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_set_key_type(cuckoofilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
+
+-- bf_shard has no text form, so an untyped key does not silently hash as
+-- text: bf_shard($1, n) asks for a cast, and
+-- bf_shard($1, n, key_type) converts the key as a probe of a filter of
+-- that key type does.
+
+CREATE FUNCTION bf_shard(element anyelement, nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(anyelement, integer, regtype) IS 'shard (0 to nshards - 1) of an element converted to key_type first, as a filter of that key type converts it';
+
+CREATE FUNCTION bf_shard(element text, nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(text, integer, regtype) IS 'shard (0 to nshards - 1) of a text (an untyped literal or parameter) read as a value of key_type';
+
+CREATE FUNCTION bf_shard(element "char", nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard("char", integer, regtype) IS 'shard (0 to nshards - 1) of a "char" converted to key_type first';
+
+-- "char" matches both anyelement and text (its category is Z), so a call
+-- with a "char" was ambiguous (42725): an overload of its own, sharing the
+-- C functions, for every function and operator of one element.
+
+CREATE FUNCTION bf_add(bloomfilter, "char") RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_add(bloomfilter, "char") IS 'copy of the filter with the "char" added; NULL adds nothing';
+
+CREATE FUNCTION bf_remove(bloomfilter, "char") RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, "char") IS 'copy of a counting filter with the "char" taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_count(bloomfilter, "char") RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, "char") IS 'how often the "char" was added, at most';
+
+CREATE FUNCTION bf_contains(bloomfilter, "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contains(bloomfilter, "char") IS 'false if the "char" was certainly never added, true if it possibly was';
+
+CREATE FUNCTION bf_contained("char", bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contained("char", bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = "char", FUNCTION = bf_contains,
+	COMMUTATOR = <@, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, "char") IS 'filter possibly contains "char"';
+
+CREATE OPERATOR <@ (
+	LEFTARG = "char", RIGHTARG = bloomfilter, FUNCTION = bf_contained,
+	COMMUTATOR = @>, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ ("char", bloomfilter) IS '"char" possibly contained in filter';
+
+CREATE FUNCTION cf_add(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, "char") IS 'copy of the filter with one more copy of the "char"; NULL adds nothing';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, "char") IS 'the "char" added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_delete(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, "char") IS 'copy of the filter with one copy of the "char" removed (unchanged if absent)';
+
+CREATE FUNCTION cf_contains(cuckoofilter, "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, "char") IS 'false if the "char" is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contained("char", cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contained("char", cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = "char", FUNCTION = cf_contains,
+	COMMUTATOR = <@
+);
+COMMENT ON OPERATOR @> (cuckoofilter, "char") IS 'cuckoo filter possibly contains "char"';
+
+CREATE OPERATOR <@ (
+	LEFTARG = "char", RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>
+);
+COMMENT ON OPERATOR <@ ("char", cuckoofilter) IS '"char" possibly contained in cuckoo filter';
+
+CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, "char") IS 'entries matching the "char": at least the copies added and not deleted';

@@ -1,7 +1,8 @@
 -- Upgrading 1.2 to 1.3 with objects that use the functions whose 1.2 forms
--- 1.3 renames (bf_create, cf_create, bf_shard(text, integer)): they keep
--- working unchanged, stored filters answer as before, and new calls reach
--- the 1.3 functions.
+-- 1.3 replaces (bf_create, cf_create, bf_shard(text, integer)): the forms
+-- they use are kept under a _1_2 name and keep working unchanged, the
+-- others are dropped (cf_create with a seed, here), stored filters answer
+-- as before, and new calls reach the 1.3 functions.
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter VERSION '1.2';
 CREATE TABLE keeps (id int, bf bloomfilter DEFAULT bf_create(100), cf cuckoofilter DEFAULT cf_create(100));
