@@ -32,6 +32,13 @@
  * filter at plan time (statistics of a bloomfilter column keep no value
  * over 1 kB).  The README says how to let the planner see a filter.
  *
+ * The estimators can be attached to any operator (CREATE OPERATOR ...
+ * RESTRICT = bloomfilter_contsel) and the support function to any function,
+ * so nothing about what they are given is assumed: an operator or call that
+ * is not one of our checks (recognized by its C entry point, not its name)
+ * with a bloomfilter on the side that check reads it from gets the default
+ * too, rather than another type's bytes read as a filter.
+ *
  * The cost of a check is the hash plus the one cache line its block is in
  * (the probe cache holds a stored filter after its first use):
  * BLOOM_CHECK_COST operator costs.  The one-time read of a stored value is
@@ -45,6 +52,8 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_operator.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -54,12 +63,18 @@
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
+#include "utils/syscache.h"
 
 #include "bloomfilter_datum.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
+
+/* the entry points the estimators recognize (bloomfilter_op.c, _io.c) */
+extern PGDLLEXPORT Datum bloomfilter_contains(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloomfilter_contained(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
 
 #define BLOOM_DEFAULT_SELECTIVITY	0.1
 
@@ -93,15 +108,81 @@ bloom_header_fpp(Datum filter)
 	return pow(fill, v.hdr.nhashes);
 }
 
+/* whether typid (or the base type of a domain over it) is bloomfilter */
+static bool
+bloom_is_filter_type(Oid typid)
+{
+	HeapTuple	tup;
+	Oid			typinput;
+	FmgrInfo	flinfo;
+
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(getBaseType(typid)));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	typinput = ((Form_pg_type) GETSTRUCT(tup))->typinput;
+	ReleaseSysCache(tup);
+	/* the type's name and schema are the user's to choose; its input is ours */
+	if (!OidIsValid(typinput))
+		return false;
+	fmgr_info(typinput, &flinfo);
+	return flinfo.fn_addr == bloomfilter_in;
+}
+
 /*
- * Selectivity of funcid(args), a check of ours (bf_contains: the filter
- * first; bf_contained: the element first), as a restriction on varRelid (0
- * for a join clause).
+ * Which argument of funcid holds the filter: 0 for bf_contains, 1 for
+ * bf_contained, -1 for any other function.
+ */
+static int
+bloom_check_filter_arg(Oid funcid)
+{
+	FmgrInfo	flinfo;
+
+	if (!OidIsValid(funcid))
+		return -1;
+	fmgr_info(funcid, &flinfo);
+	if (flinfo.fn_addr == bloomfilter_contains)
+		return 0;
+	if (flinfo.fn_addr == bloomfilter_contained)
+		return 1;
+	return -1;
+}
+
+/*
+ * The function of operator opno if the operator is one of our checks
+ * declared with a bloomfilter on the side the check reads it from, else
+ * InvalidOid.
+ */
+static Oid
+bloom_check_operator(Oid opno)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	Form_pg_operator op;
+	Oid			funcid;
+	int			filter_arg;
+
+	if (!HeapTupleIsValid(tup))
+		return InvalidOid;
+	op = (Form_pg_operator) GETSTRUCT(tup);
+	funcid = op->oprcode;
+	filter_arg = bloom_check_filter_arg(funcid);
+	if (filter_arg < 0 ||
+		!bloom_is_filter_type(filter_arg == 0 ? op->oprleft : op->oprright))
+		funcid = InvalidOid;
+	ReleaseSysCache(tup);
+	return funcid;
+}
+
+/*
+ * Selectivity of funcid(args) as a restriction on varRelid (0 for a join
+ * clause): BLOOM_DEFAULT_SELECTIVITY unless it is a check of ours
+ * (bf_contains: the filter first; bf_contained: the element first) whose
+ * filter argument is a bloomfilter the planner can see.
  */
 static Selectivity
 bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 						List *args, int varRelid)
 {
+	int			filter_arg;
 	bool		filter_first;
 	Node	   *filter;
 	Node	   *elem;
@@ -116,9 +197,11 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 				nullfrac;
 	int			hist_size;
 
-	if (list_length(args) != 2)
+	filter_arg = bloom_check_filter_arg(funcid);
+	if (filter_arg < 0 || list_length(args) != 2 ||
+		!bloom_is_filter_type(exprType(list_nth(args, filter_arg))))
 		return BLOOM_DEFAULT_SELECTIVITY;
-	filter_first = strcmp(get_func_name(funcid), "bf_contains") == 0;
+	filter_first = filter_arg == 0;
 	filter = estimate_expression_value(root, filter_first ? linitial(args) : lsecond(args));
 	elem = filter_first ? lsecond(args) : linitial(args);
 	if (!IsA(filter, Const))
@@ -215,7 +298,7 @@ bloomfilter_contsel(PG_FUNCTION_ARGS)
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
 											 PG_GET_COLLATION(), args, varRelid));
 }
 
@@ -227,6 +310,6 @@ bloomfilter_contjoinsel(PG_FUNCTION_ARGS)
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
 											 PG_GET_COLLATION(), args, 0));
 }

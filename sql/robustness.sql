@@ -1,0 +1,76 @@
+-- Robustness: what users (and superusers) can reach that must answer with
+-- a clean result or a clean error, never a crash, a leak or XX000.
+\set VERBOSITY terse
+
+CREATE TABLE rb AS SELECT g AS i, g::text AS t FROM generate_series(1, 1000) g;
+ANALYZE rb;
+
+-- the planner's row estimate of the top node of a query, not run
+CREATE FUNCTION rb_rows(query text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	plan jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
+	RETURN (plan->0->'Plan'->>'Plan Rows')::bigint;
+END $$;
+
+-- 1. The estimators attached to operators that are not our checks (a
+-- superuser can): the default selectivity, 0.1, and no crash.  Over int
+-- and text, restriction and join clauses:
+CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = int4eq,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+CREATE OPERATOR ### (LEFTARG = text, RIGHTARG = text, FUNCTION = texteq,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+SELECT rb_rows('SELECT * FROM rb WHERE i ### 5') AS int_restrict,
+       rb_rows('SELECT * FROM rb WHERE 5 ### i') AS int_restrict_const_left,
+       rb_rows('SELECT * FROM rb WHERE t ### ''5''') AS text_restrict,
+       rb_rows('SELECT * FROM rb a JOIN rb b ON a.i ### b.i') AS int_join,
+       rb_rows('SELECT * FROM rb a JOIN rb b ON a.t ### b.t') AS text_join;
+SELECT count(*) FROM rb WHERE i ### 5;
+SELECT count(*) FROM rb a JOIN rb b ON a.t ### b.t;
+-- our C entry point declared over other types (never called here): the
+-- function is ours but the filter side is not a bloomfilter
+CREATE FUNCTION rb_fake_contains(int, int) RETURNS boolean
+	AS '$libdir/bloomfilter', 'bloomfilter_contains' LANGUAGE C;
+CREATE OPERATOR #@> (LEFTARG = int, RIGHTARG = int, FUNCTION = rb_fake_contains,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+SELECT rb_rows('SELECT * FROM rb WHERE 7 #@> i') AS fake_restrict,
+       rb_rows('SELECT * FROM rb a JOIN rb b ON a.i #@> b.i') AS fake_join;
+-- a filter on the side the function's name does not suggest: functions
+-- named like ours in another schema, with their sides swapped, as
+-- operators and as functions given our support function
+CREATE SCHEMA rb_other;
+CREATE FUNCTION rb_other.bf_contains(int, bloomfilter) RETURNS boolean
+	LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN public.bf_contains($2, $1); END';
+CREATE FUNCTION rb_other.bf_contained(bloomfilter, int) RETURNS boolean
+	LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN public.bf_contains($1, $2); END';
+ALTER FUNCTION rb_other.bf_contains(int, bloomfilter) SUPPORT bloomfilter_support;
+ALTER FUNCTION rb_other.bf_contained(bloomfilter, int) SUPPORT bloomfilter_support;
+CREATE OPERATOR #<@ (LEFTARG = int, RIGHTARG = bloomfilter, FUNCTION = rb_other.bf_contains,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+CREATE OPERATOR #@> (LEFTARG = bloomfilter, RIGHTARG = int, FUNCTION = rb_other.bf_contained,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+CREATE TABLE rb_filters AS SELECT bf_add_all(bf_create(100), ARRAY[1, 2, 3]) AS bf;
+ANALYZE rb_filters;
+SELECT rb_rows('SELECT * FROM rb WHERE i #<@ bf_add_all(bf_create(100), ARRAY[1, 2, 3])') AS swapped_op,
+       rb_rows('SELECT * FROM rb WHERE bf_add_all(bf_create(100), ARRAY[1, 2, 3]) #@> i') AS swapped_op2,
+       rb_rows('SELECT * FROM rb WHERE rb_other.bf_contains(i, bf_add_all(bf_create(100), ARRAY[1, 2, 3]))') AS swapped_fn,
+       rb_rows('SELECT * FROM rb WHERE rb_other.bf_contained(bf_add_all(bf_create(100), ARRAY[1, 2, 3]), i)') AS swapped_fn2,
+       rb_rows('SELECT * FROM rb, rb_filters f WHERE i #<@ f.bf') AS swapped_join,
+       rb_rows('SELECT * FROM rb, rb_filters f WHERE f.bf #@> i') AS swapped_join2;
+SELECT count(*) FROM rb WHERE rb_other.bf_contains(i, bf_add_all(bf_create(100), ARRAY[1, 2, 3]));
+SELECT count(*) FROM rb, rb_filters f WHERE f.bf #@> i;
+-- our own checks keep their estimates: 3 members of 1000 rows, not 100
+SELECT rb_rows('SELECT * FROM rb WHERE bf_add_all(bf_create(100), ARRAY[1, 2, 3]) @> i') < 50 AS op_estimated,
+       rb_rows('SELECT * FROM rb WHERE i <@ bf_add_all(bf_create(100), ARRAY[1, 2, 3])') < 50 AS commuted_estimated,
+       rb_rows('SELECT * FROM rb WHERE bf_contains(bf_add_all(bf_create(100), ARRAY[1, 2, 3]), i)') < 50 AS fn_estimated;
+-- also over a domain of bloomfilter
+CREATE DOMAIN rb_bf AS bloomfilter;
+SELECT rb_rows('SELECT * FROM rb WHERE bf_add_all(bf_create(100), ARRAY[1, 2, 3])::rb_bf @> i') < 50 AS domain_estimated;
+DROP OPERATOR #<@ (int, bloomfilter);
+DROP OPERATOR #@> (bloomfilter, int);
+DROP OPERATOR #@> (int, int);
+DROP OPERATOR ### (int, int);
+DROP OPERATOR ### (text, text);
+DROP FUNCTION rb_fake_contains(int, int);
+DROP SCHEMA rb_other CASCADE;
