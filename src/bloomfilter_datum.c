@@ -889,6 +889,23 @@ bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
 		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(argno)));
 }
 
+/*
+ * The aggregate context of a transition function (into *aggcxt if not
+ * NULL).  Called directly (SELECT bf_agg_trans(...)) it has none to keep
+ * its state in: a user's mistake, so a user's error, not XX000.
+ */
+void
+bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
+						const char *fname, const char *aggname)
+{
+	if (!AggCheckCallContext(fcinfo, aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as an aggregate's transition function",
+						fname),
+				 errhint("Use the aggregate %s.", aggname)));
+}
+
 /* argument argno to change: itself if the aggregate owns it, else a copy */
 BloomFilter *
 bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)

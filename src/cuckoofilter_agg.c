@@ -51,8 +51,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 	if (st == NULL || st != c->state || VARSIZE_ANY(st) != c->state_size)
 	{
 		/* a group's first row, or another group's state: open it */
-		if (!AggCheckCallContext(fcinfo, NULL))
-			elog(ERROR, "cf_agg transition function called in non-aggregate context");
+		bloom_require_aggregate(fcinfo, NULL, "cf_agg_trans", "cf_agg");
 		if (st == NULL)
 		{
 			if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
