@@ -63,6 +63,7 @@ struct BloomElemType
 	int32		rec_typmod;
 	int			rec_natts;
 	BloomElemType *rec_cols;
+	MemoryContext rec_mcxt;		/* rec_cols and below; reset on a change */
 };
 
 extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
