@@ -119,3 +119,45 @@ FROM (SELECT CASE WHEN i IN (10000, 40000) THEN rb_mem(i) END AS m,
              bf_contains(f, ROW(i, CASE WHEN i % 2 = 0 THEN ROW(i, 'a'::text) ELSE ROW('a'::text, i) END)) AS c
       FROM (SELECT bf_add(bf_create(100), ROW(2, ROW(2, 'a'::text))) AS f) s,
            generate_series(1, 40000) i) q;
+
+-- 2. bf_contains_all goes through an array a batch of 65,536 elements at
+-- a time (test/hardening/limits.sh checks 67 million): arrays just over a
+-- batch, with NULLs at the boundary or none, several dimensions, expanded
+-- arrays, in-line and stored filters, answer as bf_contains does, in a
+-- result of the same bytes as before (a NULL bitmap only with NULLs)
+CREATE TABLE rb_keys AS
+	SELECT 'nulls' AS kind,
+	       array_agg(CASE WHEN g % 1000 = 0 OR g IN (65536, 65537) THEN NULL ELSE g END ORDER BY g) AS keys
+	FROM generate_series(1, 140000) g
+	UNION ALL SELECT 'no nulls', array_agg(g ORDER BY g) FROM generate_series(1, 65537) g
+	UNION ALL SELECT 'one batch', array_agg(g ORDER BY g) FROM generate_series(1, 65536) g;
+CREATE TABLE rb_stored (name text, bf bloomfilter);
+INSERT INTO rb_stored SELECT 'inline', bf_add_all(bf_create(1000, 0.1), ARRAY(SELECT g FROM generate_series(1, 140000, 149) g));
+INSERT INTO rb_stored SELECT 'stored', bf_add_all(bf_create(200000), ARRAY(SELECT g FROM generate_series(1, 140000, 3) g));
+SELECT name, pg_column_size(bf) > 2000 AS out_of_line FROM rb_stored ORDER BY name;
+SELECT s.name, k.kind, cardinality(a) AS n, a = e AS agree, pg_column_size(a) = pg_column_size(e) AS same_size,
+       (SELECT count(*) FROM unnest(a) x WHERE x) AS found, (SELECT count(*) FROM unnest(a) x WHERE x IS NULL) AS nulls
+FROM rb_stored s CROSS JOIN rb_keys k,
+     LATERAL (SELECT bf_contains_all(s.bf, k.keys) AS a,
+                     ARRAY(SELECT bf_contains(s.bf, x) FROM unnest(k.keys) WITH ORDINALITY u(x, i) ORDER BY i) AS e) r
+ORDER BY 1, 2;
+-- two dimensions, each longer than a batch
+SELECT s.name, bf_contains_all(s.bf, ARRAY[k.keys[1:70000], k.keys[70001:140000]]) =
+       ARRAY[bf_contains_all(s.bf, k.keys[1:70000]), bf_contains_all(s.bf, k.keys[70001:140000])] AS agree,
+       array_dims(bf_contains_all(s.bf, ARRAY[k.keys[1:70000], k.keys[70001:140000]])) AS dims
+FROM rb_stored s, rb_keys k WHERE k.kind = 'nulls' ORDER BY 1;
+-- an expanded array (a PL/pgSQL variable), with and without NULLs
+CREATE FUNCTION rb_expanded(f bloomfilter, n int, with_nulls boolean) RETURNS boolean[]
+LANGUAGE plpgsql AS $$
+DECLARE
+	a int[] := '{}';
+BEGIN
+	FOR i IN 1..n LOOP
+		a[i] := CASE WHEN with_nulls AND i % 7 = 0 THEN NULL ELSE i END;
+	END LOOP;
+	RETURN bf_contains_all(f, a);
+END $$;
+SELECT s.name, w, rb_expanded(s.bf, 70000, w) = bf_contains_all(s.bf, ARRAY(
+           SELECT CASE WHEN w AND g % 7 = 0 THEN NULL ELSE g END FROM generate_series(1, 70000) g)) AS agree,
+       pg_column_size(rb_expanded(s.bf, 70000, w)) AS size
+FROM rb_stored s, (VALUES (true), (false)) v(w) ORDER BY 1, 2;

@@ -35,6 +35,16 @@ echo "bf_add_all of 20M elements cancelled after ${secs}s (sqlstate $code)"
 check "huge bf_add_all answers statement_timeout" \
 	"$([ "$code" = 57014 ] && echo "$secs < 2" | bc | grep -q 1 && echo true)" = true
 
+# bf_contains_all of 2^26 + 2 elements: 1.2 hashed them all at once (1 GB,
+# XX000 invalid memory alloc request); batches of 65,536 answer it, NULL
+# for the NULL, false for the absent last one
+out=$(psql -X -A -t -d $DB -v VERBOSITY=sqlstate -c "
+	SELECT cardinality(a), a[67108865] IS NULL, array_position(a, false), a[1]
+	FROM (SELECT bf_contains_all(bf_add(bf_create(1000), 1),
+	                             array_fill(1, ARRAY[67108864]) || NULL::int || 3) AS a OFFSET 0) s" 2>&1 || true)
+echo "bf_contains_all of 2^26 + 2 elements: $out"
+check "bf_contains_all of 67M elements answers in batches" "$out" = "67108866|t|67108866|t"
+
 # past the size limit: a clean program_limit_exceeded, no allocation attempted
 out=$(psql -X -q -d $DB -v VERBOSITY=sqlstate -c "SELECT bf_create(2000000000, 0.001)" 2>&1 || true)
 check "over-limit size is ERROR 54000" "$(echo "$out" | grep -c 54000)" -ge 1
