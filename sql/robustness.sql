@@ -161,3 +161,40 @@ SELECT s.name, w, rb_expanded(s.bf, 70000, w) = bf_contains_all(s.bf, ARRAY(
            SELECT CASE WHEN w AND g % 7 = 0 THEN NULL ELSE g END FROM generate_series(1, 70000) g)) AS agree,
        pg_column_size(rb_expanded(s.bf, 70000, w)) AS size
 FROM rb_stored s, (VALUES (true), (false)) v(w) ORDER BY 1, 2;
+
+-- 5. Merging or combining filters of different shapes fails on what their
+-- headers say, before either is copied whole: the blocks of the TOAST
+-- table read by the failing statement (from the statistics, flushed by
+-- pg_stat_force_next_flush) are a few, not the ~70 each value fills
+CREATE TABLE rb_big (name text, cf cuckoofilter, bf bloomfilter);
+INSERT INTO rb_big VALUES ('a', cf_create(400000), bf_create(400000)),
+                          ('b', cf_create(300000), bf_create(300000));
+CREATE FUNCTION rb_toast_blocks() RETURNS bigint LANGUAGE sql VOLATILE AS $$
+	SELECT pg_stat_clear_snapshot();
+	SELECT toast_blks_read + toast_blks_hit FROM pg_statio_user_tables WHERE relname = 'rb_big'
+$$;
+SELECT pg_stat_force_next_flush() AS flushed \gset
+SELECT rb_toast_blocks() AS before \gset
+SELECT cf_merge(a.cf, b.cf) FROM rb_big a, rb_big b WHERE a.name = 'a' AND b.name = 'b';
+SELECT pg_stat_force_next_flush() AS flushed \gset
+SELECT rb_toast_blocks() - :before < 10 AS merge_reads_headers;
+SELECT rb_toast_blocks() AS before \gset
+SELECT bf_union(a.bf, b.bf) FROM rb_big a, rb_big b WHERE a.name = 'a' AND b.name = 'b';
+SELECT pg_stat_force_next_flush() AS flushed \gset
+SELECT rb_toast_blocks() - :before < 10 AS union_reads_headers;
+SELECT rb_toast_blocks() AS before \gset
+SELECT bf_intersect(a.bf, b.bf) FROM rb_big a, rb_big b WHERE a.name = 'a' AND b.name = 'b';
+SELECT pg_stat_force_next_flush() AS flushed \gset
+SELECT rb_toast_blocks() - :before < 10 AS intersect_reads_headers;
+-- the same shape still merges, whole (so the check above can see reads)
+SELECT rb_toast_blocks() AS before \gset
+SELECT cf_items(cf_merge(a.cf, b.cf)) FROM rb_big a, rb_big b WHERE a.name = 'a' AND b.name = 'a';
+SELECT pg_stat_force_next_flush() AS flushed \gset
+SELECT rb_toast_blocks() - :before > 100 AS merge_reads_values;
+-- compressed and in-line operands: the shape error, the same
+SELECT cf_merge(cf_create(100), cf_create(200));
+ALTER TABLE rb_big ALTER COLUMN cf SET STORAGE main;
+INSERT INTO rb_big VALUES ('c', cf_create(2000), NULL);
+SELECT pg_column_size(cf) < 1000 AS compressed FROM rb_big WHERE name = 'c';
+SELECT cf_merge(c.cf, a.cf) FROM rb_big a, rb_big c WHERE a.name = 'a' AND c.name = 'c';
+SELECT cf_items(cf_merge(c.cf, cf_add(cf_create(2000), 1))) FROM rb_big c WHERE c.name = 'c';

@@ -48,6 +48,10 @@ extern void cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bi
 /* add one hash, growing as needed */
 extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
+/* 22000 unless a and b are of one shape (cuckoo_same_shape) */
+extern void cf_check_shape(const CuckooView *a, const CuckooView *b);
+/* only what cf_check_shape reads, from the front of the value */
+extern void cf_read_shape(Datum d, CuckooView *v);
 /* merge src into *dst, growing as needed; shapes must match (22000) */
 extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 						  MemoryContext cxt, bool free_old);

@@ -185,6 +185,55 @@ cf_describe(StringInfo buf, const CuckooView *v)
 }
 
 void
+cf_check_shape(const CuckooView *a, const CuckooView *b)
+{
+	StringInfoData da,
+				db;
+
+	if (cuckoo_same_shape(a, b))
+		return;
+	initStringInfo(&da);
+	initStringInfo(&db);
+	cf_describe(&da, a);
+	cf_describe(&db, b);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("cannot merge cuckoo filters of different shape"),
+			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
+			 errhint("Create both filters with the same capacity, error rate and seed.")));
+}
+
+/*
+ * What cf_check_shape compares, the header and the first sub-filter's
+ * descriptor, read from the front of a value of any form (a slice of a
+ * stored one, a partial decompression), so that a merge of filters that do
+ * not match fails before either is copied whole.  Only those fields of v
+ * are set; a value too short for them is corrupt.
+ */
+void
+cf_read_shape(Datum d, CuckooView *v)
+{
+	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *front = raw;
+	const uint8 *bytes;
+
+	if (VARATT_IS_EXTENDED(raw))
+		front = detoast_attr_slice(raw, 0, need);
+	if (VARSIZE_ANY_EXHDR(front) < need)
+		cf_report_corrupt(CUCKOO_BAD_LENGTH);
+	bytes = (const uint8 *) VARDATA_ANY(front);
+	if (bloom_load32le(bytes) != CUCKOO_MAGIC)
+		cf_report_corrupt(CUCKOO_BAD_MAGIC);
+	memset(v, 0, offsetof(CuckooView, sub) + sizeof(CuckooSub));
+	cuckoo_header_decode(bytes, &v->hdr);
+	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE);
+	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + 16];
+	if (front != raw)
+		pfree(front);
+}
+
+void
 cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 			  MemoryContext cxt, bool free_old)
 {
@@ -192,21 +241,7 @@ cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 	uint64		n;
 	int			f;
 
-	if (!cuckoo_same_shape(dv, sv))
-	{
-		StringInfoData da,
-					db;
-
-		initStringInfo(&da);
-		initStringInfo(&db);
-		cf_describe(&da, dv);
-		cf_describe(&db, sv);
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot merge cuckoo filters of different shape"),
-				 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
-				 errhint("Create both filters with the same capacity, error rate and seed.")));
-	}
+	cf_check_shape(dv, sv);
 	while (!cuckoo_merge(dv, sv, &cursor, &n, &f))
 	{
 		cf_grow(dst, dv, n, f, cxt, free_old);
