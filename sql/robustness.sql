@@ -198,3 +198,54 @@ INSERT INTO rb_big VALUES ('c', cf_create(2000), NULL);
 SELECT pg_column_size(cf) < 1000 AS compressed FROM rb_big WHERE name = 'c';
 SELECT cf_merge(c.cf, a.cf) FROM rb_big a, rb_big c WHERE a.name = 'a' AND c.name = 'c';
 SELECT cf_items(cf_merge(c.cf, cf_add(cf_create(2000), 1))) FROM rb_big c WHERE c.name = 'c';
+
+-- 6. A cuckoo filter that grows: cf_agg's grown state is an expanded
+-- object the executor adopts without a copy, and our own values grow in
+-- place (test/hardening/limits.sh measures the memory up to 54000).  The
+-- bytes are those of adds one by one, whichever path grew them: the
+-- aggregate (sorted and hashed groups, a window), cf_add_all, cf_add
+CREATE TABLE rb_cf_rows AS SELECT g % 3 AS grp, g AS x FROM generate_series(1, 3000) g;
+ANALYZE rb_cf_rows;
+CREATE TABLE rb_cf_built AS
+	SELECT grp, cf_add_all(cf_create(50, 0.01, 0), array_agg(x ORDER BY x)) AS cf FROM rb_cf_rows GROUP BY grp;
+SELECT grp, (cf_info(cf)->>'subfilters')::jsonb @? '$[3]' AS grew FROM rb_cf_built ORDER BY grp;
+SET enable_hashagg = off;
+SELECT a.grp, a.cf::bytea = b.cf::bytea AS same_bytes, cf_items(a.cf) AS items
+FROM (SELECT grp, cf_agg(x, 50, 0.01 ORDER BY x) AS cf FROM rb_cf_rows GROUP BY grp) a
+JOIN rb_cf_built b USING (grp) ORDER BY grp;
+SET enable_hashagg = on;
+SET enable_sort = off;
+SELECT a.grp, a.cf::bytea = b.cf::bytea AS same_bytes
+FROM (SELECT grp, cf_agg(x, 50, 0.01) AS cf FROM (SELECT * FROM rb_cf_rows ORDER BY x) s GROUP BY grp) a
+JOIN rb_cf_built b USING (grp) ORDER BY grp;
+RESET enable_sort;
+-- a running window: each row's value is the state so far, flattened
+SELECT bool_and(w.cf::bytea = cf_add_all(cf_create(50, 0.01, 0), ARRAY(SELECT g FROM generate_series(1, w.x) g))::bytea)
+	AS window_agrees
+FROM (SELECT x, cf_agg(x, 50, 0.01) OVER (ORDER BY x) AS cf FROM rb_cf_rows WHERE x <= 400) w
+WHERE w.x % 50 = 0;
+-- the aggregate's result read in place, as an initplan's value: every
+-- member found, and the same answers as the stored filter
+SELECT count(*) FILTER (WHERE grp = 1 AND cf_contains((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 1), x)) AS members_found,
+       count(*) FILTER (WHERE cf_contains((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 1), x) <>
+                              cf_contains((SELECT cf FROM rb_cf_built WHERE grp = 1), x)) AS disagree
+FROM rb_cf_rows;
+SELECT cf_merge((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 1),
+                (SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 2))::bytea =
+       cf_merge((SELECT cf FROM rb_cf_built WHERE grp = 1), (SELECT cf FROM rb_cf_built WHERE grp = 2))::bytea
+	AS merge_agrees;
+-- cf_add growing one step at a time, and cf_add_all from a grown value
+SELECT cf_add(cf_add_all(cf_create(50, 0.01, 0), ARRAY(SELECT g FROM generate_series(2, 2996, 3) g)), 2999)::bytea =
+       (SELECT cf FROM rb_cf_built WHERE grp = 2)::bytea AS add_agrees;
+-- a parallel aggregate whose partial states grow: combined as before
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT cf_items(cf_agg(x, 50, 0.01)) AS items,
+       bool_and(cf_contains((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows), x)) AS all_found
+FROM rb_cf_rows;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
