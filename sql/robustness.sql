@@ -249,3 +249,27 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+-- the header of a compressed bloom filter is read by decompressing its
+-- front: fewer TOAST blocks than the whole compressed value fills
+CREATE TABLE rb_zipped (name text, bf bloomfilter);
+ALTER TABLE rb_zipped ALTER COLUMN bf SET STORAGE extended;
+INSERT INTO rb_zipped VALUES
+	('a', bf_add_all(bf_create(3000000), ARRAY(SELECT g * 7919 FROM generate_series(1, 3000) g))),
+	('b', bf_add_all(bf_create(2000000), ARRAY(SELECT g * 7919 FROM generate_series(1, 3000) g)));
+SELECT name, pg_column_size(bf) BETWEEN 20000 AND octet_length(bf::bytea) / 4 AS compressed_out_of_line
+FROM rb_zipped ORDER BY name;
+CREATE FUNCTION rb_blocks(query text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	plan jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || query INTO plan;
+	RETURN (plan->0->'Plan'->>'Shared Hit Blocks')::bigint
+	     + (plan->0->'Plan'->>'Shared Read Blocks')::bigint;
+END $$;
+SELECT rb_blocks('SELECT bf_capacity(bf) FROM rb_zipped WHERE name = ''a''') < 6 AS header_blocks,
+       rb_blocks('SELECT bf_cardinality(bf) FROM rb_zipped WHERE name = ''a''') > 10 AS whole_blocks;
+SELECT bf_capacity(bf), bf_nbits(bf), bf_bits_set(bf) > 0 AS some_set FROM rb_zipped ORDER BY name;
+SELECT bf_union(a.bf, b.bf) FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND b.name = 'b';
+SELECT bf_intersect(a.bf, b.bf) FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND b.name = 'b';
+SELECT bf_bits_set(bf_union(a.bf, b.bf)) = bf_bits_set(a.bf) AS union_same
+FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND b.name = 'a';

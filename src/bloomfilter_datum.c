@@ -327,10 +327,16 @@ bloom_read_header_slice(Relation toastrel, const struct varatt_external *ptr,
 	bloom_view_init(v, (const uint8 *) VARDATA(&slice.vl), BLOOM_HEADER_SIZE, extsize);
 }
 
-/* the header, reading no more of the value than it must */
+/*
+ * The header, reading no more of the value than it must: a slice of an
+ * uncompressed out-of-line value; the front of a compressed one, which
+ * decompression can stop after (and whose compressed form is read only as
+ * far as that needs), checked against the length it records.
+ */
 void
 bloom_read_header(Datum d, BloomView *v)
 {
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	struct varatt_external ptr;
 
 	if (bloom_is_sliceable(d, &ptr))
@@ -339,6 +345,20 @@ bloom_read_header(Datum d, BloomView *v)
 
 		bloom_read_header_slice(toastrel, &ptr, v);
 		table_close(toastrel, AccessShareLock);
+		return;
+	}
+	if (VARATT_IS_COMPRESSED(raw) || VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varlena *front = detoast_attr_slice(raw, 0, BLOOM_HEADER_SIZE);
+		size_t		len;
+
+		/* bloom_is_sliceable read the pointer of an out-of-line value */
+		if (VARATT_IS_COMPRESSED(raw))
+			len = VARDATA_COMPRESSED_GET_EXTSIZE(raw);
+		else
+			len = ptr.va_rawsize - VARHDRSZ;
+		bloom_view_init(v, (const uint8 *) VARDATA_ANY(front), VARSIZE_ANY_EXHDR(front), len);
+		pfree(front);
 		return;
 	}
 	bloom_read(d, v);
