@@ -60,6 +60,13 @@ SELECT rb_rows('SELECT * FROM rb WHERE i #<@ bf_add_all(bf_create(100), ARRAY[1,
        rb_rows('SELECT * FROM rb, rb_filters f WHERE f.bf #@> i') AS swapped_join2;
 SELECT count(*) FROM rb WHERE rb_other.bf_contains(i, bf_add_all(bf_create(100), ARRAY[1, 2, 3]));
 SELECT count(*) FROM rb, rb_filters f WHERE f.bf #@> i;
+-- a cuckoofilter check given bloomfilter's estimators: the default, not a
+-- cuckoo filter's bytes read as a bloom filter's header
+CREATE OPERATOR #~> (LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
+SELECT rb_rows('SELECT * FROM rb WHERE cf_add(cf_create(100), 1) #~> i') AS cuckoo_restrict;
+SELECT count(*) FROM rb WHERE cf_add(cf_create(100), 1) #~> i;
+DROP OPERATOR #~> (cuckoofilter, anyelement);
 -- our own checks keep their estimates: 3 members of 1000 rows, not 100
 SELECT rb_rows('SELECT * FROM rb WHERE bf_add_all(bf_create(100), ARRAY[1, 2, 3]) @> i') < 50 AS op_estimated,
        rb_rows('SELECT * FROM rb WHERE i <@ bf_add_all(bf_create(100), ARRAY[1, 2, 3])') < 50 AS commuted_estimated,
