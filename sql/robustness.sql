@@ -280,3 +280,8 @@ SELECT bf_union(a.bf, b.bf) FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND
 SELECT bf_intersect(a.bf, b.bf) FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND b.name = 'b';
 SELECT bf_bits_set(bf_union(a.bf, b.bf)) = bf_bits_set(a.bf) AS union_same
 FROM rb_zipped a, rb_zipped b WHERE a.name = 'a' AND b.name = 'a';
+
+DROP TABLE rb, rb_filters, rb_keys, rb_stored, rb_big, rb_cf_rows, rb_cf_built, rb_zipped;
+DROP FUNCTION rb_rows(text), rb_mem(int), rb_expanded(bloomfilter, int, boolean),
+	rb_toast_blocks(), rb_blocks(text);
+DROP DOMAIN rb_bf;
