@@ -241,6 +241,8 @@ SELECT cf_merge((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 1),
                 (SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 2))::bytea =
        cf_merge((SELECT cf FROM rb_cf_built WHERE grp = 1), (SELECT cf FROM rb_cf_built WHERE grp = 2))::bytea
 	AS merge_agrees;
+SELECT cf_merge((SELECT cf_agg(x, 50, 0.01) FROM rb_cf_rows WHERE grp = 1),
+                (SELECT cf_agg(x, 60, 0.01) FROM rb_cf_rows WHERE grp = 2));
 -- cf_add growing one step at a time, and cf_add_all from a grown value
 SELECT cf_add(cf_add_all(cf_create(50, 0.01, 0), ARRAY(SELECT g FROM generate_series(2, 2996, 3) g)), 2999)::bytea =
        (SELECT cf FROM rb_cf_built WHERE grp = 2)::bytea AS add_agrees;

@@ -337,15 +337,17 @@ cf_check_shape(const CuckooView *a, const CuckooView *b)
 /*
  * What cf_check_shape compares, the header and the first sub-filter's
  * descriptor, read from the front of a value of any form (a slice of a
- * stored one, a partial decompression), so that a merge of filters that do
- * not match fails before either is copied whole.  Only those fields of v
+ * stored one, a partial decompression, the flat value inside cf_agg's
+ * result), so that a merge of filters that do not match fails before either
+ * is copied whole.  Only those fields of v
  * are set; a value too short for them is corrupt.
  */
 void
 cf_read_shape(Datum d, CuckooView *v)
 {
 	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	CfAggState *es = cf_agg_state_of(d, false);
+	struct varlena *raw = es ? es->flat : (struct varlena *) DatumGetPointer(d);
 	struct varlena *front = raw;
 	const uint8 *bytes;
 
