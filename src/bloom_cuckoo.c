@@ -777,7 +777,8 @@ cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits)
 	size_t		oldlen = v->len;
 	size_t		newlen = cuckoo_grown_bytes(v, nbuckets, fp_bits);
 
-	memcpy(dst, v->buf, oldlen);
+	if (dst != v->buf)
+		memcpy(dst, v->buf, oldlen);
 	ck_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
 	v->hdr.nsub++;
 	dst[12] = (uint8_t) v->hdr.nsub;

@@ -145,8 +145,9 @@ extern size_t cuckoo_grown_bytes(const CuckooView *v, uint64_t nbuckets, int fp_
 
 /*
  * Append an empty sub-filter: dst (cuckoo_grown_bytes long) gets a copy of
- * v's value plus the new sub-filter, and v is reopened on dst.  dst may not
- * overlap v's buffer.
+ * v's value plus the new sub-filter, and v is reopened on dst.  dst is
+ * either v's buffer itself, reallocated to the grown length (no copy), or
+ * does not overlap it.
  */
 extern void cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits);
 

@@ -95,8 +95,7 @@ bloom_agg_step(FunctionCallInfo fcinfo,
 
 	if (s == NULL)
 	{
-		if (!AggCheckCallContext(fcinfo, &aggcxt))
-			elog(ERROR, "bf_agg transition function called in non-aggregate context");
+		bloom_require_aggregate(fcinfo, &aggcxt, "bf_agg_trans", "bf_agg");
 		if (PG_ARGISNULL(0))
 			s = start(fcinfo, cache, aggcxt);
 		else

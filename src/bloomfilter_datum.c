@@ -327,10 +327,16 @@ bloom_read_header_slice(Relation toastrel, const struct varatt_external *ptr,
 	bloom_view_init(v, (const uint8 *) VARDATA(&slice.vl), BLOOM_HEADER_SIZE, extsize);
 }
 
-/* the header, reading no more of the value than it must */
+/*
+ * The header, reading no more of the value than it must: a slice of an
+ * uncompressed out-of-line value; the front of a compressed one, which
+ * decompression can stop after (and whose compressed form is read only as
+ * far as that needs), checked against the length it records.
+ */
 void
 bloom_read_header(Datum d, BloomView *v)
 {
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	struct varatt_external ptr;
 
 	if (bloom_is_sliceable(d, &ptr))
@@ -339,6 +345,20 @@ bloom_read_header(Datum d, BloomView *v)
 
 		bloom_read_header_slice(toastrel, &ptr, v);
 		table_close(toastrel, AccessShareLock);
+		return;
+	}
+	if (VARATT_IS_COMPRESSED(raw) || VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varlena *front = detoast_attr_slice(raw, 0, BLOOM_HEADER_SIZE);
+		size_t		len;
+
+		/* bloom_is_sliceable read the pointer of an out-of-line value */
+		if (VARATT_IS_COMPRESSED(raw))
+			len = VARDATA_COMPRESSED_GET_EXTSIZE(raw);
+		else
+			len = ptr.va_rawsize - VARHDRSZ;
+		bloom_view_init(v, (const uint8 *) VARDATA_ANY(front), VARSIZE_ANY_EXHDR(front), len);
+		pfree(front);
 		return;
 	}
 	bloom_read(d, v);
@@ -896,6 +916,23 @@ bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
 {
 	return AggCheckCallContext(fcinfo, NULL) &&
 		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(argno)));
+}
+
+/*
+ * The aggregate context of a transition function (into *aggcxt if not
+ * NULL).  Called directly (SELECT bf_agg_trans(...)) it has none to keep
+ * its state in: a user's mistake, so a user's error, not XX000.
+ */
+void
+bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
+						const char *fname, const char *aggname)
+{
+	if (!AggCheckCallContext(fcinfo, aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as an aggregate's transition function",
+						fname),
+				 errhint("Use the aggregate %s.", aggname)));
 }
 
 /* argument argno to change: itself if the aggregate owns it, else a copy */

@@ -78,6 +78,8 @@ extern void bloom_literal_invalid(const char *str, const char *typname,
 extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
 extern BloomFilter *bloom_agg_result(Datum d);
 extern bool bloom_agg_owns(FunctionCallInfo fcinfo, int argno);
+extern void bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
+									const char *fname, const char *aggname);
 extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
 									   BloomView *v);
 

@@ -79,6 +79,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
@@ -402,6 +403,39 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
 	}
 }
 
+/*
+ * The columns' types of the row type seen last, in a memory context of its
+ * own that a change of row type resets: they hold more below them (a
+ * column's array element or record cache), and a call site that alternates
+ * between row types (anonymous records of different shapes in one column)
+ * would otherwise keep every set it ever made.  The cache counts only once
+ * complete, so an error half-way leaves none.
+ */
+static void
+bloom_record_cache(BloomElemType *et, TupleDesc desc, Oid typid, int32 typmod)
+{
+	BloomElemType *cols;
+
+	if (et->rec_mcxt == NULL)
+		et->rec_mcxt = AllocSetContextCreate(et->mcxt, "bloomfilter record cache",
+											 ALLOCSET_SMALL_SIZES);
+	else
+		MemoryContextReset(et->rec_mcxt);
+	et->rec_cols = NULL;
+	cols = MemoryContextAllocZero(et->rec_mcxt, Max(desc->natts, 1) * sizeof(BloomElemType));
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped)
+			bloom_elem_init(&cols[i], att->atttypid, att->attcollation, et->rec_mcxt);
+	}
+	et->rec_typid = typid;
+	et->rec_typmod = typmod;
+	et->rec_natts = desc->natts;
+	et->rec_cols = cols;
+}
+
 static void
 bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 {
@@ -414,23 +448,9 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 	bool	   *nulls = palloc(desc->natts * sizeof(bool));
 	int			ncols = 0;
 
-	/* the columns' types, kept for the row type seen last */
-	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod)
-	{
-		et->rec_cols = MemoryContextAllocZero(et->mcxt,
-											  Max(desc->natts, 1) * sizeof(BloomElemType));
-		for (int i = 0; i < desc->natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(desc, i);
-
-			if (!att->attisdropped)
-				bloom_elem_init(&et->rec_cols[i], att->atttypid, att->attcollation,
-								et->mcxt);
-		}
-		et->rec_typid = typid;
-		et->rec_typmod = typmod;
-		et->rec_natts = desc->natts;
-	}
+	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod ||
+		et->rec_natts != desc->natts)
+		bloom_record_cache(et, desc, typid, typmod);
 
 	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
 	ItemPointerSetInvalid(&tuple.t_self);

@@ -84,6 +84,7 @@ struct BloomElemType
 	int32		rec_typmod;
 	int			rec_natts;
 	BloomElemType *rec_cols;
+	MemoryContext rec_mcxt;		/* rec_cols and below; reset on a change */
 
 	/* the key type a filter records for this type (bloomfilter_key.c) */
 	Oid			key_typid;
@@ -127,6 +128,7 @@ bloom_elem_hash(BloomElemType *et, Datum value, const BloomHeader *hdr)
 
 extern Oid	bloom_key_type_of(Oid typid);
 extern Oid	bloom_key_type_arg(Oid typid);
+extern bool bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id);
 extern void bloom_append_key_type_json(StringInfo buf, uint32 key_type);
 extern bool bloom_key_hash_slow(BloomElemType *et, Datum value,
 								const BloomHeader *hdr, BloomHash *h);

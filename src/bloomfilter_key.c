@@ -180,7 +180,7 @@ bloom_key_mismatch(BloomElemType *et, uint32 key, bool add, const char *hint)
  * Arrays agree when their elements do (SQL casts one array to the other's
  * type to compare them).
  */
-static bool
+bool
 bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id)
 {
 	Oid			s_elem = get_element_type(s);

@@ -25,6 +25,7 @@
 #include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
@@ -298,9 +299,65 @@ bloomfilter_contained(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Elements bf_contains_all hashes and tests per batch: the batch's element
+ * datums and hashes (25 bytes an element) stay a couple of megabytes
+ * however long the array (67 million elements at once needed 1 GB of
+ * hashes), and within a batch the layout still overlaps its cache misses.
+ */
+#define BLOOM_CONTAINS_CHUNK 65536
+
+/*
+ * An empty boolean array of the given shape with room for nitems answers
+ * (and a NULL bitmap if with_nulls), written in place rather than through
+ * an array of Datums as long as the answers.  An argument array has at most
+ * MaxArraySize elements, so this fits, but it is checked: a limit is an
+ * error, not an allocation failure.
+ */
+static ArrayType *
+bloom_bool_array(int ndim, const int *dims, const int *lbs, int nitems, bool with_nulls)
+{
+	Size		overhead = with_nulls ? ARR_OVERHEAD_WITHNULLS(ndim, nitems) :
+		ARR_OVERHEAD_NONULLS(ndim);
+	ArrayType  *result;
+
+	if (!AllocSizeIsValid(overhead + (Size) nitems))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("an array of %d answers exceeds the maximum allocation size of %zu bytes",
+						nitems, (Size) MaxAllocSize),
+				 errhint("Check the elements in smaller arrays.")));
+	result = palloc0(overhead + (Size) nitems);
+	SET_VARSIZE(result, overhead + (Size) nitems);
+	result->ndim = ndim;
+	result->dataoffset = with_nulls ? (int32) overhead : 0;
+	result->elemtype = BOOLOID;
+	memcpy(ARR_DIMS(result), dims, ndim * sizeof(int));
+	memcpy(ARR_LBOUND(result), lbs, ndim * sizeof(int));
+	return result;
+}
+
+/*
+ * The array's length once ndata answers are written: without its NULL
+ * bitmap if no answer was NULL, as construct_md_array would have made it.
+ */
+static void
+bloom_bool_array_finish(ArrayType *result, int ndata, bool anynull)
+{
+	if (ARR_HASNULL(result) && !anynull)
+	{
+		char	   *data = ARR_DATA_PTR(result);
+
+		result->dataoffset = 0;
+		memmove(ARR_DATA_PTR(result), data, ndata);
+	}
+	SET_VARSIZE(result, ARR_DATA_OFFSET(result) + ndata);
+}
+
+/*
  * bf_contains for every element of an array (RedisBloom's BF.MEXISTS): an
  * array of answers of the same shape, NULL for NULL elements.  The reading
- * is bloom_probe_many's: hashes first, then the spans, read together.
+ * is bloom_probe_many's, a batch at a time: hashes first, then the spans,
+ * read together.
  */
 Datum
 bloomfilter_contains_all(PG_FUNCTION_ARGS)
@@ -309,21 +366,45 @@ bloomfilter_contains_all(PG_FUNCTION_ARGS)
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
 	int			ndim = AARR_NDIM(arr);
 	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
-	Datum	   *elems = palloc(sizeof(Datum) * Max(nitems, 1));
-	bool	   *nulls = palloc(sizeof(bool) * Max(nitems, 1));
-	bool	   *found = palloc(sizeof(bool) * Max(nitems, 1));
+	int			chunk = Min(nitems, BLOOM_CONTAINS_CHUNK);
+	Datum	   *elems = palloc(sizeof(Datum) * Max(chunk, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(chunk, 1));
+	bool	   *found = palloc(sizeof(bool) * Max(chunk, 1));
+	ArrayType  *result;
+	bool	   *answers;
+	bits8	   *bitmap;
+	int			ndata = 0;
+	bool		anynull = false;
 	array_iter	it;
 
+	if (nitems == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	/* an expanded array does not say cheaply whether it holds NULLs */
+	result = bloom_bool_array(ndim, AARR_DIMS(arr), AARR_LBOUND(arr), nitems,
+							  VARATT_IS_EXPANDED_HEADER(arr) || ARR_HASNULL(&arr->flt));
+	answers = (bool *) ARR_DATA_PTR(result);
+	bitmap = ARR_NULLBITMAP(result);
 	array_iter_setup(&it, arr);
-	for (int i = 0; i < nitems; i++)
-		elems[i] = array_iter_next(&it, &nulls[i], i, et->typlen, et->typbyval,
-								   et->typalign);
-	bloom_probe_many(fcinfo, 0, elems, nulls, nitems, found);
-	for (int i = 0; i < nitems; i++)
-		elems[i] = BoolGetDatum(found[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(elems, nulls, ndim, AARR_DIMS(arr),
-											 AARR_LBOUND(arr), BOOLOID, 1, true,
-											 TYPALIGN_CHAR));
+	for (int start = 0; start < nitems; start += chunk)
+	{
+		int			n = Min(chunk, nitems - start);
+
+		for (int i = 0; i < n; i++)
+			elems[i] = array_iter_next(&it, &nulls[i], start + i, et->typlen,
+									   et->typbyval, et->typalign);
+		bloom_probe_many(fcinfo, 0, elems, nulls, n, found);
+		for (int i = 0; i < n; i++)
+		{
+			anynull |= nulls[i];
+			if (nulls[i])
+				continue;
+			if (bitmap)
+				bitmap[(start + i) / 8] |= 1 << ((start + i) % 8);
+			answers[ndata++] = found[i];
+		}
+	}
+	bloom_bool_array_finish(result, ndata, anynull);
+	PG_RETURN_ARRAYTYPE_P(result);
 }
 
 /*

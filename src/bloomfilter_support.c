@@ -32,6 +32,13 @@
  * filter at plan time (statistics of a bloomfilter column keep no value
  * over 1 kB).  The README says how to let the planner see a filter.
  *
+ * The estimators can be attached to any operator (CREATE OPERATOR ...
+ * RESTRICT = bloomfilter_contsel) and the support function to any function,
+ * so nothing about what they are given is assumed: an operator or call that
+ * is not one of our checks (recognized by its C entry point, not its name)
+ * with a bloomfilter on the side that check reads it from gets the default
+ * too, rather than another type's bytes read as a filter.
+ *
  * The cost of a check is the hash plus the one cache line its block is in
  * (the probe cache holds a stored filter after its first use):
  * BLOOM_CHECK_COST operator costs.  The one-time read of a stored value is
@@ -45,6 +52,8 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
+#include "catalog/pg_operator.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -54,12 +63,19 @@
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
+#include "utils/syscache.h"
 
 #include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
+
+/* the entry points the estimators recognize (bloomfilter_op.c, _io.c) */
+extern PGDLLEXPORT Datum bloomfilter_contains(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloomfilter_contained(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
 
 #define BLOOM_DEFAULT_SELECTIVITY	0.1
 
@@ -68,6 +84,25 @@ PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
 /* fewer histogram bounds than this are not worth asking */
 #define BLOOM_MIN_HIST_SIZE			10
+
+/*
+ * Whether the column's common values can be checked against the filter as
+ * they are: an untyped filter hashes them as they come, a typed one when
+ * they hash as its keys do.  Any other column's values would be converted
+ * first, and a conversion can raise (text read by the key type's input, a
+ * type the filter refuses) where the query itself would not: other clauses
+ * may keep such values from ever reaching the check.
+ */
+static bool
+bloom_stats_hash_as_is(Datum filter, Oid column_type)
+{
+	BloomView	v;
+
+	bloom_read_header(filter, &v);
+	return v.hdr.key_type == 0 ||
+		bloom_key_same_bytes(bloom_key_type_of(column_type), v.hdr.key_type,
+							 v.hdr.hash_id);
+}
 
 /*
  * The false-positive rate of a filter as the header's count of bits set
@@ -93,15 +128,81 @@ bloom_header_fpp(Datum filter)
 	return pow(fill, v.hdr.nhashes);
 }
 
+/* whether typid (or the base type of a domain over it) is bloomfilter */
+static bool
+bloom_is_filter_type(Oid typid)
+{
+	HeapTuple	tup;
+	Oid			typinput;
+	FmgrInfo	flinfo;
+
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(getBaseType(typid)));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	typinput = ((Form_pg_type) GETSTRUCT(tup))->typinput;
+	ReleaseSysCache(tup);
+	/* the type's name and schema are the user's to choose; its input is ours */
+	if (!OidIsValid(typinput))
+		return false;
+	fmgr_info(typinput, &flinfo);
+	return flinfo.fn_addr == bloomfilter_in;
+}
+
 /*
- * Selectivity of funcid(args), a check of ours (bf_contains: the filter
- * first; bf_contained: the element first), as a restriction on varRelid (0
- * for a join clause).
+ * Which argument of funcid holds the filter: 0 for bf_contains, 1 for
+ * bf_contained, -1 for any other function.
+ */
+static int
+bloom_check_filter_arg(Oid funcid)
+{
+	FmgrInfo	flinfo;
+
+	if (!OidIsValid(funcid))
+		return -1;
+	fmgr_info(funcid, &flinfo);
+	if (flinfo.fn_addr == bloomfilter_contains)
+		return 0;
+	if (flinfo.fn_addr == bloomfilter_contained)
+		return 1;
+	return -1;
+}
+
+/*
+ * The function of operator opno if the operator is one of our checks
+ * declared with a bloomfilter on the side the check reads it from, else
+ * InvalidOid.
+ */
+static Oid
+bloom_check_operator(Oid opno)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	Form_pg_operator op;
+	Oid			funcid;
+	int			filter_arg;
+
+	if (!HeapTupleIsValid(tup))
+		return InvalidOid;
+	op = (Form_pg_operator) GETSTRUCT(tup);
+	funcid = op->oprcode;
+	filter_arg = bloom_check_filter_arg(funcid);
+	if (filter_arg < 0 ||
+		!bloom_is_filter_type(filter_arg == 0 ? op->oprleft : op->oprright))
+		funcid = InvalidOid;
+	ReleaseSysCache(tup);
+	return funcid;
+}
+
+/*
+ * Selectivity of funcid(args) as a restriction on varRelid (0 for a join
+ * clause): BLOOM_DEFAULT_SELECTIVITY unless it is a check of ours
+ * (bf_contains: the filter first; bf_contained: the element first) whose
+ * filter argument is a bloomfilter the planner can see.
  */
 static Selectivity
 bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 						List *args, int varRelid)
 {
+	int			filter_arg;
 	bool		filter_first;
 	Node	   *filter;
 	Node	   *elem;
@@ -116,9 +217,11 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 				nullfrac;
 	int			hist_size;
 
-	if (list_length(args) != 2)
+	filter_arg = bloom_check_filter_arg(funcid);
+	if (filter_arg < 0 || list_length(args) != 2 ||
+		!bloom_is_filter_type(exprType(list_nth(args, filter_arg))))
 		return BLOOM_DEFAULT_SELECTIVITY;
-	filter_first = strcmp(get_func_name(funcid), "bf_contains") == 0;
+	filter_first = filter_arg == 0;
 	filter = estimate_expression_value(root, filter_first ? linitial(args) : lsecond(args));
 	elem = filter_first ? lsecond(args) : linitial(args);
 	if (!IsA(filter, Const))
@@ -129,7 +232,8 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	fpp = bloom_header_fpp(fconst->constvalue);
 
 	examine_variable(root, elem, varRelid, &vardata);
-	if (!HeapTupleIsValid(vardata.statsTuple))
+	if (!HeapTupleIsValid(vardata.statsTuple) ||
+		!bloom_stats_hash_as_is(fconst->constvalue, vardata.atttype))
 	{
 		ReleaseVariableStats(vardata);
 		return Max(BLOOM_DEFAULT_SELECTIVITY, fpp);
@@ -215,7 +319,7 @@ bloomfilter_contsel(PG_FUNCTION_ARGS)
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
 											 PG_GET_COLLATION(), args, varRelid));
 }
 
@@ -227,6 +331,6 @@ bloomfilter_contjoinsel(PG_FUNCTION_ARGS)
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, get_opcode(operator),
+	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
 											 PG_GET_COLLATION(), args, 0));
 }

@@ -39,15 +39,28 @@ extern CuckooFilter *cf_create(int64 capacity, double error_rate, int64 seed,
 							   MemoryContext cxt);
 
 /*
- * Grow *cf (opened in v) by the sub-filter of the given shape: the grown
- * value is new memory in cxt; the old one is freed if free_old.  Raises
- * 54000 at the size limit.
+ * Grow *cf (opened in v) by the sub-filter of the given shape: if free_old
+ * (the value is ours) it is reallocated in place, else the grown value is
+ * new memory in cxt.  Raises 54000 at the size limit, before allocating.
  */
 extern void cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
 					MemoryContext cxt, bool free_old);
 /* add one hash, growing as needed */
 extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
+/* 22000 unless a and b are of one shape (cuckoo_same_shape) */
+extern void cf_check_shape(const CuckooView *a, const CuckooView *b);
+/* only what cf_check_shape reads, from the front of the value */
+extern void cf_read_shape(Datum d, CuckooView *v);
+/*
+ * cf_agg's state: the flat value of its state argument, and the add (h, or
+ * nothing if NULL) to the state *st opened in v (ours: not the one the
+ * executor holds), which returns the state to return: growth moves it into
+ * an expanded object the executor adopts without a copy.
+ */
+extern CuckooFilter *cf_agg_state_value(Datum d);
+extern Datum cf_agg_add_hash(FunctionCallInfo fcinfo, CuckooFilter **st, CuckooView *v,
+							 const BloomHash *h, bool ours);
 /* merge src into *dst, growing as needed; shapes must match (22000) */
 extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 						  MemoryContext cxt, bool free_old);

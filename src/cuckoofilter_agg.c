@@ -10,9 +10,9 @@
  * hash and one cuckoo insertion.  The open view of the state (header and
  * sub-filter directory) is cached in fn_extra for the state it was made
  * from, so consecutive rows of a group do not decode it again.  A state
- * that grows (a new sub-filter) is new memory in the per-row context; the
- * executor copies it into the aggregate's context and frees the old one,
- * and the cache forgets it.
+ * that grows (a new sub-filter) moves into an expanded object that the
+ * executor adopts without a copy and that grows in place from then on
+ * (cuckoofilter_datum.c); the cache forgets the old one.
  *
  * src/cuckoofilter_agg.c
  *
@@ -45,14 +45,15 @@ Datum
 cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	CfAggCache *c = bloom_fn_cache(fcinfo, 1, false, sizeof(CfAggCache));
-	CuckooFilter *in = PG_ARGISNULL(0) ? NULL : (CuckooFilter *) PG_GETARG_POINTER(0);
+	CuckooFilter *in = PG_ARGISNULL(0) ? NULL : cf_agg_state_value(PG_GETARG_DATUM(0));
 	CuckooFilter *st = in;
+	BloomHash	h;
+	Datum		result;
 
 	if (st == NULL || st != c->state || VARSIZE_ANY(st) != c->state_size)
 	{
 		/* a group's first row, or another group's state: open it */
-		if (!AggCheckCallContext(fcinfo, NULL))
-			elog(ERROR, "cf_agg transition function called in non-aggregate context");
+		bloom_require_aggregate(fcinfo, NULL, "cf_agg_trans", "cf_agg");
 		if (st == NULL)
 		{
 			if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
@@ -76,13 +77,12 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 			bloom_key_first_add(&c->elem, &c->bhdr.key_type, true);
 			cf_set_key_type(&c->view, c->bhdr.key_type);
 		}
-		cf_add_hash(&st, &c->view,
-					bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), &c->bhdr),
-					CurrentMemoryContext, st != in);
+		h = bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), &c->bhdr);
 	}
+	result = cf_agg_add_hash(fcinfo, &st, &c->view, PG_ARGISNULL(1) ? NULL : &h, st != in);
 
 	/* the executor copies a state that is not the one it passed in */
 	c->state = st == in ? st : NULL;
 	c->state_size = st == in ? VARSIZE(st) : 0;
-	PG_RETURN_POINTER(st);
+	PG_RETURN_DATUM(result);
 }

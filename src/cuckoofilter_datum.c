@@ -26,11 +26,21 @@
 #include "access/detoast.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
 #include "cuckoofilter.h"
+
+/* cf_agg's state once it has grown (below) */
+typedef struct CfAggState
+{
+	ExpandedObjectHeader eoh;
+	CuckooFilter *flat;			/* in eoh_context */
+} CfAggState;
+
+static CfAggState *cf_agg_state_of(Datum d, bool rw_only);
 
 void
 cf_report_corrupt(CuckooCheck check)
@@ -53,7 +63,8 @@ cf_open(const uint8 *bytes, size_t len, CuckooView *v)
 void
 cf_read(Datum d, CuckooView *v)
 {
-	struct varlena *flat = PG_DETOAST_DATUM_PACKED(d);
+	CfAggState *es = cf_agg_state_of(d, false);
+	struct varlena *flat = es ? es->flat : PG_DETOAST_DATUM_PACKED(d);
 
 	cf_open((const uint8 *) VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), v);
 }
@@ -137,12 +148,11 @@ cf_create(int64 capacity, double error_rate, int64 seed, MemoryContext cxt)
 
 /* ---- growth and merging ---- */
 
-void
-cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
-		MemoryContext cxt, bool free_old)
+/* the length of the value in v grown by a sub-filter; 54000 past the limit */
+static size_t
+cf_grown_len(const CuckooView *v, uint64 nbuckets, int fp_bits)
 {
 	size_t		len = cuckoo_grown_bytes(v, nbuckets, fp_bits);
-	CuckooFilter *dst;
 
 	if (len == 0)
 		ereport(ERROR,
@@ -152,13 +162,49 @@ cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
 						   v->hdr.items, v->hdr.nsub, v->len, nbuckets,
 						   CUCKOO_MAX_SUBFILTERS, (unsigned long long) CUCKOO_MAX_BYTES),
 				 errhint("Create the filter with a larger capacity, or use cf_add_nx to add each element once.")));
+	return len;
+}
+
+/*
+ * The size is checked before anything is allocated.  A value of our own
+ * (free_old) is reallocated to the grown length, so the old bytes need no
+ * copy, and a large one (its own mapping) is extended by the kernel rather
+ * than held twice; another's, such as the aggregate's state that the
+ * executor frees, is copied into new memory in cxt.
+ */
+void
+cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
+		MemoryContext cxt, bool free_old)
+{
+	size_t		len = cf_grown_len(v, nbuckets, fp_bits);
+	size_t		oldlen = v->len;
+	CuckooFilter *dst;
+
 	CHECK_FOR_INTERRUPTS();
-	dst = bloom_palloc(cxt, VARHDRSZ + len);
+	if (free_old)
+	{
+		dst = repalloc(*cf, VARHDRSZ + len);
+		/* the same bytes, perhaps elsewhere: the view follows them */
+		if (cuckoo_open(CUCKOOFILTER_BYTES(dst), oldlen, v) != CUCKOO_OK)
+			elog(ERROR, "cuckoo filter changed while growing");
+	}
+	else
+		dst = bloom_palloc(cxt, VARHDRSZ + len);
 	SET_VARSIZE(dst, VARHDRSZ + len);
 	cuckoo_grow(v, CUCKOOFILTER_BYTES(dst), nbuckets, fp_bits);
-	if (free_old)
-		pfree(*cf);
 	*cf = dst;
+}
+
+/* the shape an add that found no room appends (cf_grow reports the limit) */
+static void
+cf_next_growth(const CuckooView *v, uint64 *n, int *f)
+{
+	*n = 0;
+	*f = 0;
+	if (!cuckoo_next_shape(v, n, f))
+		*n = 0;
+	if (*f == 0)
+		*f = v->sub[v->hdr.nsub - 1].fp_bits;
 }
 
 void
@@ -167,14 +213,99 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 {
 	while (!cuckoo_add(v, h))
 	{
-		uint64		n = 0;
-		int			f = 0;
+		uint64		n;
+		int			f;
 
-		if (!cuckoo_next_shape(v, &n, &f))
-			n = 0;				/* cf_grow reports the limit */
-		cf_grow(cf, v, n, f ? f : v->sub[v->hdr.nsub - 1].fp_bits, cxt, free_old);
+		cf_next_growth(v, &n, &f);
+		cf_grow(cf, v, n, f, cxt, free_old);
 		free_old = true;		/* what we grew is ours */
 	}
+}
+
+/*
+ * ---- cf_agg's state once it has grown ----
+ *
+ * The state is flat and changed in place, but growth cannot be in place:
+ * a grown flat state returned to the executor is copied into the
+ * aggregate's memory while the old state is still held, three values at
+ * once (2.4 times the largest value at the limit).  So a state that must
+ * grow moves into an expanded object in a child of the aggregate's context,
+ * whose flat value later growth reallocates in place; returned read-write,
+ * the executor adopts it as it is.  Readers of the aggregate's result see
+ * the flat value inside (cf_read) or flatten it (a copy, as any expanded
+ * value).
+ */
+
+static Size
+cf_agg_state_flat_size(ExpandedObjectHeader *eoh)
+{
+	return VARSIZE(((CfAggState *) eoh)->flat);
+}
+
+static void
+cf_agg_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	memcpy(result, ((CfAggState *) eoh)->flat, size);
+}
+
+static const ExpandedObjectMethods cf_agg_state_methods = {
+	cf_agg_state_flat_size,
+	cf_agg_state_flatten_into
+};
+
+/* our expanded state if d is one (read-write or not), else NULL */
+static CfAggState *
+cf_agg_state_of(Datum d, bool rw_only)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (rw_only ? !VARATT_IS_EXTERNAL_EXPANDED_RW(raw) : !VARATT_IS_EXTERNAL_EXPANDED(raw))
+		return NULL;
+	if (DatumGetEOHP(d)->eoh_methods != &cf_agg_state_methods)
+		return NULL;
+	return (CfAggState *) DatumGetEOHP(d);
+}
+
+CuckooFilter *
+cf_agg_state_value(Datum d)
+{
+	CfAggState *es = cf_agg_state_of(d, true);
+
+	return es ? es->flat : (CuckooFilter *) DatumGetPointer(d);
+}
+
+Datum
+cf_agg_add_hash(FunctionCallInfo fcinfo, CuckooFilter **st, CuckooView *v,
+				const BloomHash *h, bool ours)
+{
+	CfAggState *es = PG_ARGISNULL(0) ? NULL : cf_agg_state_of(PG_GETARG_DATUM(0), true);
+
+	while (h != NULL && !cuckoo_add(v, *h))
+	{
+		uint64		n;
+		int			f;
+		CuckooFilter *old = *st;
+
+		cf_next_growth(v, &n, &f);
+		if (es == NULL)
+		{
+			MemoryContext aggcxt;
+			MemoryContext cxt;
+
+			bloom_require_aggregate(fcinfo, &aggcxt, "cf_agg_trans", "cf_agg");
+			cxt = AllocSetContextCreate(aggcxt, "cuckoofilter aggregate state",
+										ALLOCSET_SMALL_SIZES);
+			es = MemoryContextAllocZero(cxt, sizeof(CfAggState));
+			EOH_init_header(&es->eoh, &cf_agg_state_methods, cxt);
+		}
+		/* in place once the state is in es; the first time, a copy there */
+		cf_grow(st, v, n, f, es->eoh.eoh_context, old == es->flat);
+		if (old != es->flat && ours)
+			pfree(old);
+		es->flat = *st;
+		ours = true;
+	}
+	return es ? EOHPGetRWDatum(&es->eoh) : PointerGetDatum(*st);
 }
 
 static void
@@ -185,6 +316,57 @@ cf_describe(StringInfo buf, const CuckooView *v)
 }
 
 void
+cf_check_shape(const CuckooView *a, const CuckooView *b)
+{
+	StringInfoData da,
+				db;
+
+	if (cuckoo_same_shape(a, b))
+		return;
+	initStringInfo(&da);
+	initStringInfo(&db);
+	cf_describe(&da, a);
+	cf_describe(&db, b);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("cannot merge cuckoo filters of different shape"),
+			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
+			 errhint("Create both filters with the same capacity, error rate and seed.")));
+}
+
+/*
+ * What cf_check_shape compares, the header and the first sub-filter's
+ * descriptor, read from the front of a value of any form (a slice of a
+ * stored one, a partial decompression, the flat value inside cf_agg's
+ * result), so that a merge of filters that do not match fails before either
+ * is copied whole.  Only those fields of v
+ * are set; a value too short for them is corrupt.
+ */
+void
+cf_read_shape(Datum d, CuckooView *v)
+{
+	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
+	CfAggState *es = cf_agg_state_of(d, false);
+	struct varlena *raw = es ? es->flat : (struct varlena *) DatumGetPointer(d);
+	struct varlena *front = raw;
+	const uint8 *bytes;
+
+	if (VARATT_IS_EXTENDED(raw))
+		front = detoast_attr_slice(raw, 0, need);
+	if (VARSIZE_ANY_EXHDR(front) < need)
+		cf_report_corrupt(CUCKOO_BAD_LENGTH);
+	bytes = (const uint8 *) VARDATA_ANY(front);
+	if (bloom_load32le(bytes) != CUCKOO_MAGIC)
+		cf_report_corrupt(CUCKOO_BAD_MAGIC);
+	memset(v, 0, offsetof(CuckooView, sub) + sizeof(CuckooSub));
+	cuckoo_header_decode(bytes, &v->hdr);
+	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE);
+	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + 16];
+	if (front != raw)
+		pfree(front);
+}
+
+void
 cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 			  MemoryContext cxt, bool free_old)
 {
@@ -192,21 +374,7 @@ cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 	uint64		n;
 	int			f;
 
-	if (!cuckoo_same_shape(dv, sv))
-	{
-		StringInfoData da,
-					db;
-
-		initStringInfo(&da);
-		initStringInfo(&db);
-		cf_describe(&da, dv);
-		cf_describe(&db, sv);
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("cannot merge cuckoo filters of different shape"),
-				 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
-				 errhint("Create both filters with the same capacity, error rate and seed.")));
-	}
+	cf_check_shape(dv, sv);
 	while (!cuckoo_merge(dv, sv, &cursor, &n, &f))
 	{
 		cf_grow(dst, dv, n, f, cxt, free_old);

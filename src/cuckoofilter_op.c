@@ -248,6 +248,10 @@ cuckoofilter_merge(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return bloom_other_operand(fcinfo);
+	/* filters that do not match fail before either is copied */
+	cf_read_shape(PG_GETARG_DATUM(0), &va);
+	cf_read_shape(PG_GETARG_DATUM(1), &vb);
+	cf_check_shape(&va, &vb);
 	in_place = bloom_agg_owns(fcinfo, 0);
 	if (in_place)
 	{
