@@ -121,11 +121,6 @@
 #include <math.h>
 #include <string.h>
 
-/* loads sizing aims at for b = 2, 4, 8 */
-#define CUCKOO_LOAD_2	0.80
-#define CUCKOO_LOAD_4	0.94
-#define CUCKOO_LOAD_8	0.96
-
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
 
@@ -329,26 +324,58 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 
 /* ---- sizing ---- */
 
-double
-cuckoo_target_load(int bucket_size)
+/*
+ * Room of a sub-filter of n buckets of b slots (S = n b slots): the most
+ * entries adds put there.  Cuckoo hashing fills a table up to a load that
+ * depends on b (measured with 500 kicks: 0.955 and up for b = 4, 0.984 and
+ * up for b = 8, up to 10M buckets) and that scatters about its mean by
+ * about sqrt(S) slots, with a long low tail in tables of a few buckets
+ * (where one bucket's share matters).  The room stays under both: a load
+ * of 0.93 (b = 4) or 0.96 (b = 8), less beta sqrt(S) slots (beta 4 and 3).
+ * b slots always take b entries (one bucket holds them whatever they are),
+ * so the room is at least b.  Integer arithmetic only, so that every
+ * client computes the same room.  b = 2 is only ever read (1.2 made it;
+ * its small fingerprints fill badly: see CUCKOO_FLOOR_FP_BITS).
+ */
+static uint64_t
+ck_isqrt_ceil(uint64_t x)
 {
-	switch (bucket_size)
-	{
-		case 2:
-			return CUCKOO_LOAD_2;
-		case 8:
-			return CUCKOO_LOAD_8;
-		default:
-			return CUCKOO_LOAD_4;
-	}
+	uint64_t	r = (uint64_t) sqrt((double) x);
+
+	while (r * r < x)
+		r++;
+	while (r > 0 && (r - 1) * (r - 1) >= x)
+		r--;
+	return r;
 }
 
-double
-cuckoo_model_fpp(int bucket_size, int fp_bits, double load)
+uint64_t
+cuckoo_room(int bucket_size, uint64_t nbuckets)
 {
-	double		p = 1.0 / (ldexp(1.0, fp_bits) - 1.0);
+	uint64_t	slots = nbuckets * (uint64_t) bucket_size;
+	uint64_t	permille = bucket_size == 8 ? 960 : bucket_size == 4 ? 930 : 800;
+	uint64_t	beta = bucket_size == 8 ? 3 : 4;
+	uint64_t	load = slots * permille / 1000;
+	uint64_t	spread = ck_isqrt_ceil(beta * beta * slots);
 
-	return -expm1(2.0 * bucket_size * load * log1p(-p));
+	if (load <= spread || load - spread < (uint64_t) bucket_size)
+		return (uint64_t) bucket_size;
+	return load - spread;
+}
+
+/*
+ * A fingerprint of f bits matches another element's with probability
+ * q = sum over values of P(value)^2 = (2^f + 2) / 4^f (value 1 also stands
+ * for 0, so it is twice as likely).  A non-member's two buckets hold on
+ * average 2 items / n entries of the sub-filter, so it matches 2 items q / n
+ * of them on average: the rate, and an upper bound of the probability.
+ */
+double
+cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets)
+{
+	double		q = (ldexp(1.0, fp_bits) + 2.0) / ldexp(1.0, 2 * fp_bits);
+
+	return 2.0 * (double) items * q / (double) nbuckets;
 }
 
 static size_t
@@ -377,55 +404,115 @@ cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets)
 	return len <= CUCKOO_MAX_BYTES ? len : 0;
 }
 
+/* the fewest buckets whose room holds capacity; false past the size limit */
+static bool
+ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
+{
+	double		load = b == 8 ? 0.96 : 0.93;
+	double		beta = b == 8 ? 3.0 : 4.0;
+	double		guess = ((double) capacity + beta * sqrt((double) capacity / load)) / (b * load);
+	uint64_t	n;
+
+	/* near the answer (the room is about load S - beta sqrt(S)); then exact */
+	if (guess > (double) max_n)
+		return false;
+	n = guess > 1.0 ? (uint64_t) guess : 1;
+	while (n > 1 && cuckoo_room(b, n - 1) >= capacity)
+		n--;
+	while (cuckoo_room(b, n) < capacity)
+		if (++n > max_n)
+			return false;
+	*nbuckets = n;
+	return true;
+}
+
+/*
+ * The sub-filter for capacity entries at a modelled rate of at most target
+ * with b slots per bucket, in the fewest bits.  Its buckets must give room
+ * for capacity (so that it never fills before it); each f from the floor
+ * to 32 then needs enough buckets that capacity entries in them stay
+ * within target, and the f with the fewest bits wins (the smallest on a
+ * tie).  A sub-filter takes capacity entries and no more, so its rate
+ * never passes target.  False if no f up to 32 fits within the size limit.
+ */
+static bool
+ck_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
+{
+	uint64_t	max_n = (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * CUCKOO_FLOOR_FP_BITS);
+	uint64_t	n_room;
+	double		best = INFINITY;
+
+	if (!ck_room_buckets(capacity, b, max_n, &n_room))
+		return false;
+	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
+	{
+		double		need = cuckoo_model_fpp(f, capacity, 1) / target;
+		uint64_t	n;
+
+		if (!(need <= (double) max_n))
+			continue;
+		n = need > (double) n_room ? (uint64_t) ceil(need) : n_room;
+		/* exact in the model's own arithmetic, whatever ceil rounded */
+		while (n > n_room && cuckoo_model_fpp(f, capacity, n - 1) <= target)
+			n--;
+		while (cuckoo_model_fpp(f, capacity, n) > target)
+			n++;
+		if (cuckoo_empty_bytes(b, f, n) != 0 && (double) n * f < best)
+		{
+			best = (double) n * f;
+			*fp_bits = f;
+			*nbuckets = n;
+		}
+	}
+	return best != INFINITY;
+}
+
+/*
+ * b = 4 or b = 8, whichever needs fewer bits (b = 4 on a tie): b = 8 needs
+ * one more fingerprint bit for the same rate but fills more reliably, so
+ * it wins for small capacities, where the room's margin is most of it.
+ */
 bool
 cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
 			int *fp_bits, uint64_t *nbuckets)
 {
-	static const int sizes[] = {4, 2, 8};
+	static const int sizes[] = {4, 8};
 	double		target = error_rate * BLOOM_SIZING_MARGIN;
 	double		best = INFINITY;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 	{
-		int			b = sizes[i];
-		int			f = 3;
+		int			f;
+		uint64_t	n;
+		double		bits;
 
-		/* the fewest bits that reach the target at the highest load */
-		while (f <= CUCKOO_MAX_FP_BITS &&
-			   cuckoo_model_fpp(b, f, cuckoo_target_load(b)) > target)
-			f++;
-
-		/*
-		 * One bit fewer at a lower load (more buckets) can be smaller: try
-		 * f - 1 and f, each at the highest load that reaches the target.
-		 */
-		for (int g = f - 1; g <= f && g <= CUCKOO_MAX_FP_BITS; g++)
+		if (!ck_shape(capacity, target, sizes[i], &f, &n))
+			continue;
+		bits = (double) n * sizes[i] * f;
+		if (bits < best)
 		{
-			double		p = 1.0 / (ldexp(1.0, g) - 1.0);
-			double		load = log1p(-target) / (2.0 * b * log1p(-p));
-			double		n;
-			double		bits;
-
-			if (g < 3)
-				continue;
-			if (load > cuckoo_target_load(b))
-				load = cuckoo_target_load(b);
-			n = ceil((double) capacity / (b * load));
-			if (n < 2)
-				n = 2;
-			bits = n * b * g;
-			if (bits < best)
-			{
-				best = bits;
-				*bucket_size = b;
-				*fp_bits = g;
-				*nbuckets = (uint64_t) n;
-			}
+			best = bits;
+			*bucket_size = sizes[i];
+			*fp_bits = f;
+			*nbuckets = n;
 		}
 	}
-	if (best == INFINITY || best / 8 > (double) CUCKOO_MAX_BYTES)
-		return false;
-	return cuckoo_empty_bytes(*bucket_size, *fp_bits, *nbuckets) != 0;
+	return best != INFINITY;
+}
+
+/*
+ * Entries adds put in sub-filter i: the first takes the capacity, sub-filter
+ * k the capacity times 2^k, each at most the room of its buckets (values
+ * of 1.2 and merges can have sub-filters sized otherwise) and of its slots.
+ */
+static uint64_t
+ck_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
+{
+	uint64_t	slots = nbuckets * hdr->bucket_size;
+	uint64_t	want = hdr->capacity > (UINT64_MAX >> i) ? UINT64_MAX : hdr->capacity << i;
+	uint64_t	room = i == 0 ? slots : cuckoo_room(hdr->bucket_size, nbuckets);
+
+	return want < room ? want : room;
 }
 
 /* ---- header ---- */
@@ -563,6 +650,7 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		s->slots = (uint8_t *) buf + off;
 		off += s->slot_bytes;
 		items += s->count;
+		s->room = ck_sub_room(hdr, i, s->nbuckets);
 	}
 	if (off != len)
 		return CUCKOO_BAD_LENGTH;
@@ -691,6 +779,34 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 	return false;
 }
 
+/* bucket of sub-filter s holding the element's fingerprint, or -1 */
+static int64_t
+ck_match(const CuckooView *v, const CuckooSub *s, BloomHash h, int *slot)
+{
+	int			b = v->hdr.bucket_size;
+	uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
+	uint64_t	bucket = ck_fastrange(h.h1, s->nbuckets);
+
+	for (int pass = 0; pass < 2; pass++)
+	{
+		*slot = ck_find(s, b, bucket, fp);
+		if (*slot >= 0)
+			return (int64_t) bucket;
+		bucket = ck_alt(bucket, fp, s->nbuckets);
+	}
+	return -1;
+}
+
+/*
+ * First, the newest sub-filter where the element already matches an
+ * entry: an empty slot of either bucket there, else the kick walk there,
+ * whatever that sub-filter's fill: copies of an element then stay in one sub-filter,
+ * which is what lets cuckoo_delete remove them, and an entry equal to one
+ * there (same fingerprint, same buckets) does not change which non-members
+ * match, so the rate stays as it was.  Else, newest sub-filter first, the
+ * first empty slot of either bucket in one below its room; else the kick
+ * walk in the newest, if below its room.
+ */
 bool
 cuckoo_add(CuckooView *v, BloomHash h)
 {
@@ -699,55 +815,106 @@ cuckoo_add(CuckooView *v, BloomHash h)
 
 	for (int i = last; i >= 0; i--)
 	{
+		int			j;
+
 		s = &v->sub[i];
+		if (ck_match(v, s, h, &j) < 0)
+			continue;
 		if (ck_place(v, s, ck_fastrange(h.h1, s->nbuckets),
+					 ck_fingerprint(h.h2, s->fp_bits)) ||
+			ck_kick(v, s, ck_fastrange(h.h1, s->nbuckets),
+					ck_fingerprint(h.h2, s->fp_bits), h.h2))
+			return true;
+		break;
+	}
+	for (int i = last; i >= 0; i--)
+	{
+		s = &v->sub[i];
+		if (s->count < s->room &&
+			ck_place(v, s, ck_fastrange(h.h1, s->nbuckets),
 					 ck_fingerprint(h.h2, s->fp_bits)))
 			return true;
 	}
 	s = &v->sub[last];
+	if (s->count >= s->room)
+		return false;
 	return ck_kick(v, s, ck_fastrange(h.h1, s->nbuckets),
 				   ck_fingerprint(h.h2, s->fp_bits), h.h2);
 }
 
-bool
+/*
+ * In one sub-filter every entry matching an added element has its
+ * fingerprint and bucket pair, so removing any of them leaves the same
+ * answers; likewise across sub-filters of one shape.  Entries matching in
+ * sub-filters of two shapes cannot be told apart (one may be another
+ * element's, matching by chance), so then nothing is removed: the element
+ * stays possibly present, and no other element becomes absent.
+ */
+CuckooDelete
 cuckoo_delete(CuckooView *v, BloomHash h)
 {
-	int			b = v->hdr.bucket_size;
+	int			found = -1;
+	int64_t		bucket = -1;
+	int			slot = -1;
 
 	for (int i = v->hdr.nsub - 1; i >= 0; i--)
 	{
-		CuckooSub  *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	bucket = ck_fastrange(h.h1, s->nbuckets);
+		const CuckooSub *s = &v->sub[i];
+		int			j;
+		int64_t		at = ck_match(v, s, h, &j);
 
-		for (int pass = 0; pass < 2; pass++)
+		if (at < 0)
+			continue;
+		if (found < 0)
 		{
-			int			j = ck_find(s, b, bucket, fp);
-
-			if (j >= 0)
-			{
-				ck_set(s, bucket * b + j, 0);
-				ck_set_count(v, s, -1);
-				return true;
-			}
-			bucket = ck_alt(bucket, fp, s->nbuckets);
+			found = i;
+			bucket = at;
+			slot = j;
 		}
+		else if (s->nbuckets != v->sub[found].nbuckets ||
+				 s->fp_bits != v->sub[found].fp_bits)
+			return CUCKOO_DELETE_KEPT;
 	}
-	return false;
+	if (found < 0)
+		return CUCKOO_DELETE_ABSENT;
+	ck_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
+	ck_set_count(v, &v->sub[found], -1);
+	return CUCKOO_DELETE_DONE;
 }
 
 /* ---- growth and merging ---- */
 
-bool
-cuckoo_next_shape(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
+/*
+ * Sub-filter k (k >= 1) is sized as cf_create sizes one for capacity
+ * c 2^k at rate e / 2^k, with the filter's b: each doubles the room, and
+ * their modelled rates at their rooms sum to less than 0.9 e (1 + 1/2 +
+ * 1/4 + ...) < 2 e however far the filter grows.  Where the share would
+ * need more than 32-bit fingerprints growth stops instead.
+ */
+CuckooGrowth
+cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
 {
-	const CuckooSub *s = &v->sub[v->hdr.nsub - 1];
+	int			k = v->hdr.nsub;
+	double		target = v->hdr.error_rate * BLOOM_SIZING_MARGIN;
 
-	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS)
-		return false;
-	*nbuckets = s->nbuckets * 2;
-	*fp_bits = s->fp_bits < CUCKOO_MAX_FP_BITS ? s->fp_bits + 1 : CUCKOO_MAX_FP_BITS;
-	return true;
+	if (k >= CUCKOO_MAX_SUBFILTERS)
+		return CUCKOO_GROW_SUBFILTERS;
+	if (v->hdr.capacity > (UINT64_MAX >> k))
+		return CUCKOO_GROW_SIZE;
+	if (!ck_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
+				  fp_bits, nbuckets))
+	{
+		/* the same capacity at the floor's rate: if that fits, bits ran out */
+		int			f;
+		uint64_t	n;
+
+		if (ck_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
+			return CUCKOO_GROW_FP_BITS;
+		return CUCKOO_GROW_SIZE;
+	}
+	if (cuckoo_grown_bytes(v, *nbuckets, *fp_bits) == 0)
+		return CUCKOO_GROW_SIZE;
+	return CUCKOO_GROW_OK;
 }
 
 size_t
@@ -828,19 +995,15 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 
 /* ---- estimates ---- */
 
+/* the sum of the sub-filters' modelled rates: never below the chance */
 double
 cuckoo_fpp(const CuckooView *v)
 {
-	double		none = 1.0;
+	double		sum = 0.0;
 
 	for (int i = 0; i < v->hdr.nsub; i++)
-	{
-		const CuckooSub *s = &v->sub[i];
-		double		load = (double) s->count / ((double) s->nbuckets * v->hdr.bucket_size);
-
-		none *= 1.0 - cuckoo_model_fpp(v->hdr.bucket_size, s->fp_bits, load);
-	}
-	return 1.0 - none;
+		sum += cuckoo_model_fpp(v->sub[i].fp_bits, v->sub[i].count, v->sub[i].nbuckets);
+	return sum < 1.0 ? sum : 1.0;
 }
 
 uint64_t

@@ -169,8 +169,16 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 	{
 		uint64		n = 0;
 		int			f = 0;
+		CuckooGrowth growth = cuckoo_next_sub(v, &n, &f);
 
-		if (!cuckoo_next_shape(v, &n, &f))
+		if (growth == CUCKOO_GROW_FP_BITS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("cuckoo filter is full"),
+					 errdetail("It holds " UINT64_FORMAT " items in %d sub-filters; another sub-filter would need fingerprints of more than %d bits to keep the error rate below twice %g.",
+							   v->hdr.items, v->hdr.nsub, CUCKOO_MAX_FP_BITS, v->hdr.error_rate),
+					 errhint("Create the filter with a larger capacity or a higher error rate, or use cf_add_nx to add each element once.")));
+		if (growth != CUCKOO_GROW_OK)
 			n = 0;				/* cf_grow reports the limit */
 		cf_grow(cf, v, n, f ? f : v->sub[v->hdr.nsub - 1].fp_bits, cxt, free_old);
 		free_old = true;		/* what we grew is ours */
