@@ -53,54 +53,91 @@
  *		32	uint64	items: occupied slots of all sub-filters
  *		40	uint64	reserved, zero
  *
- * Sizing.  With b slots per bucket filled to a load a, a check compares
- * 2 b a fingerprints on average (two buckets), each matching by chance with
- * probability 1/(2^f - 1), so the rate at capacity is
- *		1 - (1 - 1/(2^f - 1))^(2 b a)  ~  2 b a / 2^f
- * Sizing aims that modelled rate at 90% of the requested one (bloomfilter's
- * BLOOM_SIZING_MARGIN, so that measurements, which sample, stay under the
- * request).  For each b in {4, 2, 8} it takes the load cuckoo hashing with
- * b slots reliably reaches within the kick limit (0.80, 0.94, 0.96: the
- * paper's 84%, 95%, 98% less a margin), the smallest f that meets the
- * target at that load (f ~ ceil(log2(2 b a / 0.9 e))), and also f - 1 at
- * the lower load at which f - 1 meets it; buckets n = ceil(capacity /
- * (b load)), at least 2.  Of these (b, f, n) it keeps the one with the
- * fewest bits (b = 4 first on a tie).  That makes b = 4 from about 2% down
- * to 1e-8 and b = 2 above; bits per element are f / load: 10.6 at 1%
- * against the 9.6 of an optimal Bloom filter, 14.1 against 14.4 at 0.1%,
- * 18.1 against 19.2 at 0.01%.
+ * Rate.  A fingerprint of f bits equals another element's with
+ * probability q = (2^f + 2) / 4^f (value 1 stands for 0 too, so it is
+ * twice as likely as the others).  A non-member's two buckets hold on
+ * average 2 m / n of the m entries of a sub-filter of n buckets, so it
+ * matches 2 m q / n of them on average: that expectation is the modelled
+ * rate (cuckoo_model_fpp), an upper bound of the chance of a match.
  *
- * Insertion.  An add takes the first empty slot in either bucket of any
- * sub-filter, newest first.  Failing that it kicks in the newest
- * sub-filter: it puts the fingerprint in a slot of one of its buckets,
+ * Room.  Cuckoo hashing fills a table up to a load that depends on b and
+ * scatters about its mean by about sqrt(S) of the S = n b slots, with a
+ * long low tail in tables of a few buckets.  Measured with 500 kicks (the
+ * first failed walk, random keys): b = 4 reaches 0.955 and more from 1,000
+ * to 10M buckets (0.93 with a one-in-20,000 tail at 100 buckets), b = 8
+ * 0.984 and more.  A sub-filter's room, the most entries it takes before
+ * it counts as full, stays under both: max(b, floor(930 S / 1000) -
+ * ceil(sqrt(16 S))) for b = 4, max(b, floor(960 S / 1000) -
+ * ceil(sqrt(9 S))) for b = 8 (b = 2, which 1.2 made: 800 and 16).  One
+ * bucket always takes b entries, whatever they are.  test/unit_cuckoo.c
+ * fills 156,000 first sub-filters (capacities 1..2000, six rates, many
+ * seeds) to their rooms without a failed walk.  XXX: that is a margin,
+ * not a proof: random hashing can fail earlier with a tiny probability,
+ * and keys chosen against a known seed (2b + 1 of them with one
+ * fingerprint and bucket pair) always can; the filter then grows, which
+ * keeps every answer right (fails safe).
+ *
+ * Sizing.  A sub-filter for C entries at a modelled rate of at most t,
+ * with b slots per bucket: n_room, the fewest buckets whose room holds C;
+ * then for each f from 7 to 32, the fewest buckets n >= n_room at which
+ * C entries model at most t; of those the (f, n) with the fewest bits n f
+ * (the smaller f on a tie).  Fewer bits at more buckets can win, which is
+ * why every f is tried.  cf_create takes C = capacity, t = 0.9 e (the
+ * margin bloomfilter's sizing uses, so that measurements stay under the
+ * request), and b = 4 or 8, whichever needs fewer bits n b f (4 on a
+ * tie): b = 8 needs one more fingerprint bit but fills more evenly, so it
+ * wins for small capacities.  Fingerprints have at least 7 bits: with few
+ * bits the alternate bucket takes few values (2^f), and measured tables
+ * then fill badly (b = 2 and 5 bits: 56% at 1M buckets; 3 bits: 15%).
+ * That makes b = 4 from about 20% down to 1e-6: 10.8 bits per element at
+ * 1% (an optimal Bloom filter: 9.6), 14.1 at 0.1% (14.4), 18.4 at 0.01%
+ * (19.2).
+ *
+ * Insertion.  First, the newest sub-filter in which the element already
+ * matches an entry: an empty slot of its buckets there, else the kick walk
+ * there, whatever its fill.  Copies of an element so stay in one
+ * sub-filter, which is what lets deletes remove them (below); and a copy
+ * of an entry (same fingerprint, same buckets) does not change which
+ * non-members match.  Else, newest sub-filter first, the first empty slot
+ * of either bucket in a sub-filter below its room (the first sub-filter's
+ * room is the capacity, sub-filter k's c 2^k, each at most its buckets'
+ * room); else the kick walk in the newest sub-filter, if it is below its
+ * room.  The walk puts the fingerprint in a slot of one of its buckets,
  * takes the one that was there to that one's other bucket, and so on, up
- * to max_kicks times.  The slot and the starting bucket come from a linear
+ * to max_kicks times; the slot and the starting bucket come from a linear
  * congruential sequence seeded with h2 (for merges, with the fingerprint
  * and bucket), never from a random source: the same filter and the same
  * element always give the same bytes.  If the walk finds no empty slot it
- * is undone, so the value is unchanged, and the filter grows.
+ * is undone, so the value is unchanged.  Failing all that, the filter
+ * grows and the add starts again.
  *
- * Growth.  A full filter appends a sub-filter with twice the buckets of
- * the newest and one more fingerprint bit (at most 32).  The rate of one
- * sub-filter at a given load depends on f, not on its size, so sub-filter
- * k adds about e / 2^k: the rate stays below 2 e however far the filter
- * grows, and each sub-filter doubles the room.  Checks and deletes look
- * at every sub-filter (two buckets each).  Growth stops at
- * CUCKOO_MAX_BYTES or 64 sub-filters, where the SQL layer raises 54000.
- * Adding one element more than 2 b times fills its pair of buckets in
- * every sub-filter, so every further copy grows the filter: use
- * cf_add_nx for sets.
+ * Growth.  Sub-filter k is sized for C = c 2^k at t = 0.9 e / 2^k with the
+ * header's b: each doubles the room, and since a sub-filter takes no new
+ * entries past its room (copies aside, which match no new non-member),
+ * their modelled rates sum to less than 0.9 e (1 + 1/2 + 1/4 + ...) <
+ * 1.8 e however far the filter grows.  Where a share would need more than
+ * 32-bit fingerprints growth stops instead (at 1e-8, after a few
+ * sub-filters), as at CUCKOO_MAX_BYTES or 64 sub-filters: the SQL layer
+ * raises 54000.  Checks and deletes look at every sub-filter (two
+ * buckets each).  Adding one element more than 2 b times fills its pair
+ * of buckets in every sub-filter, so every further copy grows the filter:
+ * use cf_add_nx for sets.
  *
  * Deletion removes one entry with the element's fingerprint from one of
- * its buckets (newest sub-filter first).  Deleting an element that was
- * never added can remove another element's entry, a false negative for
- * that one.  Deleting what was added never does while the filter has one
- * sub-filter: any entry matching the element there has the element's
- * fingerprint and bucket pair, so which copy goes makes no difference.
- * XXX: after growth, the element can also match another element's entry
- * in a different sub-filter (as often as a false positive there), and the
- * delete may take that one, a false negative for the other (test/unit_cuckoo.c
- * counts how often).  Size filters that see deletes for their peak.
+ * its buckets.  Deleting an element that was never added can remove
+ * another element's entry, a false negative for that one.  Deleting what
+ * was added never does: any entry matching the element in a sub-filter
+ * has the element's fingerprint and bucket pair there, so which of them
+ * goes makes no difference, and the same holds over sub-filters of one
+ * shape (merges make such).  When the element matches in sub-filters of
+ * two shapes, one match may be another element's entry (as often as a
+ * false positive there), and which is the element's own cannot be told:
+ * then nothing is removed, the element stays possibly present, and
+ * cf_items keeps counting it.  XXX: such kept entries are a leak; with
+ * sets (each element once) about 0.2% of deletes past capacity, but with
+ * many copies of elements churned far past capacity many more
+ * (test/unit_cuckoo.c counts both).  Size filters that see deletes for
+ * their peak: one that never grew keeps none.
  *
  * Merging (the aggregate's combine step) re-inserts each entry of the
  * other filter at its own bucket pair in a sub-filter of the same shape,
@@ -108,8 +145,10 @@
  * pair, so the merged filter answers as if both filters' adds had been
  * made to it (same shapes), though its bytes differ from a serial build.
  *
- * XXX: fingerprint 0 maps to 1, so fingerprint 1 is twice as likely as
- * the others; the modelled rate ignores that (its effect is 1/2^f).
+ * XXX: MurmurHash3 of a key of at most 8 bytes with the seed equal to
+ * its length gives h2 = 1.5 h1 (mod 2^64), so fingerprint and bucket are
+ * one function: seed 8 with integer keys fills a filter to about half
+ * and then grows it.  The hash is the format's; the README warns.
  *
  * src/bloom_cuckoo.c
  *
