@@ -18,6 +18,8 @@
 #include "unit.h"
 #include "bloom_cuckoo.h"
 
+#include <murmurhash.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -787,6 +789,424 @@ test_validation(void)
 	free(f.buf);
 }
 
+/* ---- the README, followed literally ---- */
+
+/*
+ * A cuckoo filter built from the README's words alone (its sections
+ * Sizing, Hash scheme, Inserting and Binary format), with nothing of
+ * src/bloom_cuckoo.c but the MurmurHash3 library: slots unpacked, every
+ * search linear.  Its bytes must equal the core's after adds that kick,
+ * grow, copy and delete.
+ */
+typedef struct RSub
+{
+	uint64_t	n;
+	int			f;
+	uint64_t	m;
+	uint32_t   *slot;
+} RSub;
+
+typedef struct RFilter
+{
+	int			b;
+	uint32_t	seed;
+	uint64_t	c;
+	double		e;
+	int			kicks;
+	int			nsub;
+	uint64_t	items;
+	RSub		sub[64];
+} RFilter;
+
+static uint64_t
+r_fmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= UINT64_C(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	k *= UINT64_C(0xc4ceb9fe1a85ec53);
+	k ^= k >> 33;
+	return k;
+}
+
+static uint64_t
+r_high(uint64_t a, uint64_t n)
+{
+	return (uint64_t) (((unsigned __int128) a * n) >> 64);
+}
+
+static uint64_t
+r_room(int b, uint64_t n)
+{
+	uint64_t	S = n * b;
+	uint64_t	p = b == 4 ? 930 : b == 8 ? 960 : 800;
+	uint64_t	beta = b == 8 ? 3 : 4;
+	uint64_t	root = 0;
+	int64_t		r;
+
+	while (root * root < beta * beta * S)
+		root++;
+	r = (int64_t) (p * S / 1000) - (int64_t) root;
+	return r < b ? (uint64_t) b : (uint64_t) r;
+}
+
+static double
+r_rate(int f, uint64_t m, uint64_t n)
+{
+	double		q = (ldexp(1.0, f) + 2.0) / ldexp(1.0, 2 * f);
+
+	return 2.0 * m * q / n;
+}
+
+/* the sub-filter for C entries at rate t with b slots per bucket */
+static void
+r_shape(uint64_t C, double t, int b, int *f_out, uint64_t *n_out)
+{
+	uint64_t	n_room = 1;
+	uint64_t	best = UINT64_MAX;
+
+	while (r_room(b, n_room) < C)
+		n_room++;
+	for (int f = 7; f <= 32; f++)
+	{
+		/* the fewest n >= n_room with rate <= t: jump near it, then step */
+		uint64_t	n = (uint64_t) (2.0 * C * ((ldexp(1.0, f) + 2.0) / ldexp(1.0, 2 * f)) / t);
+
+		if (n < n_room)
+			n = n_room;
+		while (n > n_room && r_rate(f, C, n - 1) <= t)
+			n--;
+		while (r_rate(f, C, n) > t)
+			n++;
+		if (n * f < best)
+		{
+			best = n * f;
+			*f_out = f;
+			*n_out = n;
+		}
+	}
+}
+
+static void
+r_add_sub(RFilter *F, uint64_t n, int f)
+{
+	RSub	   *s = &F->sub[F->nsub++];
+
+	s->n = n;
+	s->f = f;
+	s->m = 0;
+	s->slot = calloc(n * F->b, sizeof(uint32_t));
+}
+
+static void
+r_create(RFilter *F, uint64_t c, double e, uint32_t seed)
+{
+	int			f4,
+				f8;
+	uint64_t	n4,
+				n8;
+	double		t = e * 0.9;
+
+	memset(F, 0, sizeof(*F));
+	F->seed = seed;
+	F->c = c;
+	F->e = e;
+	F->kicks = 500;
+	r_shape(c, t, 4, &f4, &n4);
+	r_shape(c, t, 8, &f8, &n8);
+	F->b = n8 * 8 * f8 < n4 * 4 * f4 ? 8 : 4;
+	r_add_sub(F, F->b == 8 ? n8 : n4, F->b == 8 ? f8 : f4);
+}
+
+static void
+r_hash(int64_t key, uint32_t seed, uint64_t *h1, uint64_t *h2)
+{
+	uint8_t		bytes[8];
+	uint64_t	out[2];
+
+	for (int i = 0; i < 8; i++)
+		bytes[i] = (uint8_t) ((uint64_t) key >> (8 * i));
+	lmmh_x64_128(bytes, 8, seed, out);
+	*h1 = out[0];
+	*h2 = out[1];
+}
+
+static uint32_t
+r_fp(uint64_t h2, int f)
+{
+	uint32_t	fp = (uint32_t) (h2 >> (64 - f));
+
+	return fp == 0 ? 1 : fp;
+}
+
+static uint64_t
+r_alt(uint64_t i, uint32_t fp, uint64_t n)
+{
+	uint64_t	H = r_high(r_fmix64(fp), n);
+
+	return (H + n - i) % n;
+}
+
+/* slot index (bucket * b + j) of the first slot of bucket i holding v, or -1 */
+static int64_t
+r_find(const RFilter *F, const RSub *s, uint64_t i, uint32_t v)
+{
+	for (int j = 0; j < F->b; j++)
+		if (s->slot[i * F->b + j] == v)
+			return (int64_t) (i * F->b + j);
+	return -1;
+}
+
+static int64_t
+r_match(const RFilter *F, const RSub *s, uint64_t h1, uint64_t h2)
+{
+	uint32_t	fp = r_fp(h2, s->f);
+	uint64_t	i1 = r_high(h1, s->n);
+	int64_t		k = r_find(F, s, i1, fp);
+
+	return k >= 0 ? k : r_find(F, s, r_alt(i1, fp, s->n), fp);
+}
+
+static bool
+r_place(RFilter *F, RSub *s, uint64_t i1, uint32_t fp)
+{
+	int64_t		k = r_find(F, s, i1, 0);
+
+	if (k < 0)
+		k = r_find(F, s, r_alt(i1, fp, s->n), 0);
+	if (k < 0)
+		return false;
+	s->slot[k] = fp;
+	s->m++;
+	F->items++;
+	return true;
+}
+
+static uint64_t
+r_next(uint64_t x)
+{
+	return x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+}
+
+static bool
+r_kick(RFilter *F, RSub *s, uint64_t i1, uint32_t fp, uint64_t r)
+{
+	uint64_t	written[4096];
+	uint32_t	hand = fp;
+	uint64_t	cur;
+	int			done;
+
+	r = r_next(r);
+	cur = (r >> 63) ? r_alt(i1, fp, s->n) : i1;
+	for (done = 0; done < F->kicks; done++)
+	{
+		uint64_t	k;
+		uint32_t	was;
+		int64_t		empty;
+
+		r = r_next(r);
+		k = cur * F->b + ((r >> 61) & (uint64_t) (F->b - 1));
+		was = s->slot[k];
+		s->slot[k] = hand;
+		written[done] = k;
+		hand = was;
+		cur = r_alt(cur, hand, s->n);
+		empty = r_find(F, s, cur, 0);
+		if (empty >= 0)
+		{
+			s->slot[empty] = hand;
+			s->m++;
+			F->items++;
+			return true;
+		}
+	}
+	/* undo in reverse: each slot gets back the fingerprint taken from it */
+	while (done-- > 0)
+	{
+		uint32_t	now = s->slot[written[done]];
+
+		s->slot[written[done]] = hand;
+		hand = now;
+	}
+	return false;
+}
+
+static uint64_t
+r_sub_room(const RFilter *F, int k)
+{
+	uint64_t	want = F->c << k;
+	uint64_t	cap = k == 0 ? F->sub[0].n * F->b : r_room(F->b, F->sub[k].n);
+
+	return want < cap ? want : cap;
+}
+
+static void
+r_add(RFilter *F, int64_t key)
+{
+	uint64_t	h1,
+				h2;
+
+	r_hash(key, F->seed, &h1, &h2);
+	for (;;)
+	{
+		RSub	   *last = &F->sub[F->nsub - 1];
+		int			f;
+		uint64_t	n;
+
+		/* 1. the newest sub-filter the element matches */
+		for (int k = F->nsub - 1; k >= 0; k--)
+		{
+			RSub	   *s = &F->sub[k];
+
+			if (r_match(F, s, h1, h2) < 0)
+				continue;
+			if (r_place(F, s, r_high(h1, s->n), r_fp(h2, s->f)) ||
+				r_kick(F, s, r_high(h1, s->n), r_fp(h2, s->f), h2))
+				return;
+			break;
+		}
+		/* 2. placing, newest first, where m < room */
+		for (int k = F->nsub - 1; k >= 0; k--)
+			if (F->sub[k].m < r_sub_room(F, k) &&
+				r_place(F, &F->sub[k], r_high(h1, F->sub[k].n), r_fp(h2, F->sub[k].f)))
+				return;
+		/* 3. the kick walk in the newest */
+		if (last->m < r_sub_room(F, F->nsub - 1) &&
+			r_kick(F, last, r_high(h1, last->n), r_fp(h2, last->f), h2))
+			return;
+		/* 4. grow */
+		r_shape(F->c << F->nsub, F->e * 0.9 / ldexp(1.0, F->nsub), F->b, &f, &n);
+		r_add_sub(F, n, f);
+	}
+}
+
+static void
+r_delete(RFilter *F, int64_t key)
+{
+	uint64_t	h1,
+				h2;
+	int			found = -1;
+
+	r_hash(key, F->seed, &h1, &h2);
+	for (int k = F->nsub - 1; k >= 0; k--)
+	{
+		if (r_match(F, &F->sub[k], h1, h2) < 0)
+			continue;
+		if (found < 0)
+			found = k;
+		else if (F->sub[k].n != F->sub[found].n || F->sub[k].f != F->sub[found].f)
+			return;
+	}
+	if (found >= 0)
+	{
+		F->sub[found].slot[r_match(F, &F->sub[found], h1, h2)] = 0;
+		F->sub[found].m--;
+		F->items--;
+	}
+}
+
+static void
+r_put(uint8_t *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+/* the binary format; returns the length */
+static size_t
+r_bytes(const RFilter *F, uint8_t *out)
+{
+	size_t		off = 48;
+	uint64_t	rate;
+
+	memset(out, 0, 48);
+	memcpy(out, "CKOF", 4);
+	out[4] = 1;
+	out[5] = 2;
+	out[6] = (uint8_t) F->b;
+	out[7] = (uint8_t) F->sub[0].f;
+	r_put(out + 8, F->seed, 4);
+	r_put(out + 12, (uint64_t) F->nsub, 2);
+	r_put(out + 14, (uint64_t) F->kicks, 2);
+	r_put(out + 16, F->c, 8);
+	memcpy(&rate, &F->e, 8);
+	r_put(out + 24, rate, 8);
+	r_put(out + 32, F->items, 8);
+	for (int k = 0; k < F->nsub; k++)
+	{
+		const RSub *s = &F->sub[k];
+		size_t		nbytes = (s->n * F->b * s->f + 7) / 8;
+
+		memset(out + off, 0, 24 + nbytes);
+		r_put(out + off, s->n, 8);
+		r_put(out + off + 8, s->m, 8);
+		out[off + 16] = (uint8_t) s->f;
+		off += 24;
+		for (uint64_t k2 = 0; k2 < s->n * F->b; k2++)
+			for (int bit = 0; bit < s->f; bit++)
+				if ((s->slot[k2] >> bit) & 1)
+				{
+					uint64_t	x = k2 * s->f + bit;
+
+					out[off + (x >> 3)] |= (uint8_t) (1 << (x & 7));
+				}
+		off += nbytes;
+	}
+	return off;
+}
+
+static void
+test_readme_recipe(void)
+{
+	static const struct
+	{
+		uint64_t	c;
+		double		e;
+		uint32_t	seed;
+		int			keys;
+	}			cases[] = {
+		{50, 0.01, 77, 700}, {5, 0.3, 0, 90}, {1000, 0.001, 12345, 9000}, {1, 1e-6, 9, 40},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		RFilter		R;
+		Filter		f;
+		uint8_t    *mine;
+		size_t		len;
+
+		r_create(&R, cases[i].c, cases[i].e, cases[i].seed);
+		filter_new(&f, cases[i].c, cases[i].e, cases[i].seed);
+		/* distinct keys, then three more copies of ten of them, then deletes */
+		for (int k = 0; k < cases[i].keys + 30; k++)
+		{
+			int64_t		x = k < cases[i].keys ? k : k % 10;
+
+			r_add(&R, x);
+			filter_add(&f, key(x, cases[i].seed));
+		}
+		for (int k = 0; k < cases[i].keys / 2; k += 3)
+		{
+			r_delete(&R, k);
+			cuckoo_delete(&f.v, key(k, cases[i].seed));
+		}
+		mine = malloc(f.v.len + 4096);
+		len = r_bytes(&R, mine);
+		CHECK(len == f.v.len && memcmp(mine, f.buf, len) == 0,
+			  "README recipe, cf(%llu, %g, seed %u) with %d adds: %d sub-filters, %zu bytes against the core's %d, %zu",
+			  (unsigned long long) cases[i].c, cases[i].e, cases[i].seed, cases[i].keys,
+			  R.nsub, len, f.v.hdr.nsub, f.v.len);
+		if (len == f.v.len && memcmp(mine, f.buf, len) == 0)
+			printf("  README recipe: cf(%llu, %g, seed %u), %d adds and %d deletes: %d sub-filters, b=%d, %zu bytes, the core's bytes\n",
+				   (unsigned long long) cases[i].c, cases[i].e, cases[i].seed, cases[i].keys + 30,
+				   (cases[i].keys / 2 + 2) / 3, R.nsub, R.b, len);
+		for (int k = 0; k < R.nsub; k++)
+			free(R.sub[k].slot);
+		free(mine);
+		free(f.buf);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -808,6 +1228,7 @@ main(int argc, char **argv)
 	test_deletes(50000);
 	test_delete_half();
 	test_merge();
+	test_readme_recipe();
 	if (bench)
 	{
 		static const double rates[] = {0.01, 0.001, 0.0001};
