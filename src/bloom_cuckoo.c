@@ -820,11 +820,11 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 
 /* bucket of sub-filter s holding the element's fingerprint, or -1 */
 static int64_t
-ck_match(const CuckooView *v, const CuckooSub *s, BloomHash h, int *slot)
+ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
 {
 	int			b = v->hdr.bucket_size;
-	uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-	uint64_t	bucket = ck_fastrange(h.h1, s->nbuckets);
+	uint32_t	fp = ck_fingerprint(h2, s->fp_bits);
+	uint64_t	bucket = ck_fastrange(h1, s->nbuckets);
 
 	for (int pass = 0; pass < 2; pass++)
 	{
@@ -839,15 +839,15 @@ ck_match(const CuckooView *v, const CuckooSub *s, BloomHash h, int *slot)
 /*
  * First, the newest sub-filter where the element already matches an
  * entry: an empty slot of either bucket there, else the kick walk there,
- * whatever that sub-filter's fill: copies of an element then stay in one sub-filter,
- * which is what lets cuckoo_delete remove them, and an entry equal to one
- * there (same fingerprint, same buckets) does not change which non-members
- * match, so the rate stays as it was.  Else, newest sub-filter first, the
- * first empty slot of either bucket in one below its room; else the kick
- * walk in the newest, if below its room.
+ * whatever that sub-filter's fill: copies of an element then stay in one
+ * sub-filter, which is what lets cuckoo_delete remove them, and an entry
+ * equal to one there (same fingerprint, same buckets) does not change
+ * which non-members match, so the rate stays as it was.  Else, newest
+ * sub-filter first, the first empty slot of either bucket in one below its
+ * room; else the kick walk in the newest, if below its room.
  */
-bool
-cuckoo_add(CuckooView *v, BloomHash h)
+static bool
+ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 {
 	int			last = v->hdr.nsub - 1;
 	CuckooSub  *s;
@@ -857,12 +857,12 @@ cuckoo_add(CuckooView *v, BloomHash h)
 		int			j;
 
 		s = &v->sub[i];
-		if (ck_match(v, s, h, &j) < 0)
+		if (ck_match(v, s, h1, h2, &j) < 0)
 			continue;
-		if (ck_place(v, s, ck_fastrange(h.h1, s->nbuckets),
-					 ck_fingerprint(h.h2, s->fp_bits)) ||
-			ck_kick(v, s, ck_fastrange(h.h1, s->nbuckets),
-					ck_fingerprint(h.h2, s->fp_bits), h.h2))
+		if (ck_place(v, s, ck_fastrange(h1, s->nbuckets),
+					 ck_fingerprint(h2, s->fp_bits)) ||
+			ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
+					ck_fingerprint(h2, s->fp_bits), h2))
 			return true;
 		break;
 	}
@@ -870,15 +870,34 @@ cuckoo_add(CuckooView *v, BloomHash h)
 	{
 		s = &v->sub[i];
 		if (s->count < s->room &&
-			ck_place(v, s, ck_fastrange(h.h1, s->nbuckets),
-					 ck_fingerprint(h.h2, s->fp_bits)))
+			ck_place(v, s, ck_fastrange(h1, s->nbuckets),
+					 ck_fingerprint(h2, s->fp_bits)))
 			return true;
 	}
 	s = &v->sub[last];
 	if (s->count >= s->room)
 		return false;
-	return ck_kick(v, s, ck_fastrange(h.h1, s->nbuckets),
-				   ck_fingerprint(h.h2, s->fp_bits), h.h2);
+	return ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
+				   ck_fingerprint(h2, s->fp_bits), h2);
+}
+
+/*
+ * One sub-filter below its room, the common case: whether the element
+ * matches or not, the steps come to placing, then kicking, there; so no
+ * probe first.
+ */
+bool
+cuckoo_add(CuckooView *v, BloomHash h)
+{
+	CuckooSub  *s = &v->sub[0];
+	uint64_t	bucket;
+	uint32_t	fp;
+
+	if (v->hdr.nsub != 1 || s->count >= s->room)
+		return ck_add_steps(v, h.h1, h.h2);
+	bucket = ck_fastrange(h.h1, s->nbuckets);
+	fp = ck_fingerprint(h.h2, s->fp_bits);
+	return ck_place(v, s, bucket, fp) || ck_kick(v, s, bucket, fp, h.h2);
 }
 
 /*
@@ -900,7 +919,7 @@ cuckoo_delete(CuckooView *v, BloomHash h)
 	{
 		const CuckooSub *s = &v->sub[i];
 		int			j;
-		int64_t		at = ck_match(v, s, h, &j);
+		int64_t		at = ck_match(v, s, h.h1, h.h2, &j);
 
 		if (at < 0)
 			continue;
