@@ -143,3 +143,7 @@ SELECT (SELECT count(*) FROM generate_series(0, 299, 2) g WHERE NOT d @> g) AS f
 FROM (SELECT cf_delete_all(f, (SELECT array_agg(g) FROM generate_series(1, 299, 2) g)) AS d FROM cf_legacy) s;
 
 DROP TABLE cf_t, cf_t2, cf_grown, cf_over, cf_legacy;
+
+-- 1.3's comments say what deletes and cf_fpp do now
+SELECT obj_description('cf_items(cuckoofilter)'::regprocedure) LIKE '%deletes kept%' AS items_comment,
+       obj_description('cf_fpp(cuckoofilter)'::regprocedure) LIKE '%upper bound%' AS fpp_comment;
