@@ -794,8 +794,9 @@ test_validation(void)
 /*
  * A cuckoo filter built from the README's words alone (its sections
  * Sizing, Hash scheme, Inserting and Binary format), with nothing of
- * src/bloom_cuckoo.c but the MurmurHash3 library: slots unpacked, every
- * search linear.  Its bytes must equal the core's after adds that kick,
+ * src/bloom_cuckoo.c but the MurmurHash3 library and its finaliser fmix64
+ * (bloom_hash.h's copy, which test/unit_hash.c holds to the library):
+ * slots unpacked, every search linear.  Its bytes must equal the core's after adds that kick,
  * grow, copy and delete.
  */
 typedef struct RSub
@@ -817,17 +818,6 @@ typedef struct RFilter
 	uint64_t	items;
 	RSub		sub[64];
 } RFilter;
-
-static uint64_t
-r_fmix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	k ^= k >> 33;
-	k *= UINT64_C(0xc4ceb9fe1a85ec53);
-	k ^= k >> 33;
-	return k;
-}
 
 static uint64_t
 r_high(uint64_t a, uint64_t n)
@@ -942,7 +932,7 @@ r_fp(uint64_t h2, int f)
 static uint64_t
 r_alt(uint64_t i, uint32_t fp, uint64_t n)
 {
-	uint64_t	H = r_high(r_fmix64(fp), n);
+	uint64_t	H = r_high(bloom_fmix64(fp), n);
 
 	return (H + n - i) % n;
 }
