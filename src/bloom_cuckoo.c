@@ -115,10 +115,10 @@
  * header's b: each doubles the room, and since a sub-filter takes no new
  * entries past its room (copies aside, which match no new non-member),
  * their modelled rates sum to less than 0.9 e (1 + 1/2 + 1/4 + ...) <
- * 1.8 e however far the filter grows.  Where a share would need more than
- * 32-bit fingerprints growth stops instead (at 1e-8, after a few
- * sub-filters), as at CUCKOO_MAX_BYTES or 64 sub-filters: the SQL layer
- * raises 54000.  Checks and deletes look at every sub-filter (two
+ * 1.8 e however far the filter grows.  Where no fingerprint of at most
+ * 32 bits meets a share within CUCKOO_MAX_BYTES (at tiny rates a share
+ * then needs ever more buckets per element) growth stops instead, as at
+ * CUCKOO_MAX_BYTES or 64 sub-filters: the SQL layer raises 54000.  Checks and deletes look at every sub-filter (two
  * buckets each).  Adding one element more than 2 b times fills its pair
  * of buckets in every sub-filter, so every further copy grows the filter:
  * use cf_add_nx for sets.
@@ -946,8 +946,8 @@ cuckoo_delete(CuckooView *v, BloomHash h)
  * Sub-filter k (k >= 1) is sized as cf_create sizes one for capacity
  * c 2^k at rate e / 2^k, with the filter's b: each doubles the room, and
  * their modelled rates at their rooms sum to less than 0.9 e (1 + 1/2 +
- * 1/4 + ...) < 2 e however far the filter grows.  Where the share would
- * need more than 32-bit fingerprints growth stops instead.
+ * 1/4 + ...) < 2 e however far the filter grows.  Where no f up to 32
+ * meets the share within the size limit growth stops instead.
  */
 CuckooGrowth
 cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)

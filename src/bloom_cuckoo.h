@@ -158,7 +158,8 @@ typedef enum CuckooGrowth
 {
 	CUCKOO_GROW_OK = 0,
 	CUCKOO_GROW_SUBFILTERS,		/* already CUCKOO_MAX_SUBFILTERS */
-	CUCKOO_GROW_FP_BITS,		/* its share of the rate needs > 32 bits */
+	CUCKOO_GROW_FP_BITS,		/* no f <= 32 meets its share within the
+								 * size limit */
 	CUCKOO_GROW_SIZE			/* over CUCKOO_MAX_BYTES */
 } CuckooGrowth;
 

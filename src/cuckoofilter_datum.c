@@ -175,8 +175,9 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("cuckoo filter is full"),
-					 errdetail("It holds " UINT64_FORMAT " items in %d sub-filters; another sub-filter would need fingerprints of more than %d bits to keep the error rate below twice %g.",
-							   v->hdr.items, v->hdr.nsub, CUCKOO_MAX_FP_BITS, v->hdr.error_rate),
+					 errdetail("It holds " UINT64_FORMAT " items in %d sub-filters; to keep the rate below twice %g, another sub-filter would need fingerprints of more than %d bits or a size over the limit of %llu bytes.",
+							   v->hdr.items, v->hdr.nsub, v->hdr.error_rate, CUCKOO_MAX_FP_BITS,
+							   (unsigned long long) CUCKOO_MAX_BYTES),
 					 errhint("Create the filter with a larger capacity or a higher error rate, or use cf_add_nx to add each element once.")));
 		if (growth != CUCKOO_GROW_OK)
 			n = 0;				/* cf_grow reports the limit */
