@@ -818,15 +818,15 @@ COMMENT ON FUNCTION cf_add_all(cuckoofilter, anyarray) IS 'copy of the filter wi
 
 CREATE FUNCTION cf_delete(cuckoofilter, anyelement) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS 'copy of the filter with one copy of the element removed (unchanged if absent); delete only what was added';
+COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS 'copy of the filter with one copy of the element removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
 
 CREATE FUNCTION cf_delete(cuckoofilter, text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent); delete only what was added';
+COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
 
 CREATE FUNCTION cf_delete_all(cuckoofilter, anyarray) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter with one copy of every non-NULL array element removed; delete only what was added';
+COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter with one copy of every non-NULL array element removed, as cf_delete; delete only what was added';
 
 -- checking
 
@@ -896,11 +896,11 @@ COMMENT ON FUNCTION cf_error_rate(cuckoofilter) IS 'false-positive rate the cuck
 
 CREATE FUNCTION cf_items(cuckoofilter) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'cuckoofilter_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_items(cuckoofilter) IS 'entries held: copies added and not deleted';
+COMMENT ON FUNCTION cf_items(cuckoofilter) IS 'entries held: copies added and not deleted, and those deletes kept in a grown filter';
 
 CREATE FUNCTION cf_fpp(cuckoofilter) RETURNS float8
 	AS 'MODULE_PATHNAME', 'cuckoofilter_fpp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_fpp(cuckoofilter) IS 'estimated false-positive rate at the current fill';
+COMMENT ON FUNCTION cf_fpp(cuckoofilter) IS 'expected number of entries a non-member matches, over all sub-filters: an upper bound of the false-positive rate';
 
 CREATE FUNCTION cf_info(cuckoofilter) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'cuckoofilter_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -69,7 +69,8 @@ gen(const char *name, int b, int f, uint64_t nbuckets, int nkeys, int ndel)
 			int			g;
 			uint8_t    *dst;
 
-			cuckoo_next_shape(&v, &n, &g);
+			if (cuckoo_next_sub(&v, &n, &g) != CUCKOO_GROW_OK)
+				abort();
 			dst = malloc(cuckoo_grown_bytes(&v, n, g));
 			cuckoo_grow(&v, dst, n, g);
 			free(buf);

@@ -74,7 +74,8 @@ FROM (SELECT 'Q0tPRgECAgkBAAAAAQD0ARQAAAAAAAAAexSuR+F6hD8DAAAAAAAAAAAAAAAAAAAADQ
 SELECT 'not base64!'::cuckoofilter;
 SELECT '\x00'::bytea::cuckoofilter;
 
--- growth past capacity: sub-filters, no false negatives, the rate under 2e
+-- growth past capacity: sub-filters (sub-filter k sized for 1000 2^k at
+-- 0.9% / 2^k), no false negatives, the rate under 2e
 CREATE TABLE cf_grown AS SELECT cf_agg(g, 1000, 0.01) AS f FROM generate_series(1, 16000) g;
 SELECT jsonb_array_length(cf_info(f)->'subfilters') AS subfilters,
        cf_info(f)->'subfilters' AS shapes, cf_items(f) AS items,
@@ -94,4 +95,55 @@ SELECT cf_merge(NULL, cf_create(10))::bytea = cf_create(10)::bytea AS null_first
 SELECT cf_count(m, 1) AS ones, m @> 2 AS two, m @> 3 AS three, cf_items(m) AS items
 FROM (SELECT cf_merge(cf_add(cf_add(cf_create(100), 1), 2), cf_add(cf_add(cf_create(100), 1), 3)) AS m) s;
 
-DROP TABLE cf_t, cf_t2, cf_grown;
+-- capacity is a promise: exactly capacity distinct keys never grow a filter,
+-- at every capacity 1..300 and several rates (test/unit_cuckoo.c: 1..2000,
+-- six rates, 156,000 filters, and each first sub-filter filled to its room)
+SELECT count(*) AS filters,
+       count(*) FILTER (WHERE jsonb_array_length(cf_info(f)->'subfilters') > 1) AS grown,
+       count(*) FILTER (WHERE cf_items(f) <> c) AS items_wrong
+FROM generate_series(1, 300) c, (VALUES (0.3::float8), (0.01), (1e-6)) r(rate),
+     LATERAL (SELECT cf_add_all(cf_create(c, r.rate, c + 100), array_agg(g::bigint * 7919)) AS f
+              FROM generate_series(1, c) g) s;
+
+-- deletes never take another element's entry: the issue's case (54 keys,
+-- then 4x past capacity), every other key deleted, the rest all found
+SELECT f @> 54 AS has_54, cf_items(f) AS items,
+       jsonb_array_length(cf_info(f)->'subfilters') AS subfilters
+FROM (SELECT cf_delete_all(cf_add_all(cf_create(54, 0.1, 54), (SELECT array_agg(g) FROM generate_series(1, 54) g)),
+                           (SELECT array_agg(g) FROM generate_series(1, 54, 2) g)) AS f) s;
+SELECT (SELECT count(*) FROM generate_series(2, 216, 2) g WHERE NOT f @> g) AS false_negatives,
+       jsonb_array_length(cf_info(f)->'subfilters') > 1 AS grown
+FROM (SELECT cf_delete_all(cf_add_all(cf_create(54, 0.1, 54), (SELECT array_agg(g) FROM generate_series(1, 216) g)),
+                           (SELECT array_agg(g) FROM generate_series(1, 215, 2) g)) AS f) s;
+
+-- past capacity the rate stays under 2e, and cf_fpp never understates it
+-- (200,000 non-members; 3 standard errors of slack for the sampling)
+CREATE TABLE cf_over AS
+SELECT o.over, cf_add_all(cf_create(1000, 0.05, 3), (SELECT array_agg(g) FROM generate_series(1, 1000 * o.over) g)) AS f
+FROM (VALUES (1), (10), (100)) o(over);
+SELECT over, jsonb_array_length(cf_info(f)->'subfilters') AS subfilters,
+       m.rate < 0.1 AS under_2e,
+       m.rate <= cf_fpp(f) + 3 * sqrt(cf_fpp(f) / 200000) AS fpp_not_under
+FROM cf_over, LATERAL (SELECT count(*) FILTER (WHERE f @> g) / 200000.0 AS rate
+                       FROM generate_series(1000001, 1200000) g) m
+ORDER BY over;
+
+-- growth stops with 54000 where the next sub-filter's share of the rate
+-- would need fingerprints of more than 32 bits
+SELECT cf_add_all(cf_create(1, 1e-8), (SELECT array_agg(g) FROM generate_series(1, 40000) g));
+
+-- a value 1.2 built (cf_create(100, 0.01, 5) and keys 0..299, grown to two
+-- sub-filters) answers as it did; deleting half leaves the rest found
+CREATE TABLE cf_legacy AS SELECT 'Q0tPRgECBAoFAAAAAgD0AWQAAAAAAAAAexSuR+F6hD8sAQAAAAAAAAAAAAAAAAAAGwAAAAAAAABoAAAAAAAAAAoAAAAAAAAAVrGr5KdT5I5Ft6t/zwMA/CZT++3wb4ulV7qM0amEM4ibkMeLaSvrN+0+IVWGMYurP0zhA4X1/CwmWIeS1ylW7xOH7/UzALKiPOLvQzNcYoTFdhiUuYU2jkYosqWFOWaBS7gkU0dOgyn99RViJn1wFAoAAKf5n6CpM9lI/kzoA7e1DVzjyG6ZNgAAAAAAAADEAAAAAAAAAAsAAAAAAAAADioQAACQGT71Fo4S4FUM2datJ1wmbaeBj/hOzrOkNxoAkc7Q8TQiPvDqEOeYCAEAABA3qwhYoQpdQzaSShm8eDbU+F5Wg4Rt4KbHPs48bWtOd3V3cAF/qduiqekAwMq2wBD51cIHvAGA3GlIyj0X9nRQSEK4wCfrPedFDjGiC2IFMkJz3QWjxPGUOwAAAABLrTn5AUA1s7ZmqUVVqx4H5XfAWPENyTQezZGzOEMdaVGe5TgAADDCkFODCCKCNQAAYMum0Cb/1mgz0/KrxCAxSf8OarXYAfDIsqiHpzsSFulLVCifzR4AHI8tHAGgRUhkJin6zxFBVYFE7QoRAJpuaOQoVe1Hfqo8Zht2rAFgCfsXFr5X/xsXxXoZRQ/1o2TGhLlRKddUEzmn'::cuckoofilter AS f;
+SELECT (SELECT count(*) FROM generate_series(0, 299) g WHERE f @> g) AS members_found,
+       (SELECT count(*) FROM generate_series(300, 100299) g WHERE f @> g) AS positives_pinned,
+       jsonb_array_length(cf_info(f)->'subfilters') AS subfilters
+FROM cf_legacy;
+SELECT (SELECT count(*) FROM generate_series(0, 299, 2) g WHERE NOT d @> g) AS false_negatives
+FROM (SELECT cf_delete_all(f, (SELECT array_agg(g) FROM generate_series(1, 299, 2) g)) AS d FROM cf_legacy) s;
+
+DROP TABLE cf_t, cf_t2, cf_grown, cf_over, cf_legacy;
+
+-- 1.3's comments say what deletes and cf_fpp do now
+SELECT obj_description('cf_items(cuckoofilter)'::regprocedure) LIKE '%deletes kept%' AS items_comment,
+       obj_description('cf_fpp(cuckoofilter)'::regprocedure) LIKE '%upper bound%' AS fpp_comment;

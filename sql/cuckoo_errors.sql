@@ -1,7 +1,7 @@
 -- Malformed cuckoofilter values, one per line: the text form is refused
 -- with 22P02, the bytea cast with 22P03, each naming what is wrong.  Each
 -- starts from the valid cf_create(1, 0.01) (48-byte header, then one
--- sub-filter: its 24-byte descriptor and 2 buckets of 2 8-bit slots, 76
+-- sub-filter: its 24-byte descriptor and 1 bucket of 4 8-bit slots, 76
 -- bytes in all) and changes one thing.
 \set VERBOSITY default
 CREATE TABLE cf_ok AS SELECT cf_create(1, 0.01)::bytea AS b;

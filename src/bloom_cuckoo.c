@@ -54,54 +54,91 @@
  *		40	uint32	key type, as bloomfilter's (0 untyped, else a type OID < 10000)
  *		44	uint32	reserved, zero
  *
- * Sizing.  With b slots per bucket filled to a load a, a check compares
- * 2 b a fingerprints on average (two buckets), each matching by chance with
- * probability 1/(2^f - 1), so the rate at capacity is
- *		1 - (1 - 1/(2^f - 1))^(2 b a)  ~  2 b a / 2^f
- * Sizing aims that modelled rate at 90% of the requested one (bloomfilter's
- * BLOOM_SIZING_MARGIN, so that measurements, which sample, stay under the
- * request).  For each b in {4, 2, 8} it takes the load cuckoo hashing with
- * b slots reliably reaches within the kick limit (0.80, 0.94, 0.96: the
- * paper's 84%, 95%, 98% less a margin), the smallest f that meets the
- * target at that load (f ~ ceil(log2(2 b a / 0.9 e))), and also f - 1 at
- * the lower load at which f - 1 meets it; buckets n = ceil(capacity /
- * (b load)), at least 2.  Of these (b, f, n) it keeps the one with the
- * fewest bits (b = 4 first on a tie).  That makes b = 4 from about 2% down
- * to 1e-8 and b = 2 above; bits per element are f / load: 10.6 at 1%
- * against the 9.6 of an optimal Bloom filter, 14.1 against 14.4 at 0.1%,
- * 18.1 against 19.2 at 0.01%.
+ * Rate.  A fingerprint of f bits equals another element's with
+ * probability q = (2^f + 2) / 4^f (value 1 stands for 0 too, so it is
+ * twice as likely as the others).  A non-member's two buckets hold on
+ * average 2 m / n of the m entries of a sub-filter of n buckets, so it
+ * matches 2 m q / n of them on average: that expectation is the modelled
+ * rate (cuckoo_model_fpp), an upper bound of the chance of a match.
  *
- * Insertion.  An add takes the first empty slot in either bucket of any
- * sub-filter, newest first.  Failing that it kicks in the newest
- * sub-filter: it puts the fingerprint in a slot of one of its buckets,
+ * Room.  Cuckoo hashing fills a table up to a load that depends on b and
+ * scatters about its mean by about sqrt(S) of the S = n b slots, with a
+ * long low tail in tables of a few buckets.  Measured with 500 kicks (the
+ * first failed walk, random keys): b = 4 reaches 0.955 and more from 1,000
+ * to 10M buckets (0.93 with a one-in-20,000 tail at 100 buckets), b = 8
+ * 0.984 and more.  A sub-filter's room, the most entries it takes before
+ * it counts as full, stays under both: max(b, floor(930 S / 1000) -
+ * ceil(sqrt(16 S))) for b = 4, max(b, floor(960 S / 1000) -
+ * ceil(sqrt(9 S))) for b = 8 (b = 2, which 1.2 made: 800 and 16).  One
+ * bucket always takes b entries, whatever they are.  test/unit_cuckoo.c
+ * fills 156,000 first sub-filters (capacities 1..2000, six rates, many
+ * seeds) to their rooms without a failed walk.  XXX: that is a margin,
+ * not a proof: random hashing can fail earlier with a tiny probability,
+ * and keys chosen against a known seed (2b + 1 of them with one
+ * fingerprint and bucket pair) always can; the filter then grows, which
+ * keeps every answer right (fails safe).
+ *
+ * Sizing.  A sub-filter for C entries at a modelled rate of at most t,
+ * with b slots per bucket: n_room, the fewest buckets whose room holds C;
+ * then for each f from 7 to 32, the fewest buckets n >= n_room at which
+ * C entries model at most t; of those the (f, n) with the fewest bits n f
+ * (the smaller f on a tie).  Fewer bits at more buckets can win, which is
+ * why every f is tried.  cf_create takes C = capacity, t = 0.9 e (the
+ * margin bloomfilter's sizing uses, so that measurements stay under the
+ * request), and b = 4 or 8, whichever needs fewer bits n b f (4 on a
+ * tie): b = 8 needs one more fingerprint bit but fills more evenly, so it
+ * wins for small capacities.  Fingerprints have at least 7 bits: with few
+ * bits the alternate bucket takes few values (2^f), and measured tables
+ * then fill badly (b = 2 and 5 bits: 56% at 1M buckets; 3 bits: 15%).
+ * That makes b = 4 from about 20% down to 1e-6: 10.8 bits per element at
+ * 1% (an optimal Bloom filter: 9.6), 14.1 at 0.1% (14.4), 18.4 at 0.01%
+ * (19.2).
+ *
+ * Insertion.  First, the newest sub-filter in which the element already
+ * matches an entry: an empty slot of its buckets there, else the kick walk
+ * there, whatever its fill.  Copies of an element so stay in one
+ * sub-filter, which is what lets deletes remove them (below); and a copy
+ * of an entry (same fingerprint, same buckets) does not change which
+ * non-members match.  Else, newest sub-filter first, the first empty slot
+ * of either bucket in a sub-filter below its room (the first sub-filter's
+ * room is the capacity, sub-filter k's c 2^k, each at most its buckets'
+ * room); else the kick walk in the newest sub-filter, if it is below its
+ * room.  The walk puts the fingerprint in a slot of one of its buckets,
  * takes the one that was there to that one's other bucket, and so on, up
- * to max_kicks times.  The slot and the starting bucket come from a linear
+ * to max_kicks times; the slot and the starting bucket come from a linear
  * congruential sequence seeded with h2 (for merges, with the fingerprint
  * and bucket), never from a random source: the same filter and the same
  * element always give the same bytes.  If the walk finds no empty slot it
- * is undone, so the value is unchanged, and the filter grows.
+ * is undone, so the value is unchanged.  Failing all that, the filter
+ * grows and the add starts again.
  *
- * Growth.  A full filter appends a sub-filter with twice the buckets of
- * the newest and one more fingerprint bit (at most 32).  The rate of one
- * sub-filter at a given load depends on f, not on its size, so sub-filter
- * k adds about e / 2^k: the rate stays below 2 e however far the filter
- * grows, and each sub-filter doubles the room.  Checks and deletes look
- * at every sub-filter (two buckets each).  Growth stops at
- * CUCKOO_MAX_BYTES or 64 sub-filters, where the SQL layer raises 54000.
- * Adding one element more than 2 b times fills its pair of buckets in
- * every sub-filter, so every further copy grows the filter: use
- * cf_add_nx for sets.
+ * Growth.  Sub-filter k is sized for C = c 2^k at t = 0.9 e / 2^k with the
+ * header's b: each doubles the room, and since a sub-filter takes no new
+ * entries past its room (copies aside, which match no new non-member),
+ * their modelled rates sum to less than 0.9 e (1 + 1/2 + 1/4 + ...) <
+ * 1.8 e however far the filter grows.  Where no fingerprint of at most
+ * 32 bits meets a share within CUCKOO_MAX_BYTES (at tiny rates a share
+ * then needs ever more buckets per element) growth stops instead, as at
+ * CUCKOO_MAX_BYTES or 64 sub-filters: the SQL layer raises 54000.  Checks and deletes look at every sub-filter (two
+ * buckets each).  Adding one element more than 2 b times fills its pair
+ * of buckets in every sub-filter, so every further copy grows the filter:
+ * use cf_add_nx for sets.
  *
  * Deletion removes one entry with the element's fingerprint from one of
- * its buckets (newest sub-filter first).  Deleting an element that was
- * never added can remove another element's entry, a false negative for
- * that one.  Deleting what was added never does while the filter has one
- * sub-filter: any entry matching the element there has the element's
- * fingerprint and bucket pair, so which copy goes makes no difference.
- * XXX: after growth, the element can also match another element's entry
- * in a different sub-filter (as often as a false positive there), and the
- * delete may take that one, a false negative for the other (test/unit_cuckoo.c
- * counts how often).  Size filters that see deletes for their peak.
+ * its buckets.  Deleting an element that was never added can remove
+ * another element's entry, a false negative for that one.  Deleting what
+ * was added never does: any entry matching the element in a sub-filter
+ * has the element's fingerprint and bucket pair there, so which of them
+ * goes makes no difference, and the same holds over sub-filters of one
+ * shape (merges make such).  When the element matches in sub-filters of
+ * two shapes, one match may be another element's entry (as often as a
+ * false positive there), and which is the element's own cannot be told:
+ * then nothing is removed, the element stays possibly present, and
+ * cf_items keeps counting it.  XXX: such kept entries are a leak; with
+ * sets (each element once) about 0.2% of deletes past capacity, but with
+ * many copies of elements churned far past capacity many more
+ * (test/unit_cuckoo.c counts both).  Size filters that see deletes for
+ * their peak: one that never grew keeps none.
  *
  * Merging (the aggregate's combine step) re-inserts each entry of the
  * other filter at its own bucket pair in a sub-filter of the same shape,
@@ -109,8 +146,10 @@
  * pair, so the merged filter answers as if both filters' adds had been
  * made to it (same shapes), though its bytes differ from a serial build.
  *
- * XXX: fingerprint 0 maps to 1, so fingerprint 1 is twice as likely as
- * the others; the modelled rate ignores that (its effect is 1/2^f).
+ * XXX: MurmurHash3 of a key of at most 8 bytes with the seed equal to
+ * its length gives h2 = 1.5 h1 (mod 2^64), so fingerprint and bucket are
+ * one function: seed 8 with integer keys fills a filter to about half
+ * and then grows it.  The hash is the format's; the README warns.
  *
  * src/bloom_cuckoo.c
  *
@@ -121,11 +160,6 @@
 
 #include <math.h>
 #include <string.h>
-
-/* loads sizing aims at for b = 2, 4, 8 */
-#define CUCKOO_LOAD_2	0.80
-#define CUCKOO_LOAD_4	0.94
-#define CUCKOO_LOAD_8	0.96
 
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
@@ -330,26 +364,58 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 
 /* ---- sizing ---- */
 
-double
-cuckoo_target_load(int bucket_size)
+/*
+ * Room of a sub-filter of n buckets of b slots (S = n b slots): the most
+ * entries adds put there.  Cuckoo hashing fills a table up to a load that
+ * depends on b (measured with 500 kicks: 0.955 and up for b = 4, 0.984 and
+ * up for b = 8, up to 10M buckets) and that scatters about its mean by
+ * about sqrt(S) slots, with a long low tail in tables of a few buckets
+ * (where one bucket's share matters).  The room stays under both: a load
+ * of 0.93 (b = 4) or 0.96 (b = 8), less beta sqrt(S) slots (beta 4 and 3).
+ * b slots always take b entries (one bucket holds them whatever they are),
+ * so the room is at least b.  Integer arithmetic only, so that every
+ * client computes the same room.  b = 2 is only ever read (1.2 made it;
+ * its small fingerprints fill badly: see CUCKOO_FLOOR_FP_BITS).
+ */
+static uint64_t
+ck_isqrt_ceil(uint64_t x)
 {
-	switch (bucket_size)
-	{
-		case 2:
-			return CUCKOO_LOAD_2;
-		case 8:
-			return CUCKOO_LOAD_8;
-		default:
-			return CUCKOO_LOAD_4;
-	}
+	uint64_t	r = (uint64_t) sqrt((double) x);
+
+	while (r * r < x)
+		r++;
+	while (r > 0 && (r - 1) * (r - 1) >= x)
+		r--;
+	return r;
 }
 
-double
-cuckoo_model_fpp(int bucket_size, int fp_bits, double load)
+uint64_t
+cuckoo_room(int bucket_size, uint64_t nbuckets)
 {
-	double		p = 1.0 / (ldexp(1.0, fp_bits) - 1.0);
+	uint64_t	slots = nbuckets * (uint64_t) bucket_size;
+	uint64_t	permille = bucket_size == 8 ? 960 : bucket_size == 4 ? 930 : 800;
+	uint64_t	beta = bucket_size == 8 ? 3 : 4;
+	uint64_t	load = slots * permille / 1000;
+	uint64_t	spread = ck_isqrt_ceil(beta * beta * slots);
 
-	return -expm1(2.0 * bucket_size * load * log1p(-p));
+	if (load <= spread || load - spread < (uint64_t) bucket_size)
+		return (uint64_t) bucket_size;
+	return load - spread;
+}
+
+/*
+ * A fingerprint of f bits matches another element's with probability
+ * q = sum over values of P(value)^2 = (2^f + 2) / 4^f (value 1 also stands
+ * for 0, so it is twice as likely).  A non-member's two buckets hold on
+ * average 2 items / n entries of the sub-filter, so it matches 2 items q / n
+ * of them on average: the rate, and an upper bound of the probability.
+ */
+double
+cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets)
+{
+	double		q = (ldexp(1.0, fp_bits) + 2.0) / ldexp(1.0, 2 * fp_bits);
+
+	return 2.0 * (double) items * q / (double) nbuckets;
 }
 
 static size_t
@@ -378,55 +444,115 @@ cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets)
 	return len <= CUCKOO_MAX_BYTES ? len : 0;
 }
 
+/* the fewest buckets whose room holds capacity; false past the size limit */
+static bool
+ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
+{
+	double		load = b == 8 ? 0.96 : 0.93;
+	double		beta = b == 8 ? 3.0 : 4.0;
+	double		guess = ((double) capacity + beta * sqrt((double) capacity / load)) / (b * load);
+	uint64_t	n;
+
+	/* near the answer (the room is about load S - beta sqrt(S)); then exact */
+	if (guess > (double) max_n)
+		return false;
+	n = guess > 1.0 ? (uint64_t) guess : 1;
+	while (n > 1 && cuckoo_room(b, n - 1) >= capacity)
+		n--;
+	while (cuckoo_room(b, n) < capacity)
+		if (++n > max_n)
+			return false;
+	*nbuckets = n;
+	return true;
+}
+
+/*
+ * The sub-filter for capacity entries at a modelled rate of at most target
+ * with b slots per bucket, in the fewest bits.  Its buckets must give room
+ * for capacity (so that it never fills before it); each f from the floor
+ * to 32 then needs enough buckets that capacity entries in them stay
+ * within target, and the f with the fewest bits wins (the smallest on a
+ * tie).  A sub-filter takes capacity entries and no more, so its rate
+ * never passes target.  False if no f up to 32 fits within the size limit.
+ */
+static bool
+ck_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
+{
+	uint64_t	max_n = (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * CUCKOO_FLOOR_FP_BITS);
+	uint64_t	n_room;
+	double		best = INFINITY;
+
+	if (!ck_room_buckets(capacity, b, max_n, &n_room))
+		return false;
+	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
+	{
+		double		need = cuckoo_model_fpp(f, capacity, 1) / target;
+		uint64_t	n;
+
+		if (!(need <= (double) max_n))
+			continue;
+		n = need > (double) n_room ? (uint64_t) ceil(need) : n_room;
+		/* exact in the model's own arithmetic, whatever ceil rounded */
+		while (n > n_room && cuckoo_model_fpp(f, capacity, n - 1) <= target)
+			n--;
+		while (cuckoo_model_fpp(f, capacity, n) > target)
+			n++;
+		if (cuckoo_empty_bytes(b, f, n) != 0 && (double) n * f < best)
+		{
+			best = (double) n * f;
+			*fp_bits = f;
+			*nbuckets = n;
+		}
+	}
+	return best != INFINITY;
+}
+
+/*
+ * b = 4 or b = 8, whichever needs fewer bits (b = 4 on a tie): b = 8 needs
+ * one more fingerprint bit for the same rate but fills more reliably, so
+ * it wins for small capacities, where the room's margin is most of it.
+ */
 bool
 cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
 			int *fp_bits, uint64_t *nbuckets)
 {
-	static const int sizes[] = {4, 2, 8};
+	static const int sizes[] = {4, 8};
 	double		target = error_rate * BLOOM_SIZING_MARGIN;
 	double		best = INFINITY;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 	{
-		int			b = sizes[i];
-		int			f = 3;
+		int			f;
+		uint64_t	n;
+		double		bits;
 
-		/* the fewest bits that reach the target at the highest load */
-		while (f <= CUCKOO_MAX_FP_BITS &&
-			   cuckoo_model_fpp(b, f, cuckoo_target_load(b)) > target)
-			f++;
-
-		/*
-		 * One bit fewer at a lower load (more buckets) can be smaller: try
-		 * f - 1 and f, each at the highest load that reaches the target.
-		 */
-		for (int g = f - 1; g <= f && g <= CUCKOO_MAX_FP_BITS; g++)
+		if (!ck_shape(capacity, target, sizes[i], &f, &n))
+			continue;
+		bits = (double) n * sizes[i] * f;
+		if (bits < best)
 		{
-			double		p = 1.0 / (ldexp(1.0, g) - 1.0);
-			double		load = log1p(-target) / (2.0 * b * log1p(-p));
-			double		n;
-			double		bits;
-
-			if (g < 3)
-				continue;
-			if (load > cuckoo_target_load(b))
-				load = cuckoo_target_load(b);
-			n = ceil((double) capacity / (b * load));
-			if (n < 2)
-				n = 2;
-			bits = n * b * g;
-			if (bits < best)
-			{
-				best = bits;
-				*bucket_size = b;
-				*fp_bits = g;
-				*nbuckets = (uint64_t) n;
-			}
+			best = bits;
+			*bucket_size = sizes[i];
+			*fp_bits = f;
+			*nbuckets = n;
 		}
 	}
-	if (best == INFINITY || best / 8 > (double) CUCKOO_MAX_BYTES)
-		return false;
-	return cuckoo_empty_bytes(*bucket_size, *fp_bits, *nbuckets) != 0;
+	return best != INFINITY;
+}
+
+/*
+ * Entries adds put in sub-filter i: the first takes the capacity, sub-filter
+ * k the capacity times 2^k, each at most the room of its buckets (values
+ * of 1.2 and merges can have sub-filters sized otherwise) and of its slots.
+ */
+static uint64_t
+ck_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
+{
+	uint64_t	slots = nbuckets * hdr->bucket_size;
+	uint64_t	want = hdr->capacity > (UINT64_MAX >> i) ? UINT64_MAX : hdr->capacity << i;
+	uint64_t	room = i == 0 ? slots : cuckoo_room(hdr->bucket_size, nbuckets);
+
+	return want < room ? want : room;
 }
 
 /* ---- header ---- */
@@ -568,6 +694,7 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		s->slots = (uint8_t *) buf + off;
 		off += s->slot_bytes;
 		items += s->count;
+		s->room = ck_sub_room(hdr, i, s->nbuckets);
 	}
 	if (off != len)
 		return CUCKOO_BAD_LENGTH;
@@ -698,63 +825,161 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 	return false;
 }
 
-bool
-cuckoo_add(CuckooView *v, BloomHash h)
+/* bucket of sub-filter s holding the element's fingerprint, or -1 */
+static int64_t
+ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
+{
+	int			b = v->hdr.bucket_size;
+	uint32_t	fp = ck_fingerprint(h2, s->fp_bits);
+	uint64_t	bucket = ck_fastrange(h1, s->nbuckets);
+
+	for (int pass = 0; pass < 2; pass++)
+	{
+		*slot = ck_find(s, b, bucket, fp);
+		if (*slot >= 0)
+			return (int64_t) bucket;
+		bucket = ck_alt(bucket, fp, s->nbuckets);
+	}
+	return -1;
+}
+
+/*
+ * First, the newest sub-filter where the element already matches an
+ * entry: an empty slot of either bucket there, else the kick walk there,
+ * whatever that sub-filter's fill: copies of an element then stay in one
+ * sub-filter, which is what lets cuckoo_delete remove them, and an entry
+ * equal to one there (same fingerprint, same buckets) does not change
+ * which non-members match, so the rate stays as it was.  Else, newest
+ * sub-filter first, the first empty slot of either bucket in one below its
+ * room; else the kick walk in the newest, if below its room.
+ */
+static bool
+ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 {
 	int			last = v->hdr.nsub - 1;
 	CuckooSub  *s;
 
 	for (int i = last; i >= 0; i--)
 	{
+		int			j;
+
 		s = &v->sub[i];
-		if (ck_place(v, s, ck_fastrange(h.h1, s->nbuckets),
-					 ck_fingerprint(h.h2, s->fp_bits)))
+		if (ck_match(v, s, h1, h2, &j) < 0)
+			continue;
+		if (ck_place(v, s, ck_fastrange(h1, s->nbuckets),
+					 ck_fingerprint(h2, s->fp_bits)) ||
+			ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
+					ck_fingerprint(h2, s->fp_bits), h2))
+			return true;
+		break;
+	}
+	for (int i = last; i >= 0; i--)
+	{
+		s = &v->sub[i];
+		if (s->count < s->room &&
+			ck_place(v, s, ck_fastrange(h1, s->nbuckets),
+					 ck_fingerprint(h2, s->fp_bits)))
 			return true;
 	}
 	s = &v->sub[last];
-	return ck_kick(v, s, ck_fastrange(h.h1, s->nbuckets),
-				   ck_fingerprint(h.h2, s->fp_bits), h.h2);
+	if (s->count >= s->room)
+		return false;
+	return ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
+				   ck_fingerprint(h2, s->fp_bits), h2);
 }
 
+/*
+ * One sub-filter below its room, the common case: whether the element
+ * matches or not, the steps come to placing, then kicking, there; so no
+ * probe first.
+ */
 bool
+cuckoo_add(CuckooView *v, BloomHash h)
+{
+	CuckooSub  *s = &v->sub[0];
+	uint64_t	bucket;
+	uint32_t	fp;
+
+	if (v->hdr.nsub != 1 || s->count >= s->room)
+		return ck_add_steps(v, h.h1, h.h2);
+	bucket = ck_fastrange(h.h1, s->nbuckets);
+	fp = ck_fingerprint(h.h2, s->fp_bits);
+	return ck_place(v, s, bucket, fp) || ck_kick(v, s, bucket, fp, h.h2);
+}
+
+/*
+ * In one sub-filter every entry matching an added element has its
+ * fingerprint and bucket pair, so removing any of them leaves the same
+ * answers; likewise across sub-filters of one shape.  Entries matching in
+ * sub-filters of two shapes cannot be told apart (one may be another
+ * element's, matching by chance), so then nothing is removed: the element
+ * stays possibly present, and no other element becomes absent.
+ */
+CuckooDelete
 cuckoo_delete(CuckooView *v, BloomHash h)
 {
-	int			b = v->hdr.bucket_size;
+	int			found = -1;
+	int64_t		bucket = -1;
+	int			slot = -1;
 
 	for (int i = v->hdr.nsub - 1; i >= 0; i--)
 	{
-		CuckooSub  *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	bucket = ck_fastrange(h.h1, s->nbuckets);
+		const CuckooSub *s = &v->sub[i];
+		int			j;
+		int64_t		at = ck_match(v, s, h.h1, h.h2, &j);
 
-		for (int pass = 0; pass < 2; pass++)
+		if (at < 0)
+			continue;
+		if (found < 0)
 		{
-			int			j = ck_find(s, b, bucket, fp);
-
-			if (j >= 0)
-			{
-				ck_set(s, bucket * b + j, 0);
-				ck_set_count(v, s, -1);
-				return true;
-			}
-			bucket = ck_alt(bucket, fp, s->nbuckets);
+			found = i;
+			bucket = at;
+			slot = j;
 		}
+		else if (s->nbuckets != v->sub[found].nbuckets ||
+				 s->fp_bits != v->sub[found].fp_bits)
+			return CUCKOO_DELETE_KEPT;
 	}
-	return false;
+	if (found < 0)
+		return CUCKOO_DELETE_ABSENT;
+	ck_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
+	ck_set_count(v, &v->sub[found], -1);
+	return CUCKOO_DELETE_DONE;
 }
 
 /* ---- growth and merging ---- */
 
-bool
-cuckoo_next_shape(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
+/*
+ * Sub-filter k (k >= 1) is sized as cf_create sizes one for capacity
+ * c 2^k at rate e / 2^k, with the filter's b: each doubles the room, and
+ * their modelled rates at their rooms sum to less than 0.9 e (1 + 1/2 +
+ * 1/4 + ...) < 2 e however far the filter grows.  Where no f up to 32
+ * meets the share within the size limit growth stops instead.
+ */
+CuckooGrowth
+cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
 {
-	const CuckooSub *s = &v->sub[v->hdr.nsub - 1];
+	int			k = v->hdr.nsub;
+	double		target = v->hdr.error_rate * BLOOM_SIZING_MARGIN;
 
-	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS)
-		return false;
-	*nbuckets = s->nbuckets * 2;
-	*fp_bits = s->fp_bits < CUCKOO_MAX_FP_BITS ? s->fp_bits + 1 : CUCKOO_MAX_FP_BITS;
-	return true;
+	if (k >= CUCKOO_MAX_SUBFILTERS)
+		return CUCKOO_GROW_SUBFILTERS;
+	if (v->hdr.capacity > (UINT64_MAX >> k))
+		return CUCKOO_GROW_SIZE;
+	if (!ck_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
+				  fp_bits, nbuckets))
+	{
+		/* the same capacity at the floor's rate: if that fits, bits ran out */
+		int			f;
+		uint64_t	n;
+
+		if (ck_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
+			return CUCKOO_GROW_FP_BITS;
+		return CUCKOO_GROW_SIZE;
+	}
+	if (cuckoo_grown_bytes(v, *nbuckets, *fp_bits) == 0)
+		return CUCKOO_GROW_SIZE;
+	return CUCKOO_GROW_OK;
 }
 
 size_t
@@ -836,19 +1061,15 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 
 /* ---- estimates ---- */
 
+/* the sum of the sub-filters' modelled rates: never below the chance */
 double
 cuckoo_fpp(const CuckooView *v)
 {
-	double		none = 1.0;
+	double		sum = 0.0;
 
 	for (int i = 0; i < v->hdr.nsub; i++)
-	{
-		const CuckooSub *s = &v->sub[i];
-		double		load = (double) s->count / ((double) s->nbuckets * v->hdr.bucket_size);
-
-		none *= 1.0 - cuckoo_model_fpp(v->hdr.bucket_size, s->fp_bits, load);
-	}
-	return 1.0 - none;
+		sum += cuckoo_model_fpp(v->sub[i].fp_bits, v->sub[i].count, v->sub[i].nbuckets);
+	return sum < 1.0 ? sum : 1.0;
 }
 
 uint64_t

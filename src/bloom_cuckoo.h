@@ -21,9 +21,11 @@
 #define CUCKOO_VERSION			1
 #define CUCKOO_SUB_HEADER_SIZE	24
 
-/* fingerprint bits of any sub-filter; creation picks at least 3 */
+/* fingerprint bits any valid sub-filter may have (1.2 made 3 and up) */
 #define CUCKOO_MIN_FP_BITS		2
 #define CUCKOO_MAX_FP_BITS		32
+/* the fewest bits sizing gives a new sub-filter (bloom_cuckoo.c: why) */
+#define CUCKOO_FLOOR_FP_BITS	7
 #define CUCKOO_MAX_SUBFILTERS	64
 /* kicks per insertion before a sub-filter counts as full */
 #define CUCKOO_DEFAULT_MAX_KICKS 500
@@ -59,6 +61,7 @@ typedef struct CuckooSub
 	uint8_t    *desc;			/* its 24-byte descriptor in the value */
 	uint8_t    *slots;			/* packed fingerprints */
 	size_t		slot_bytes;
+	uint64_t	room;			/* entries adds may put here (cuckoo_room) */
 } CuckooSub;
 
 /*
@@ -97,10 +100,14 @@ typedef enum CuckooCheck
 /* Sizing: false if the filter would exceed CUCKOO_MAX_BYTES. */
 extern bool cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
 						int *fp_bits, uint64_t *nbuckets);
-/* the load (occupied slots / slots) sizing aims at for a bucket size */
-extern double cuckoo_target_load(int bucket_size);
-/* the modelled false-positive rate of one sub-filter at a given load */
-extern double cuckoo_model_fpp(int bucket_size, int fp_bits, double load);
+/* entries a sub-filter of nbuckets buckets takes before it counts as full */
+extern uint64_t cuckoo_room(int bucket_size, uint64_t nbuckets);
+/*
+ * The modelled false-positive rate of one sub-filter holding items entries:
+ * the expected number of entries a non-member matches, an upper bound of
+ * the probability that it matches one.
+ */
+extern double cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets);
 
 /* bytes of an empty filter with one sub-filter; 0 if too large */
 extern size_t cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets);
@@ -130,16 +137,36 @@ extern bool cuckoo_contains(const CuckooView *v, BloomHash h);
 extern uint64_t cuckoo_count(const CuckooView *v, BloomHash h);
 
 /*
- * Add: false when no sub-filter has room within the kick limit; the value
- * is then exactly as before, and the caller appends the sub-filter
- * cuckoo_next_shape names (cuckoo_grow) and adds again, which succeeds.
+ * Add: false when no sub-filter has room (below its room, within the kick
+ * limit); the value is then exactly as before, and the caller appends the
+ * sub-filter cuckoo_next_sub names (cuckoo_grow) and adds again, which
+ * succeeds.
  */
 extern bool cuckoo_add(CuckooView *v, BloomHash h);
-/* remove one copy; false (nothing changed) if none is there */
-extern bool cuckoo_delete(CuckooView *v, BloomHash h);
 
-/* shape of the sub-filter growth appends; false at the sub-filter limit */
-extern bool cuckoo_next_shape(const CuckooView *v, uint64_t *nbuckets, int *fp_bits);
+typedef enum CuckooDelete
+{
+	CUCKOO_DELETE_ABSENT = 0,	/* no entry matches: nothing changed */
+	CUCKOO_DELETE_DONE,			/* one matching entry removed */
+	CUCKOO_DELETE_KEPT			/* matches in sub-filters of different
+								 * shapes: which is the element's cannot be
+								 * told, so nothing changed */
+} CuckooDelete;
+
+/* remove one copy, if that cannot take another element's entry */
+extern CuckooDelete cuckoo_delete(CuckooView *v, BloomHash h);
+
+typedef enum CuckooGrowth
+{
+	CUCKOO_GROW_OK = 0,
+	CUCKOO_GROW_SUBFILTERS,		/* already CUCKOO_MAX_SUBFILTERS */
+	CUCKOO_GROW_FP_BITS,		/* no f <= 32 meets its share within the
+								 * size limit */
+	CUCKOO_GROW_SIZE			/* over CUCKOO_MAX_BYTES */
+} CuckooGrowth;
+
+/* shape of the sub-filter growth appends, or why there is none */
+extern CuckooGrowth cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits);
 /* length after appending a sub-filter of that shape; 0 if over the limit */
 extern size_t cuckoo_grown_bytes(const CuckooView *v, uint64_t nbuckets, int fp_bits);
 

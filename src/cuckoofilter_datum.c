@@ -195,13 +195,28 @@ cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
 	*cf = dst;
 }
 
-/* the shape an add that found no room appends (cf_grow reports the limit) */
+/*
+ * The shape an add that found no room appends (cf_grow reports the size
+ * limit); an error if no sub-filter could keep the rate below twice the
+ * requested one.
+ */
 static void
 cf_next_growth(const CuckooView *v, uint64 *n, int *f)
 {
+	CuckooGrowth growth;
+
 	*n = 0;
 	*f = 0;
-	if (!cuckoo_next_shape(v, n, f))
+	growth = cuckoo_next_sub(v, n, f);
+	if (growth == CUCKOO_GROW_FP_BITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full"),
+				 errdetail("It holds " UINT64_FORMAT " items in %d sub-filters; to keep the rate below twice %g, another sub-filter would need fingerprints of more than %d bits or a size over the limit of %llu bytes.",
+						   v->hdr.items, v->hdr.nsub, v->hdr.error_rate, CUCKOO_MAX_FP_BITS,
+						   (unsigned long long) CUCKOO_MAX_BYTES),
+				 errhint("Create the filter with a larger capacity or a higher error rate, or use cf_add_nx to add each element once.")));
+	if (growth != CUCKOO_GROW_OK)
 		*n = 0;
 	if (*f == 0)
 		*f = v->sub[v->hdr.nsub - 1].fp_bits;
