@@ -65,8 +65,8 @@ CREATE TABLE cf_t2 (f cuckoofilter);
 SELECT (SELECT f::bytea FROM cf_t) = (SELECT f::bytea FROM cf_t2) AS binary_copy_round_trip;
 
 -- pinned bytes and answers: a stored value is forever
-SELECT cf_add_all(cf_create(20, 0.01, 1), ARRAY['alpha', 'beta', 'gamma'])::text AS small_filter;
-SELECT md5(cf_add_all(cf_create(100, 0.01, 5), (SELECT array_agg(g::bigint) FROM generate_series(0, 299) g))::bytea) AS pinned_md5;
+SELECT cf_add_all(cf_create(20, 0.01, 11), ARRAY['alpha', 'beta', 'gamma'])::text AS small_filter;
+SELECT md5(cf_add_all(cf_create(100, 0.01, 15), (SELECT array_agg(g::bigint) FROM generate_series(0, 299) g))::bytea) AS pinned_md5;
 SELECT f @> 'alpha' AS alpha, f @> 'beta' AS beta, f @> 'delta' AS delta
 FROM (SELECT 'Q0tPRgECAgkBAAAAAQD0ARQAAAAAAAAAexSuR+F6hD8DAAAAAAAAAAAAAAAAAAAADQAAAAAAAAADAAAAAAAAAAkAAAAAAAAAAADkAwAAAAAAAAAQBgAAAAAAAAAAAAAAAAAAjAEA'::cuckoofilter AS f) s;
 
@@ -89,7 +89,7 @@ FROM cf_grown;
 
 -- merging: shapes must match; NULL ignored
 SELECT cf_merge(cf_create(100), cf_create(200));
-SELECT cf_merge(cf_create(100, 0.01, 1), cf_create(100, 0.01, 2));
+SELECT cf_merge(cf_create(100, 0.01, 11), cf_create(100, 0.01, 12));
 SELECT cf_merge(NULL, cf_create(10))::bytea = cf_create(10)::bytea AS null_first,
        cf_merge(NULL::cuckoofilter, NULL) IS NULL AS both_null;
 SELECT cf_count(m, 1) AS ones, m @> 2 AS two, m @> 3 AS three, cf_items(m) AS items
@@ -119,7 +119,7 @@ FROM (SELECT cf_delete_all(cf_add_all(cf_create(54, 0.1, 54), (SELECT array_agg(
 -- past capacity the rate stays under 2e, and cf_fpp never understates it
 -- (200,000 non-members; 3 standard errors of slack for the sampling)
 CREATE TABLE cf_over AS
-SELECT o.over, cf_add_all(cf_create(1000, 0.05, 3), (SELECT array_agg(g) FROM generate_series(1, 1000 * o.over) g)) AS f
+SELECT o.over, cf_add_all(cf_create(1000, 0.05, 13), (SELECT array_agg(g) FROM generate_series(1, 1000 * o.over) g)) AS f
 FROM (VALUES (1), (10), (100)) o(over);
 SELECT over, jsonb_array_length(cf_info(f)->'subfilters') AS subfilters,
        m.rate < 0.1 AS under_2e,

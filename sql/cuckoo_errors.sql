@@ -44,3 +44,8 @@ SELECT bf_create(10)::bytea::cuckoofilter;
 SELECT cf_items(overlay(overlay(overlay(b placing '\x01' FROM 73 FOR 1) placing '\x01' FROM 57 FOR 1)
                 placing '\x01' FROM 33 FOR 1)::cuckoofilter) FROM cf_ok;
 DROP TABLE cf_ok;
+-- seeds 1 to 8: with a key of that many bytes, MurmurHash3's two words are
+-- tied (h2 = 1.5 h1), and a fingerprint would follow from its bucket
+SELECT cf_create(100, 0.01, 8);
+SELECT cf_create(100, 0.01, 1);
+SELECT cf_info(cf_create(100, 0.01, 9))->>'seed' AS nine_is_fine;

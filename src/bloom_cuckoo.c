@@ -146,10 +146,12 @@
  * pair, so the merged filter answers as if both filters' adds had been
  * made to it (same shapes), though its bytes differ from a serial build.
  *
- * XXX: MurmurHash3 of a key of at most 8 bytes with the seed equal to
- * its length gives h2 = 1.5 h1 (mod 2^64), so fingerprint and bucket are
- * one function: seed 8 with integer keys fills a filter to about half
- * and then grows it.  The hash is the format's; the README warns.
+ * MurmurHash3 of a key of at most 8 bytes with the seed equal to its
+ * length gives h2 = 1.5 h1 (mod 2^64), so fingerprint and bucket are one
+ * function: seed 8 with integer keys fills a filter to about half, grows
+ * it, and answers "present" for 77% of non-members at 1%.  The hash is the
+ * format's, so new filters may not take seeds 1 to 8 (cf_create refuses
+ * them); stored values with such a seed answer as they always did.
  *
  * src/bloom_cuckoo.c
  *

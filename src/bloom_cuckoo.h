@@ -30,6 +30,12 @@
 /* kicks per insertion before a sub-filter counts as full */
 #define CUCKOO_DEFAULT_MAX_KICKS 500
 #define CUCKOO_MAX_KICKS_LIMIT	4096
+/*
+ * Seeds cf_create refuses: MurmurHash3 of a key of at most 8 bytes whose
+ * length equals the seed gives h2 = 1.5 h1, so a fingerprint is a function
+ * of its bucket (seed 8 and integer keys: a 77% rate at capacity for 1%).
+ */
+#define CUCKOO_WEAK_SEED_MAX	8
 /* smallest rate cf_create sizes for: fingerprints are at most 32 bits */
 #define CUCKOO_MIN_ERROR_RATE	1e-8
 /* same limit as bloomfilter: the base64 text form must fit in 1 GB */

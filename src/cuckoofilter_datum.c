@@ -132,6 +132,12 @@ cf_create(int64 capacity, double error_rate, int64 seed, MemoryContext cxt)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cuckoo filter seed must be between 0 and %u", PG_UINT32_MAX)));
+	if (seed >= 1 && seed <= CUCKOO_WEAK_SEED_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter seed must not be between 1 and %d", CUCKOO_WEAK_SEED_MAX),
+				 errdetail("MurmurHash3 with a seed equal to a key's length in bytes (8 for every integer key) ties the key's fingerprint to its bucket, and the filter would answer \"present\" for most other keys."),
+				 errhint("Use seed 0 or any seed above %d.", CUCKOO_WEAK_SEED_MAX)));
 	if (!cuckoo_size((uint64) capacity, error_rate, &b, &f, &n))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
