@@ -28,6 +28,17 @@ extern const BloomLayout bloom_scalable_layout;
 extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
 extern void bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
+extern uint64_t bloom_scalable_take(BloomHeader *hdr, uint8_t *payload,
+									const BloomHash *hashes, size_t n);
+/* layout 4, an unsized aggregate's hashes: bloom_hashes.c */
+extern const BloomLayout bloom_hashes_layout;
+extern BloomHash bloom_hashes_get(const uint8_t *payload, uint64_t i);
+extern uint32_t bloom_hashes_expansion(const uint8_t *payload);
+extern uint64_t bloom_hashes_distinct(const uint8_t *payload, uint64_t n);
+extern uint64_t bloom_hashes_capacity(const BloomHeader *hdr, const uint8_t *payload);
+extern void bloom_hashes_header(BloomHeader *hdr, double error_rate, uint32_t seed,
+								uint64_t cells);
+extern void bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
 
 static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)

@@ -116,6 +116,7 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_BLOCKED512] = &bloom_blocked_layout,
 	[BLOOM_LAYOUT_COUNTING4] = &bloom_counting_layout,
 	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
+	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
 };
 
 const BloomLayout *
