@@ -180,7 +180,7 @@ bloom_fill(void *dst, const void *src, size_t n)
 }
 
 /* how large a value must grow to take more; an error if it cannot */
-static uint64
+uint64
 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8 *payload)
 {
 	uint64		bytes = layout->grown_bytes(hdr, payload);
@@ -188,7 +188,7 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 	if (bytes == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("scalable bloom filter cannot grow any further"),
+				 errmsg("%s bloom filter cannot grow any further", layout->name),
 				 errdetail("A bloom filter value is limited to %llu bytes, and a sub-filter's error rate to at least %g.",
 						   (unsigned long long) BLOOM_MAX_BYTES, BLOOM_MIN_ERROR_RATE)));
 	return bytes;
@@ -254,6 +254,7 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	s->hdr = *hdr;
 	s->layout = bloom_layout_for(hdr->layout);
 	s->npending = 0;
+	s->nparts = 0;
 	nbytes = s->layout->payload_bytes(hdr);
 	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
 	s->alloc = alloc;
@@ -262,25 +263,58 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	return s;
 }
 
-/* the pending hashes into the state, growing it when its layout must */
+/* one step of growth of the state's payload, into memory of its own */
+static void
+bloom_state_grow(BloomState *s)
+{
+	uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
+	char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
+	uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+
+	s->layout->grow(&s->hdr, s->payload, grown);
+	pfree(s->alloc);
+	s->alloc = alloc;
+	s->payload = grown;
+}
+
+/*
+ * n hashes into the state, growing it when its layout must.  A list of
+ * hashes that would grow past its bound becomes a filter first
+ * (bloomfilter_hashes.c).
+ */
 void
-bloom_state_flush(BloomState *s)
+bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
 {
 	size_t		done = 0;
 
-	while ((done += s->layout->add(&s->hdr, s->payload, s->pending + done,
-								   s->npending - done)) < (size_t) s->npending)
+	while ((done += s->layout->add(&s->hdr, s->payload, hashes + done, n - done)) < n)
 	{
-		uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
-		char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
-		uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
-
-		s->layout->grow(&s->hdr, s->payload, grown);
-		pfree(s->alloc);
-		s->alloc = alloc;
-		s->payload = grown;
+		if (s->layout->holds_hashes && !bloom_state_list_may_grow(s))
+			bloom_state_settle(s);
+		else
+			bloom_state_grow(s);
 	}
+}
+
+/* the pending hashes into the state (the array is not touched by settling) */
+void
+bloom_state_flush(BloomState *s)
+{
+	int			n = s->npending;
+
 	s->npending = 0;
+	bloom_state_add_many(s, s->pending, n);
+}
+
+/*
+ * Grow the state's payload until it is as large as payload_bytes (a
+ * scalable filter's, before a union with one that has more sub-filters).
+ */
+void
+bloom_state_reserve(BloomState *s, uint64 payload_bytes)
+{
+	while (s->layout->payload_bytes(&s->hdr) < payload_bytes)
+		bloom_state_grow(s);
 }
 
 /* ---- reading ---- */
@@ -917,20 +951,45 @@ bloom_agg_result(Datum d)
 	if (bloom_is_expanded(d))
 	{
 		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
-		Size		size = EOH_get_flat_size(eoh);
+		BloomState *s = (BloomState *) eoh;
+		Size		size;
+
+		/* a layout that grows has no pending hashes (bloom_state_add) */
+		if (s->layout->holds_hashes)
+			return bloom_hashes_finish(&s->hdr, s->payload);
+		size = EOH_get_flat_size(eoh);
 
 		bf = bloom_palloc(CurrentMemoryContext, size);
 		EOH_flatten_into(eoh, bf, size);
 		bloom_view_init(&v, bf->data, size - VARHDRSZ, size - VARHDRSZ);
 	}
 	else
+	{
+		bloom_read(d, &v);
+		if (v.layout->holds_hashes)
+			return bloom_hashes_finish(&v.hdr, v.payload);
 		bf = bloom_copy(d, &v);
+	}
 	if (v.layout->finish)
 	{
 		v.layout->finish(&v.hdr, BLOOMFILTER_PAYLOAD(bf));
 		bloom_set_header(bf, &v.hdr);
 	}
 	return bf;
+}
+
+/*
+ * How many partial states the aggregate calling us can have, if it is
+ * computing one that will be combined with others (a parallel plan); 0 if
+ * it is not.
+ */
+int
+bloom_agg_partial_parts(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context && IsA(fcinfo->context, AggState) &&
+		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
+		return max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0);
+	return 0;
 }
 
 /*
@@ -946,10 +1005,9 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 
 	bloom_read(template, &v);
 	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
-	if (s->layout->partial && fcinfo->context && IsA(fcinfo->context, AggState) &&
-		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
-		s->layout->partial(&s->hdr, s->payload,
-						   max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0));
+	s->nparts = bloom_agg_partial_parts(fcinfo);
+	if (s->layout->partial && s->nparts > 0)
+		s->layout->partial(&s->hdr, s->payload, s->nparts);
 	return s;
 }
 
@@ -1047,7 +1105,7 @@ bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
 	if (a->layout != b->layout)
 		return errhint("Plain, counting and scalable filters combine only with filters of their own layout.");
 	if (bloom_layout_for(a->layout)->grow != NULL)
-		return errhint("Create both filters with the same capacity, error rate, expansion and seed.");
+		return errhint("Create both filters with the same capacity, error rate, expansion and seed; to combine the elements of filters built apart, add them to one filter (bf_add_all) or build it with one aggregate.");
 	return errhint("Create both filters with the same capacity, error rate and seed.");
 }
 
@@ -1056,6 +1114,35 @@ bloom_check_shape(const BloomHeader *a, const BloomHeader *b, bool intersect)
 {
 	if (!bloom_same_shape(a, b))
 		bloom_shape_error(a, b, intersect);
+}
+
+/*
+ * Refuse a union into dst (dst_payload, which may be the result's copy) of
+ * src whose result would not keep the error rate: a scalable filter's
+ * sub-filter that would hold more than it was sized for.  Nothing can
+ * repair that afterwards, so it is an error, not a silent rise in the rate.
+ * 54000, as for a filter that cannot grow: the operands hold more than the
+ * value can at its rate; with fewer elements the same union works.
+ */
+void
+bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload, const BloomView *src)
+{
+	double		fpp;
+	double		limit;
+	int			part;
+
+	if (dst->layout->union_overfills == NULL)
+		return;
+	part = dst->layout->union_overfills(&dst->hdr, dst_payload, &src->hdr, src->payload,
+										&fpp, &limit);
+	if (part < 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("union of %s bloom filters would exceed their error rate", dst->layout->name),
+			 errdetail("Sub-filter %d of the union would hold more elements than it was sized for: its estimated false-positive rate would be %.3g, above its share %.3g of the error rate %g.",
+					   part, fpp, limit, dst->hdr.error_rate),
+			 errhint("Add the elements to one filter instead (bf_add_all(filter, ARRAY(SELECT ...))), build the filter with a single aggregate (bf_agg(element) or bf_agg(element, template)), or use plain filters sized for the total (bf_create(total, error_rate)), whose unions are exact.")));
 }
 
 void

@@ -120,6 +120,7 @@ typedef struct BloomState
 	const BloomLayout *layout;
 	uint8	   *payload;			/* 64-byte aligned, in alloc */
 	void	   *alloc;
+	int			nparts;			/* partial states combined with it; 0: not partial */
 	int			npending;
 	BloomHash	pending[BLOOM_PENDING];
 } BloomState;
@@ -130,6 +131,26 @@ extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcx
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 								   const uint8 *payload);
 extern void bloom_state_flush(BloomState *s);
+extern void bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n);
+extern void bloom_state_reserve(BloomState *s, uint64 payload_bytes);
+extern int	bloom_agg_partial_parts(FunctionCallInfo fcinfo);
+extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout,
+								const uint8 *payload);
+
+/*
+ * Lists of hashes (layout 4, an unsized aggregate's state): the memory
+ * bound of a state, what happens past it, the filter a list becomes, and
+ * unions with lists (bloomfilter_hashes.c).
+ */
+extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
+										  double error_rate, uint32 expansion);
+extern bool bloom_state_list_may_grow(const BloomState *s);
+extern void bloom_state_settle(BloomState *s);
+extern BloomFilter *bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload);
+extern bool bloom_union_takes_hashes(FunctionCallInfo fcinfo);
+extern Datum bloom_union_hashes(FunctionCallInfo fcinfo);
+extern void bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload,
+								   const BloomView *src);
 
 /* a layout that grows takes each hash at once, so flattening never grows */
 static inline void
