@@ -225,6 +225,8 @@ bloom_check_message(BloomCheck check)
 			return "The count of bits set does not match the bits.";
 		case BLOOM_BAD_SUBFILTER:
 			return "A sub-filter is not sized as its position in the filter requires.";
+		case BLOOM_BAD_HASH_LIST:
+			return "A list of hashes has k 0, a capacity equal to its cells and zero cells past its count.";
 	}
 	return "The value is invalid.";
 }

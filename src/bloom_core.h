@@ -102,7 +102,8 @@ typedef enum BloomCheck
 	BLOOM_BAD_CAPACITY,
 	BLOOM_BAD_ERROR_RATE,
 	BLOOM_BAD_BITS_SET,
-	BLOOM_BAD_SUBFILTER
+	BLOOM_BAD_SUBFILTER,
+	BLOOM_BAD_HASH_LIST
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */

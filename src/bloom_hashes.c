@@ -99,7 +99,7 @@ static BloomCheck
 hashes_check_header(const BloomHeader *hdr, size_t payload_len)
 {
 	if (hdr->nhashes != 0)
-		return BLOOM_BAD_NHASHES;
+		return BLOOM_BAD_HASH_LIST;
 	if (hdr->nbits == 0 || hdr->nbits % HASHES_CELL_BITS != 0 ||
 		hashes_cells(hdr) > HASHES_MAX_CELLS)
 		return BLOOM_BAD_NBITS;
@@ -108,7 +108,7 @@ hashes_check_header(const BloomHeader *hdr, size_t payload_len)
 	if (hdr->bits_set > hashes_cells(hdr))
 		return BLOOM_BAD_BITS_SET;
 	if (hdr->capacity != hashes_cells(hdr))
-		return BLOOM_BAD_CAPACITY;
+		return BLOOM_BAD_HASH_LIST;
 	return BLOOM_OK;
 }
 
@@ -126,7 +126,7 @@ hashes_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 		BloomHash	h = bloom_hashes_get(payload, i);
 
 		if (h.h1 != 0 || h.h2 != 0)
-			return BLOOM_BAD_BITS_SET;
+			return BLOOM_BAD_HASH_LIST;
 	}
 	return BLOOM_OK;
 }

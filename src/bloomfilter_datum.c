@@ -108,6 +108,7 @@ _PG_init(void)
 {
 	/* the core's long loops answer a cancel through this */
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
+	bloom_hashes_define_guc();
 }
 
 /* decode a header and check it against the value's total length */
@@ -1102,6 +1103,8 @@ bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
 {
 	if (a->hash_id != b->hash_id)
 		return errhint("Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.");
+	if (bloom_layout_for(a->layout)->holds_hashes || bloom_layout_for(b->layout)->holds_hashes)
+		return errhint("A list of element hashes (an aggregate's partial state) combines with any filter of the same seed.");
 	if (a->layout != b->layout)
 		return errhint("Plain, counting and scalable filters combine only with filters of their own layout.");
 	if (bloom_layout_for(a->layout)->grow != NULL)

@@ -142,6 +142,7 @@ extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layou
  * bound of a state, what happens past it, the filter a list becomes, and
  * unions with lists (bloomfilter_hashes.c).
  */
+extern void bloom_hashes_define_guc(void);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 										  double error_rate, uint32 expansion);
 extern bool bloom_state_list_may_grow(const BloomState *s);

@@ -18,7 +18,7 @@
  * and a filter combine by adding the list to the filter.  No union of
  * partial states overfills anything, however many there are.
  *
- * Past the bound (BLOOM_HASHES_BOUND_BYTES or work_mem, whichever is
+ * Past the bound (bloomfilter.agg_hash_memory or work_mem, whichever is
  * larger) a state settles: it becomes a scalable filter whose first
  * sub-filter is sized for the bound's count of elements, and grows from
  * there as bf_agg(element, template) would.  The result is then up to
@@ -31,20 +31,36 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 
 #include "bloom_blocked.h"
 #include "bloomfilter_datum.h"
 
 /*
- * A state's list is at most this large, or work_mem if that is more: 16
- * million elements.  As the probe cache's bound, it is well above work_mem's
- * default, since the whole point is to size filters of millions of
- * elements; hash aggregation counts it against hash_mem and spills groups
- * as usual.  A value cannot exceed BLOOM_MAX_BYTES in any case.
+ * A state's list is at most bloomfilter.agg_hash_memory (kB, default 256 MB:
+ * 16 million elements) or work_mem, whichever is larger.  As the probe
+ * cache's bound, the default is well above work_mem's, since the point is
+ * to size filters of millions of elements; hash aggregation counts the
+ * states against hash_mem and spills groups as usual.  A value cannot
+ * exceed BLOOM_MAX_BYTES in any case.
  */
-#define BLOOM_HASHES_BOUND_BYTES	((uint64) 256 * 1024 * 1024)
+#define BLOOM_HASHES_BOUND_KB		(256 * 1024)
+
+static int	bloom_agg_hash_memory = BLOOM_HASHES_BOUND_KB;
+
+void
+bloom_hashes_define_guc(void)
+{
+	DefineCustomIntVariable("bloomfilter.agg_hash_memory",
+							"Memory an unsized bf_agg state may use for element hashes, if more than work_mem.",
+							"Past it, the state becomes a scalable filter that grows.",
+							&bloom_agg_hash_memory, BLOOM_HASHES_BOUND_KB, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+}
 
 /* a new state's room, in hashes: small groups stay small */
 #define BLOOM_HASHES_FIRST_CELLS	16
@@ -62,7 +78,7 @@
 static uint64
 bloom_hashes_bound(void)
 {
-	uint64		bound = Max((uint64) work_mem * 1024, BLOOM_HASHES_BOUND_BYTES);
+	uint64		bound = (uint64) Max(work_mem, bloom_agg_hash_memory) * 1024;
 
 	return Min(bound, BLOOM_MAX_BYTES / 2);
 }
