@@ -12,11 +12,14 @@ set -euo pipefail
 
 SIZES=${BENCH_SIZES:-1000000 10000000}
 ROUNDS=${BENCH_ROUNDS:-3}
+# serial plans throughout, also for the sizes (a parallel template aggregate
+# fills its sub-filters by shares)
+export PGOPTIONS="${PGOPTIONS:-} -c max_parallel_workers_per_gather=0"
 PSQL=(psql -X -q -v ON_ERROR_STOP=1)
 
 # milliseconds of one statement, as psql's \timing reports it
 time_ms() {
-	"${PSQL[@]}" -c "SET max_parallel_workers_per_gather = 0" -c '\timing on' -c "$1" |
+	"${PSQL[@]}" -c '\timing on' -c "$1" |
 		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
 }
 

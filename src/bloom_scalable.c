@@ -273,10 +273,18 @@ scalable_add_last(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
 	if (nsub == 0 || nsub < hdr->nhashes)
 		return n;				/* damaged; reads say so */
 	last = &subs[nsub - 1];
+	/* as bloom_add_batch: the last sub-filter's blocks requested ahead */
+	for (size_t i = 0; i < n && i < BLOOM_ADD_BATCH; i++)
+		__builtin_prefetch(last->bits + bloom_block_of(hashes[i].h1, bloom_nblocks(&last->hdr)) *
+						   BLOOM_BLOCK_BYTES, 1);
 	for (size_t i = 0; i < n; i++)
 	{
 		uint64_t	added;
 
+		if (i + BLOOM_ADD_BATCH < n)
+			__builtin_prefetch(last->bits +
+							   bloom_block_of(hashes[i + BLOOM_ADD_BATCH].h1,
+											  bloom_nblocks(&last->hdr)) * BLOOM_BLOCK_BYTES, 1);
 		if (scalable_test_subs(subs, nsub, hashes[i]))
 			continue;
 		if (!take_all && scalable_full(payload, last))

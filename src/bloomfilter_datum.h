@@ -153,10 +153,15 @@ extern Datum bloom_union_hashes(FunctionCallInfo fcinfo);
 extern void bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload,
 								   const BloomView *src);
 
-/* a layout that grows takes each hash at once, so flattening never grows */
+/*
+ * A layout that grows takes each hash at once, so flattening never grows:
+ * straight in if it has room, else through the flush, which grows it.
+ */
 static inline void
 bloom_state_add(BloomState *s, BloomHash h)
 {
+	if (s->layout->grow != NULL && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
+		return;
 	s->pending[s->npending++] = h;
 	if (s->npending == BLOOM_PENDING || s->layout->grow != NULL)
 		bloom_state_flush(s);

@@ -65,8 +65,8 @@ bloom_hashes_define_guc(void)
 /* a new state's room, in hashes: small groups stay small */
 #define BLOOM_HASHES_FIRST_CELLS	16
 
-/* hashes decoded from a list at a time */
-#define BLOOM_HASHES_CHUNK			BLOOM_ADD_BATCH
+/* hashes decoded from a list at a time: a few prefetch batches */
+#define BLOOM_HASHES_CHUNK			(4 * BLOOM_ADD_BATCH)
 
 /*
  * The distinct count is estimated (bloom_hashes_distinct, within about 1%);
@@ -143,7 +143,7 @@ bloom_hashes_each(const BloomHeader *hdr, const uint8 *payload,
 
 		for (size_t j = 0; j < n; j++)
 			chunk[j] = bloom_hashes_get(payload, i + j);
-		if ((i / BLOOM_HASHES_CHUNK) % 64 == 0)
+		if ((i / BLOOM_HASHES_CHUNK) % 16 == 0)
 			CHECK_FOR_INTERRUPTS();
 		add(arg, chunk, n);
 	}
