@@ -257,14 +257,7 @@ hashes_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 static int
 hll_rank(uint64_t w)
 {
-	int			r = 1;
-
-	while (r <= 64 && (w & (UINT64_C(1) << 63)) == 0)
-	{
-		w <<= 1;
-		r++;
-	}
-	return r;
+	return w == 0 ? 65 : __builtin_clzll(w) + 1;
 }
 
 /* the number of distinct hashes among the first n cells, estimated */

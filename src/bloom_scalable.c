@@ -281,24 +281,33 @@ scalable_add_last(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
 	{
 		uint64_t	added;
 
+		if (i % 1024 == 1023)
+			bloom_check_interrupts();
 		if (i + BLOOM_ADD_BATCH < n)
 			__builtin_prefetch(last->bits +
 							   bloom_block_of(hashes[i + BLOOM_ADD_BATCH].h1,
 											  bloom_nblocks(&last->hdr)) * BLOOM_BLOCK_BYTES, 1);
-		if (scalable_test_subs(subs, nsub, hashes[i]))
+		if (scalable_test_subs(subs, nsub - 1, hashes[i]))
 			continue;
 		if (!take_all && scalable_full(payload, last))
 		{
+			if (bloom_test(last->bits, bloom_nblocks(&last->hdr), last->hdr.nhashes, hashes[i]))
+				continue;
 			scalable_sub_store(last);
 			return i;
 		}
+
+		/*
+		 * An element the last sub-filter holds sets no bit there: adding is
+		 * its test, and it counts only if it set one.
+		 */
 		added = (uint64_t) bloom_add(last->bits, bloom_nblocks(&last->hdr),
 									 last->hdr.nhashes, hashes[i]);
+		if (added == 0)
+			continue;
 		last->hdr.bits_set += added;
 		hdr->bits_set += added;
 		last->items++;
-		if (i % 1024 == 1023)
-			bloom_check_interrupts();
 	}
 	scalable_sub_store(last);
 	return n;
