@@ -39,6 +39,8 @@ extern uint64_t bloom_hashes_capacity(const BloomHeader *hdr, const uint8_t *pay
 extern void bloom_hashes_header(BloomHeader *hdr, double error_rate, uint32_t seed,
 								uint64_t cells);
 extern void bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
+extern void bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown,
+								uint64_t cells);
 
 static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)

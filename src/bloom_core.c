@@ -119,6 +119,29 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
 };
 
+uint64_t
+bloom_span_whole(const BloomHeader *hdr, BloomHash h)
+{
+	(void) hdr;
+	(void) h;
+	return 0;
+}
+
+void
+bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n)
+{
+	for (uint64_t off = 0; off < n; off += BLOOM_INTERRUPT_BYTES)
+	{
+		uint64_t	len = n - off < BLOOM_INTERRUPT_BYTES ? n - off : BLOOM_INTERRUPT_BYTES;
+
+		bloom_check_interrupts();
+		if (src)
+			memcpy(dst + off, src + off, len);
+		else
+			memset(dst + off, 0, len);
+	}
+}
+
 const BloomLayout *
 bloom_layout_for(uint8_t id)
 {

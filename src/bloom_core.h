@@ -165,6 +165,9 @@ bloom_check_interrupts(void)
 		bloom_interrupt_hook();
 }
 
+/* copy n bytes (src not NULL) or zero them, answering interrupts between megabytes */
+extern void bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n);
+
 /*
  * A layout: how the payload after the header is organised, and the one
  * place that adds to, tests, combines and describes it.  The header's
@@ -267,6 +270,9 @@ typedef struct BloomLayout
  * whole batch is requested before the first of it is applied.
  */
 #define BLOOM_ADD_BATCH		256
+
+/* span_of of a layout whose checks read the whole payload (span_bytes 0) */
+extern uint64_t bloom_span_whole(const BloomHeader *hdr, BloomHash h);
 
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);

@@ -131,14 +131,6 @@ hashes_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 	return BLOOM_OK;
 }
 
-static uint64_t
-hashes_span_of(const BloomHeader *hdr, BloomHash h)
-{
-	(void) hdr;
-	(void) h;
-	return 0;
-}
-
 /* the check header has made sure bits_set cells fit the payload */
 static bool
 hashes_test_span(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
@@ -197,27 +189,26 @@ hashes_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
 	return cells == 0 ? 0 : HASHES_PREFIX + cells * HASHES_CELL;
 }
 
+/*
+ * The list in a payload of cells cells (no fewer than it holds); grown may
+ * be payload itself if that has room.
+ */
+void
+bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown, uint64_t cells)
+{
+	uint64_t	used = HASHES_PREFIX + hdr->bits_set * HASHES_CELL;
+
+	if (grown != payload)
+		bloom_fill_chunked(grown, payload, used);
+	bloom_fill_chunked(grown + used, NULL, HASHES_PREFIX + cells * HASHES_CELL - used);
+	hdr->nbits = cells * HASHES_CELL_BITS;
+	hdr->capacity = cells;
+}
+
 static void
 hashes_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 {
-	uint64_t	old = hashes_payload_bytes(hdr);
-	uint64_t	cells = hashes_grown_cells(hdr);
-
-	for (uint64_t off = 0; grown != payload && off < old; off += BLOOM_INTERRUPT_BYTES)
-	{
-		bloom_check_interrupts();
-		memcpy(grown + off, payload + off,
-			   old - off < BLOOM_INTERRUPT_BYTES ? old - off : BLOOM_INTERRUPT_BYTES);
-	}
-	for (uint64_t off = old; off < HASHES_PREFIX + cells * HASHES_CELL; off += BLOOM_INTERRUPT_BYTES)
-	{
-		uint64_t	end = HASHES_PREFIX + cells * HASHES_CELL;
-
-		bloom_check_interrupts();
-		memset(grown + off, 0, end - off < BLOOM_INTERRUPT_BYTES ? end - off : BLOOM_INTERRUPT_BYTES);
-	}
-	hdr->nbits = cells * HASHES_CELL_BITS;
-	hdr->capacity = cells;
+	bloom_hashes_resize(hdr, payload, grown, hashes_grown_cells(hdr));
 }
 
 /* seed and hash id are compared by bloom_same_shape: any two lists combine */
@@ -358,7 +349,7 @@ const BloomLayout bloom_hashes_layout = {
 	.check_payload = hashes_check_payload,
 	.payload_bytes = hashes_payload_bytes,
 	.span_bytes = 0,			/* a check reads every cell */
-	.span_of = hashes_span_of,
+	.span_of = bloom_span_whole,
 	.test_span = hashes_test_span,
 	.count = hashes_count,
 	.add = hashes_add,

@@ -226,14 +226,6 @@ scalable_test(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
 	return n < hdr->nhashes || scalable_test_subs(subs, n, h);
 }
 
-static uint64_t
-scalable_span_of(const BloomHeader *hdr, BloomHash h)
-{
-	(void) hdr;
-	(void) h;
-	return 0;
-}
-
 static bool
 scalable_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 {
@@ -359,21 +351,11 @@ scalable_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 	uint8_t    *p = grown + old;
 
 	scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next);
-	for (uint64_t off = 0; grown != payload && off < old; off += BLOOM_INTERRUPT_BYTES)
-	{
-		bloom_check_interrupts();
-		memcpy(grown + off, payload + off,
-			   old - off < BLOOM_INTERRUPT_BYTES ? old - off : BLOOM_INTERRUPT_BYTES);
-	}
+	if (grown != payload)
+		bloom_fill_chunked(grown, payload, old);
 	bloom_store64le(p, 0);
 	bloom_header_encode(&next, p + 8);
-	for (uint64_t off = 0; off < next.nbits / 8; off += BLOOM_INTERRUPT_BYTES)
-	{
-		bloom_check_interrupts();
-		memset(p + SCALABLE_SUB_HEAD + off, 0,
-			   next.nbits / 8 - off < BLOOM_INTERRUPT_BYTES ?
-			   next.nbits / 8 - off : BLOOM_INTERRUPT_BYTES);
-	}
+	bloom_fill_chunked(p + SCALABLE_SUB_HEAD, NULL, next.nbits / 8);
 	hdr->nhashes++;
 	hdr->nbits += next.nbits;
 }
@@ -610,7 +592,7 @@ const BloomLayout bloom_scalable_layout = {
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
 	.span_bytes = 0,			/* a check reads every sub-filter */
-	.span_of = scalable_span_of,
+	.span_of = bloom_span_whole,
 	.test_span = scalable_test_span,
 	.count = scalable_count,
 	.add = scalable_add,

@@ -280,7 +280,7 @@ bloom_state_grow(BloomState *s)
 
 /*
  * n hashes into the state, growing it when its layout must.  A list of
- * hashes that would grow past its bound becomes a filter first
+ * hashes grows up to its bound, and past it becomes a filter
  * (bloomfilter_hashes.c).
  */
 void
@@ -290,8 +290,8 @@ bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
 
 	while ((done += s->layout->add(&s->hdr, s->payload, hashes + done, n - done)) < n)
 	{
-		if (s->layout->holds_hashes && !bloom_state_list_may_grow(s))
-			bloom_state_settle(s);
+		if (s->layout->holds_hashes)
+			bloom_state_list_grow(s);
 		else
 			bloom_state_grow(s);
 	}

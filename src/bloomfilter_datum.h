@@ -145,8 +145,7 @@ extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layou
 extern void bloom_hashes_define_guc(void);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 										  double error_rate, uint32 expansion);
-extern bool bloom_state_list_may_grow(const BloomState *s);
-extern void bloom_state_settle(BloomState *s);
+extern void bloom_state_list_grow(BloomState *s);
 extern BloomFilter *bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload);
 extern bool bloom_union_takes_hashes(FunctionCallInfo fcinfo);
 extern Datum bloom_union_hashes(FunctionCallInfo fcinfo);

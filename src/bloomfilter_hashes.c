@@ -62,6 +62,10 @@ bloom_hashes_define_guc(void)
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }
 
+/* a list's payload: a 16-byte prefix, then a cell of 16 bytes a hash */
+#define BLOOM_HASHES_PREFIX			16
+#define BLOOM_HASHES_CELL			16
+
 /* a new state's room, in hashes: small groups stay small */
 #define BLOOM_HASHES_FIRST_CELLS	16
 
@@ -96,15 +100,6 @@ bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 	bloom_hashes_init(&s->hdr, expansion, s->payload);
 	s->nparts = bloom_agg_partial_parts(fcinfo);
 	return s;
-}
-
-/* whether the state's list may double once more within the bound */
-bool
-bloom_state_list_may_grow(const BloomState *s)
-{
-	uint64		bytes = s->layout->grown_bytes(&s->hdr, s->payload);
-
-	return bytes > 0 && bytes <= bloom_hashes_bound();
 }
 
 /*
@@ -161,7 +156,7 @@ bloom_hashes_to_state(void *arg, const BloomHash *hashes, size_t n)
  * every state of the plan, so that settled partial states still combine),
  * with the hashes so far added, and grows from there.
  */
-void
+static void
 bloom_state_settle(BloomState *s)
 {
 	BloomHeader list = s->hdr;
@@ -171,7 +166,8 @@ bloom_state_settle(BloomState *s)
 	uint64		payload_bytes;
 	char	   *alloc;
 
-	payload_bytes = bloom_scalable_like(&list, bloom_hashes_bound() / 16, expansion, &s->hdr);
+	payload_bytes = bloom_scalable_like(&list, bloom_hashes_bound() / BLOOM_HASHES_CELL,
+										expansion, &s->hdr);
 	/* aligned to a cache line, as bloom_state_new places payloads */
 	alloc = bloom_palloc(s->eoh.eoh_context, payload_bytes + 63);
 	s->alloc = alloc;
@@ -182,6 +178,32 @@ bloom_state_settle(BloomState *s)
 		s->layout->partial(&s->hdr, s->payload, s->nparts);
 	bloom_hashes_each(&list, list_payload, bloom_hashes_to_state, s);
 	pfree(list_alloc);
+}
+
+/*
+ * More room for the state's list: twice the cells, or as many as the bound
+ * holds if that is fewer; at the bound, the state settles into a filter.
+ */
+void
+bloom_state_list_grow(BloomState *s)
+{
+	uint64		bound_cells = (bloom_hashes_bound() - BLOOM_HASHES_PREFIX) / BLOOM_HASHES_CELL;
+	uint64		cells = Min(2 * s->hdr.capacity, bound_cells);
+	char	   *alloc;
+	uint8	   *grown;
+
+	if (cells <= s->hdr.capacity)
+	{
+		bloom_state_settle(s);
+		return;
+	}
+	/* aligned to a cache line, as bloom_state_new places payloads */
+	alloc = bloom_palloc(s->eoh.eoh_context, BLOOM_HASHES_PREFIX + cells * BLOOM_HASHES_CELL + 63);
+	grown = (uint8 *) TYPEALIGN(64, alloc);
+	bloom_hashes_resize(&s->hdr, s->payload, grown, cells);
+	pfree(s->alloc);
+	s->alloc = alloc;
+	s->payload = grown;
 }
 
 typedef struct BloomTake
