@@ -32,7 +32,22 @@ extern uint64_t bloom_scalable_take(BloomHeader *hdr, uint8_t *payload,
 									const BloomHash *hashes, size_t n);
 /* layout 4, an unsized aggregate's hashes: bloom_hashes.c */
 extern const BloomLayout bloom_hashes_layout;
-extern BloomHash bloom_hashes_get(const uint8_t *payload, uint64_t i);
+
+/* its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
+#define BLOOM_HASHES_PREFIX		16
+#define BLOOM_HASHES_CELL		16
+
+static inline BloomHash
+bloom_hashes_get(const uint8_t *payload, uint64_t i)
+{
+	const uint8_t *cell = payload + BLOOM_HASHES_PREFIX + i * BLOOM_HASHES_CELL;
+	BloomHash	h;
+
+	h.h1 = bloom_load64le(cell);
+	h.h2 = bloom_load64le(cell + 8);
+	return h;
+}
+
 extern uint32_t bloom_hashes_expansion(const uint8_t *payload);
 extern uint64_t bloom_hashes_distinct(const uint8_t *payload, uint64_t n);
 extern uint64_t bloom_hashes_capacity(const BloomHeader *hdr, const uint8_t *payload);

@@ -43,8 +43,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#define HASHES_PREFIX		16
-#define HASHES_CELL			16
+#define HASHES_PREFIX		BLOOM_HASHES_PREFIX
+#define HASHES_CELL			BLOOM_HASHES_CELL
 #define HASHES_CELL_BITS	(HASHES_CELL * 8)
 #define HASHES_MAX_CELLS	((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - HASHES_PREFIX) / HASHES_CELL)
 
@@ -67,17 +67,6 @@ static uint64_t
 hashes_payload_bytes(const BloomHeader *hdr)
 {
 	return HASHES_PREFIX + hdr->nbits / 8;
-}
-
-BloomHash
-bloom_hashes_get(const uint8_t *payload, uint64_t i)
-{
-	const uint8_t *cell = payload + HASHES_PREFIX + i * HASHES_CELL;
-	BloomHash	h;
-
-	h.h1 = bloom_load64le(cell);
-	h.h2 = bloom_load64le(cell + 8);
-	return h;
 }
 
 static void

@@ -142,11 +142,9 @@ bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t le
  */
 #define BLOOM_HUGE_PAGE		((uintptr_t) 2 * 1024 * 1024)
 
-void *
-bloom_palloc(MemoryContext cxt, Size size)
+static void
+bloom_advise_huge(char *p, Size size)
 {
-	char	   *p = MemoryContextAlloc(cxt, size);
-
 #ifdef MADV_HUGEPAGE
 	if (size >= 2 * BLOOM_HUGE_PAGE)
 	{
@@ -157,7 +155,29 @@ bloom_palloc(MemoryContext cxt, Size size)
 			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
 	}
 #endif
+}
+
+void *
+bloom_palloc(MemoryContext cxt, Size size)
+{
+	char	   *p = MemoryContextAlloc(cxt, size);
+
+	bloom_advise_huge(p, size);
 	return p;
+}
+
+/*
+ * p (from bloom_palloc) enlarged to size, its contents kept.  A large chunk
+ * is its own malloc block, which the C library moves by remapping its pages
+ * rather than copying them.
+ */
+void *
+bloom_repalloc(void *p, Size size)
+{
+	char	   *q = repalloc(p, size);
+
+	bloom_advise_huge(q, size);
+	return q;
 }
 
 /*

@@ -61,6 +61,7 @@ extern void bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg,
 
 /* Values to write: new, copied, or made from outside bytes (validated). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
+extern void *bloom_repalloc(void *p, Size size);
 extern BloomFilter *bloom_new(const BloomHeader *hdr);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
 extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,

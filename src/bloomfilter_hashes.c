@@ -62,10 +62,6 @@ bloom_hashes_define_guc(void)
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }
 
-/* a list's payload: a 16-byte prefix, then a cell of 16 bytes a hash */
-#define BLOOM_HASHES_PREFIX			16
-#define BLOOM_HASHES_CELL			16
-
 /* a new state's room, in hashes: small groups stay small */
 #define BLOOM_HASHES_FIRST_CELLS	16
 
@@ -189,21 +185,21 @@ bloom_state_list_grow(BloomState *s)
 {
 	uint64		bound_cells = (bloom_hashes_bound() - BLOOM_HASHES_PREFIX) / BLOOM_HASHES_CELL;
 	uint64		cells = Min(2 * s->hdr.capacity, bound_cells);
-	char	   *alloc;
-	uint8	   *grown;
+	Size		offset = (char *) s->payload - (char *) s->alloc;
 
 	if (cells <= s->hdr.capacity)
 	{
 		bloom_state_settle(s);
 		return;
 	}
-	/* aligned to a cache line, as bloom_state_new places payloads */
-	alloc = bloom_palloc(s->eoh.eoh_context, BLOOM_HASHES_PREFIX + cells * BLOOM_HASHES_CELL + 63);
-	grown = (uint8 *) TYPEALIGN(64, alloc);
-	bloom_hashes_resize(&s->hdr, s->payload, grown, cells);
-	pfree(s->alloc);
-	s->alloc = alloc;
-	s->payload = grown;
+
+	/*
+	 * Enlarged in place (a list needs no cache-line alignment), so that the
+	 * hashes so far are neither copied nor faulted in again.
+	 */
+	s->alloc = bloom_repalloc(s->alloc, offset + BLOOM_HASHES_PREFIX + cells * BLOOM_HASHES_CELL);
+	s->payload = (uint8 *) s->alloc + offset;
+	bloom_hashes_resize(&s->hdr, s->payload, s->payload, cells);
 }
 
 typedef struct BloomTake
