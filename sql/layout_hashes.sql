@@ -1,6 +1,6 @@
 -- Layout 4, "hashes": an unsized bf_agg's partial state, as it leaves a
 -- worker (its transition function alone, as Citus's worker_partial_agg runs
--- it).  Every function answers on it.
+-- it), with as many cells as hashes.  Every function answers on it.
 CREATE AGGREGATE bf_agg_state(int) (SFUNC = bf_agg_trans, STYPE = bloomfilter);
 CREATE TABLE lists AS
 SELECT (SELECT bf_agg_state(g) FROM generate_series(1, 100) g) AS a,
@@ -42,11 +42,12 @@ SELECT a::text::bloomfilter = a AS text_round_trip, a::bytea::bloomfilter = a AS
        a = b AS a_eq_b, a = a AS a_eq_a
 FROM lists;
 -- every field checked on input
-CREATE TABLE good AS SELECT a::bytea AS v FROM lists;
+CREATE TABLE good AS SELECT a::bytea AS v, bf_add(a, 5000)::bytea AS spare FROM lists;
 SELECT overlay(v placing '\x01' from 8 for 1)::bloomfilter FROM good;       -- k must be 0
 SELECT overlay(v placing '\x00' from 49 for 1)::bloomfilter FROM good;      -- expansion 0
 SELECT overlay(v placing '\x01' from 53 for 1)::bloomfilter FROM good;      -- reserved
-SELECT overlay(v placing '\x01' from length(v) for 1)::bloomfilter FROM good;   -- a free cell not zero
+SELECT bf_capacity(spare::bloomfilter) AS cells, bf_bits_set(spare::bloomfilter) AS hashes FROM good;
+SELECT overlay(spare placing '\x01' from length(spare) for 1)::bloomfilter FROM good;   -- a free cell not zero
 SELECT overlay(v placing '\x01' from 25 for 1)::bloomfilter FROM good;      -- capacity is the cells
 SELECT overlay(v placing '\xff' from 41 for 1)::bloomfilter FROM good;      -- more hashes than cells
 SELECT substr(v, 1, length(v) - 16)::bloomfilter FROM good;                -- length

@@ -55,7 +55,8 @@ extern void bloom_hashes_header(BloomHeader *hdr, double error_rate, uint32_t se
 								uint64_t cells);
 extern void bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
 extern void bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown,
-								uint64_t cells);
+								uint64_t cells, bool zero);
+extern void bloom_hashes_trim(BloomHeader *hdr);
 
 static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)

@@ -180,16 +180,34 @@ hashes_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
 
 /*
  * The list in a payload of cells cells (no fewer than it holds); grown may
- * be payload itself if that has room.
+ * be payload itself if that has room.  The new cells are zeroed, as a value
+ * needs them, unless an aggregate's state asks not to (it flattens with
+ * bloom_hashes_trim, and writing them twice costs time at 16 bytes a row).
  */
 void
-bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown, uint64_t cells)
+bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown, uint64_t cells,
+					bool zero)
 {
 	uint64_t	used = HASHES_PREFIX + hdr->bits_set * HASHES_CELL;
 
 	if (grown != payload)
 		bloom_fill_chunked(grown, payload, used);
-	bloom_fill_chunked(grown + used, NULL, HASHES_PREFIX + cells * HASHES_CELL - used);
+	if (zero)
+		bloom_fill_chunked(grown + used, NULL, HASHES_PREFIX + cells * HASHES_CELL - used);
+	hdr->nbits = cells * HASHES_CELL_BITS;
+	hdr->capacity = cells;
+}
+
+/*
+ * The header of the list as it is to leave a state: as many cells as it
+ * holds hashes (one if none, which bloom_hashes_init left zero).  The cells
+ * of the trimmed payload are then all in use or zero.
+ */
+void
+bloom_hashes_trim(BloomHeader *hdr)
+{
+	uint64_t	cells = hdr->bits_set > 0 ? hdr->bits_set : 1;
+
 	hdr->nbits = cells * HASHES_CELL_BITS;
 	hdr->capacity = cells;
 }
@@ -197,7 +215,7 @@ bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown, ui
 static void
 hashes_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 {
-	bloom_hashes_resize(hdr, payload, grown, hashes_grown_cells(hdr));
+	bloom_hashes_resize(hdr, payload, grown, hashes_grown_cells(hdr), true);
 }
 
 /* seed and hash id are compared by bloom_same_shape: any two lists combine */

@@ -221,8 +221,11 @@ static Size
 bloom_state_flat_size(ExpandedObjectHeader *eoh)
 {
 	BloomState *s = (BloomState *) eoh;
+	BloomHeader hdr = s->hdr;
 
-	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&s->hdr));
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&hdr));
 }
 
 /* the flat form, with the pending hashes added to it and not to the state */
@@ -236,6 +239,9 @@ bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 	Assert(size == bloom_state_flat_size(eoh));
 	SET_VARSIZE(bf, size);
 	bloom_fill(BLOOMFILTER_PAYLOAD(bf), s->payload, size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	/* a list leaves with the cells it uses, the state's spare ones unwritten */
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
 	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
 	bloom_header_encode(&hdr, bf->data);
 }

@@ -199,7 +199,7 @@ bloom_state_list_grow(BloomState *s)
 	 */
 	s->alloc = bloom_repalloc(s->alloc, offset + BLOOM_HASHES_PREFIX + cells * BLOOM_HASHES_CELL);
 	s->payload = (uint8 *) s->alloc + offset;
-	bloom_hashes_resize(&s->hdr, s->payload, s->payload, cells);
+	bloom_hashes_resize(&s->hdr, s->payload, s->payload, cells, false);
 }
 
 typedef struct BloomTake
