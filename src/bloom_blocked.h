@@ -48,6 +48,15 @@ bloom_hashes_get(const uint8_t *payload, uint64_t i)
 	return h;
 }
 
+static inline void
+bloom_hashes_put(uint8_t *payload, uint64_t i, BloomHash h)
+{
+	uint8_t    *cell = payload + BLOOM_HASHES_PREFIX + i * BLOOM_HASHES_CELL;
+
+	bloom_store64le(cell, h.h1);
+	bloom_store64le(cell + 8, h.h2);
+}
+
 extern uint32_t bloom_hashes_expansion(const uint8_t *payload);
 extern uint64_t bloom_hashes_distinct(const uint8_t *payload, uint64_t n);
 extern uint64_t bloom_hashes_capacity(const BloomHeader *hdr, const uint8_t *payload);

@@ -69,15 +69,6 @@ hashes_payload_bytes(const BloomHeader *hdr)
 	return HASHES_PREFIX + hdr->nbits / 8;
 }
 
-static void
-hashes_put(uint8_t *payload, uint64_t i, BloomHash h)
-{
-	uint8_t    *cell = payload + HASHES_PREFIX + i * HASHES_CELL;
-
-	bloom_store64le(cell, h.h1);
-	bloom_store64le(cell + 8, h.h2);
-}
-
 uint32_t
 bloom_hashes_expansion(const uint8_t *payload)
 {
@@ -153,7 +144,7 @@ hashes_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n
 	size_t		take = n < room ? n : (size_t) room;
 
 	for (size_t i = 0; i < take; i++)
-		hashes_put(payload, hdr->bits_set + i, hashes[i]);
+		bloom_hashes_put(payload, hdr->bits_set + i, hashes[i]);
 	hdr->bits_set += take;
 	return take;
 }

@@ -20,7 +20,7 @@
 #include "nodes/nodes.h"
 #include "utils/expandeddatum.h"
 
-#include "bloom_core.h"
+#include "bloom_blocked.h"		/* layout 1 and the lists of layout 4 */
 #include "bloomfilter.h"
 #include "compat.h"
 
@@ -160,6 +160,12 @@ extern void bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payloa
 static inline void
 bloom_state_add(BloomState *s, BloomHash h)
 {
+	/* an unsized aggregate's list: a row is a 16-byte append */
+	if (s->layout->holds_hashes && s->hdr.bits_set < s->hdr.capacity)
+	{
+		bloom_hashes_put(s->payload, s->hdr.bits_set++, h);
+		return;
+	}
 	if (s->layout->grow != NULL && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
 		return;
 	s->pending[s->npending++] = h;
