@@ -178,6 +178,10 @@ COMMENT ON FUNCTION cf_fpp(cuckoofilter) IS 'expected number of entries a non-me
 
 -- ---- scalable filters ----
 
+-- bf_agg(element) keeps its elements' hashes and sizes the filter at the
+-- end (bloomfilter_hashes.c); its description says so
+COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elements at a 1% error rate, with no sizing needed: its first sub-filter is sized for the distinct elements (at least 1000), and it doubles if it grows later';
+
 -- ---- robustness ----
 
 -- ---- index access method ----

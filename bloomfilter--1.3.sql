@@ -370,7 +370,7 @@ CREATE AGGREGATE bf_agg(element anyelement) (
 	COMBINEFUNC = bf_union,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elements at a 1% error rate, with no sizing needed (starts at 1000 elements, doubles)';
+COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elements at a 1% error rate, with no sizing needed: its first sub-filter is sized for the distinct elements (at least 1000), and it doubles if it grows later';
 
 CREATE FUNCTION bf_remove_all(bloomfilter, anyarray) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_remove_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -385,6 +385,15 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 	(void) layout->cardinality(hdr, payload);
 	if (layout->info)
 		FUZZ_CHECK(layout->info(hdr, payload, info, sizeof(info)) > 0, "empty info");
+	if (layout->union_overfills)
+	{
+		double		fpp,
+					limit;
+
+		/* with itself the union's cells are its own: never overfilled */
+		FUZZ_CHECK(layout->union_overfills(hdr, payload, hdr, payload, &fpp, &limit) == -1,
+				   "layout %s: a union with itself overfills", layout->name);
+	}
 	if (!full)
 	{
 		free(payload);

@@ -148,6 +148,32 @@ make_sized(GenFilter *f, uint64_t capacity, double rate, uint32_t seed,
 	make_filter(f, nbits / BLOOM_BLOCK_BITS, k, seed, capacity, rate, nelems);
 }
 
+/*
+ * A valid list of hashes (layout 4, an unsized aggregate's partial state)
+ * of cells cells, the integers 0 .. nelems-1 in the first of them.
+ */
+static void
+make_hash_list(GenFilter *f, uint64_t cells, uint32_t seed, int64_t nelems)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_HASHES);
+	BloomHeader hdr;
+	uint8_t    *payload = f->buf + BLOOM_HEADER_SIZE;
+
+	bloom_hashes_header(&hdr, 0.01, seed, cells);
+	f->len = bloom_total_bytes(&hdr);
+	if (f->len > GEN_MAX_BYTES)
+		exit(1);
+	bloom_hashes_init(&hdr, 2, payload);
+	for (int64_t v = 0; v < nelems; v++)
+	{
+		BloomHash	h = bloom_hash_int64(v, seed);
+
+		if (l->add(&hdr, payload, &h, 1) != 1)
+			exit(1);
+	}
+	bloom_header_encode(&hdr, f->buf);
+}
+
 static void
 check_valid(const char *name, const GenFilter *f)
 {
@@ -343,6 +369,24 @@ emit_valid_seeds(void)
 		emit(name, f.buf, f.len);
 	}
 
+	/* lists of hashes: empty, partly and wholly used */
+	{
+		static const struct
+		{
+			uint64_t	cells;
+			int64_t		nelems;
+		}			lists[] = {{1, 0}, {4, 3}, {16, 16}};
+
+		for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		{
+			make_hash_list(&f, lists[i].cells, 0, lists[i].nelems);
+			snprintf(name, sizeof(name), "valid-hashes-c%llu-n%lld",
+					 (unsigned long long) lists[i].cells, (long long) lists[i].nelems);
+			check_valid(name, &f);
+			emit(name, f.buf, f.len);
+		}
+	}
+
 	/* every bit set: the estimates' top end */
 	make_filter(&f, 2, 64, 0, 1, 0.99, 0);
 	memset(f.buf + BLOOM_HEADER_SIZE, 0xFF, f.len - BLOOM_HEADER_SIZE);
@@ -440,6 +484,20 @@ emit_mutants(void)
 	emit_mutant("rate-inf", &base, mut_rate_bits, double_bits(INFINITY));
 	emit_mutant("rate-neg-inf", &base, mut_rate_bits, double_bits(-INFINITY));
 	emit_mutant("rate-neg", &base, mut_rate_bits, double_bits(-0.01));
+
+	/* a list of hashes: k, capacity, expansion, a free cell, the count */
+	{
+		GenFilter	list;
+
+		make_hash_list(&list, 4, 0, 3);
+		emit_mutant("hashes-k-1", &list, mut_nhashes, 1);
+		emit_mutant("hashes-capacity-5", &list, mut_capacity, 5);
+		emit_mutant("hashes-expansion-8194", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 1);
+		emit_mutant("hashes-reserved", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 4);
+		emit_mutant("hashes-free-cell", &list, mut_byte_xor, list.len - 1);
+		emit_mutant("hashes-count-5", &list, mut_bits_set, 5);
+		emit_mutant("hashes-len-minus-cell", &list, mut_len, list.len - 16);
+	}
 
 	/* capacity */
 	emit_mutant("capacity-0", &base, mut_capacity, 0);

@@ -28,6 +28,44 @@ extern const BloomLayout bloom_scalable_layout;
 extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
 extern void bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
+extern uint64_t bloom_scalable_take(BloomHeader *hdr, uint8_t *payload,
+									const BloomHash *hashes, size_t n);
+/* layout 4, an unsized aggregate's hashes: bloom_hashes.c */
+extern const BloomLayout bloom_hashes_layout;
+
+/* its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
+#define BLOOM_HASHES_PREFIX		16
+#define BLOOM_HASHES_CELL		16
+
+static inline BloomHash
+bloom_hashes_get(const uint8_t *payload, uint64_t i)
+{
+	const uint8_t *cell = payload + BLOOM_HASHES_PREFIX + i * BLOOM_HASHES_CELL;
+	BloomHash	h;
+
+	h.h1 = bloom_load64le(cell);
+	h.h2 = bloom_load64le(cell + 8);
+	return h;
+}
+
+static inline void
+bloom_hashes_put(uint8_t *payload, uint64_t i, BloomHash h)
+{
+	uint8_t    *cell = payload + BLOOM_HASHES_PREFIX + i * BLOOM_HASHES_CELL;
+
+	bloom_store64le(cell, h.h1);
+	bloom_store64le(cell + 8, h.h2);
+}
+
+extern uint32_t bloom_hashes_expansion(const uint8_t *payload);
+extern uint64_t bloom_hashes_distinct(const uint8_t *payload, uint64_t n);
+extern uint64_t bloom_hashes_capacity(const BloomHeader *hdr, const uint8_t *payload);
+extern void bloom_hashes_header(BloomHeader *hdr, double error_rate, uint32_t seed,
+								uint64_t cells);
+extern void bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
+extern void bloom_hashes_resize(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown,
+								uint64_t cells, bool zero);
+extern void bloom_hashes_trim(BloomHeader *hdr);
 
 static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)

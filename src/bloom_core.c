@@ -116,7 +116,31 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_BLOCKED512] = &bloom_blocked_layout,
 	[BLOOM_LAYOUT_COUNTING4] = &bloom_counting_layout,
 	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
+	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
 };
+
+uint64_t
+bloom_span_whole(const BloomHeader *hdr, BloomHash h)
+{
+	(void) hdr;
+	(void) h;
+	return 0;
+}
+
+void
+bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n)
+{
+	for (uint64_t off = 0; off < n; off += BLOOM_INTERRUPT_BYTES)
+	{
+		uint64_t	len = n - off < BLOOM_INTERRUPT_BYTES ? n - off : BLOOM_INTERRUPT_BYTES;
+
+		bloom_check_interrupts();
+		if (src)
+			memcpy(dst + off, src + off, len);
+		else
+			memset(dst + off, 0, len);
+	}
+}
 
 const BloomLayout *
 bloom_layout_for(uint8_t id)
@@ -226,6 +250,8 @@ bloom_check_message(BloomCheck check)
 			return "A sub-filter is not sized as its position in the filter requires.";
 		case BLOOM_BAD_KEY_TYPE:
 			return "The key type must be 0 or a built-in type OID below 10000.";
+		case BLOOM_BAD_HASH_LIST:
+			return "A list of hashes has k 0, a capacity equal to its cells and zero cells past its count.";
 	}
 	return "The value is invalid.";
 }

@@ -32,6 +32,15 @@
 #define BLOOM_LAYOUT_BLOCKED512	1
 #define BLOOM_LAYOUT_COUNTING4	2
 #define BLOOM_LAYOUT_SCALABLE	3
+#define BLOOM_LAYOUT_HASHES		4	/* an unsized aggregate's hashes */
+
+/*
+ * The smallest first sub-filter of the scalable filter that a list of
+ * hashes becomes (bloom_hashes.c): 1,000 elements, as bf_agg(element) of
+ * release 1.2 started, so that a small group's filter can still grow a
+ * long way.
+ */
+#define BLOOM_HASHES_MIN_CAPACITY	1000
 
 /*
  * Hash ids (header byte 6).  Both hash with MurmurHash3 x64_128; they
@@ -101,7 +110,8 @@ typedef enum BloomCheck
 	BLOOM_BAD_ERROR_RATE,
 	BLOOM_BAD_BITS_SET,
 	BLOOM_BAD_SUBFILTER,
-	BLOOM_BAD_KEY_TYPE
+	BLOOM_BAD_KEY_TYPE,
+	BLOOM_BAD_HASH_LIST
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */
@@ -163,6 +173,9 @@ bloom_check_interrupts(void)
 		bloom_interrupt_hook();
 }
 
+/* copy n bytes (src not NULL) or zero them, answering interrupts between megabytes */
+extern void bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n);
+
 /*
  * A layout: how the payload after the header is organised, and the one
  * place that adds to, tests, combines and describes it.  The header's
@@ -178,6 +191,12 @@ typedef struct BloomLayout
 {
 	uint8_t		id;
 	const char *name;			/* as bf_info shows it */
+
+	/*
+	 * The payload is a list of element hashes (layout 4): a union with any
+	 * filter of the same seed and hash id adds them to it.
+	 */
+	bool		holds_hashes;
 
 	/* everything checkable without the payload, against its length */
 	BloomCheck	(*check_header) (const BloomHeader *hdr, size_t payload_len);
@@ -222,6 +241,18 @@ typedef struct BloomLayout
 	bool		(*combine) (BloomHeader *hdr, uint8_t *dst,
 							const BloomHeader *src_hdr, const uint8_t *src,
 							bool intersect);
+
+	/*
+	 * Whether a union of two values of the same shape (dst's payload at
+	 * least as large) would hold more than the layout can at its rate:
+	 * -1 if not, else the part that would be overfilled, with its
+	 * estimated rate after the union and the rate it may have.  NULL: a
+	 * union never changes the rate (plain and counting filters: it is the
+	 * filter of both inputs' elements).
+	 */
+	int			(*union_overfills) (const BloomHeader *hdr, const uint8_t *dst,
+									const BloomHeader *src_hdr, const uint8_t *src,
+									double *fpp, double *limit);
 	double		(*cardinality) (const BloomHeader *hdr, const uint8_t *payload);
 	double		(*fpp) (const BloomHeader *hdr, const uint8_t *payload);
 	/*
@@ -247,6 +278,9 @@ typedef struct BloomLayout
  * whole batch is requested before the first of it is applied.
  */
 #define BLOOM_ADD_BATCH		256
+
+/* span_of of a layout whose checks read the whole payload (span_bytes 0) */
+extern uint64_t bloom_span_whole(const BloomHeader *hdr, BloomHash h);
 
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);

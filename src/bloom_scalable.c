@@ -28,9 +28,12 @@
  * most the capacity of each sub-filter.  A union of two scalable filters of
  * the same capacity, rate and expansion ORs sub-filter i of each and adds
  * their counts; its rate stays within error_rate as long as, for each i,
- * the two counts fit sub-filter i's capacity (bf_info shows them).  There
- * is no intersection: an element both hold can sit in different sub-filters
- * of each.
+ * sub-filter i of the union is no fuller than its capacity makes it.  The
+ * union checks that first (scalable_union_overfills, from the cells set,
+ * not the counts alone) and the server refuses a union that would not keep
+ * the rate: a sub-filter's bits cannot be moved to another one, so no
+ * union can repair an overfilled one.  There is no intersection: an
+ * element both hold can sit in different sub-filters of each.
  *
  * src/bloom_scalable.c
  *
@@ -223,14 +226,6 @@ scalable_test(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
 	return n < hdr->nhashes || scalable_test_subs(subs, n, h);
 }
 
-static uint64_t
-scalable_span_of(const BloomHeader *hdr, BloomHash h)
-{
-	(void) hdr;
-	(void) h;
-	return 0;
-}
-
 static bool
 scalable_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 {
@@ -255,8 +250,13 @@ scalable_full(const uint8_t *payload, const ScalableSub *last)
 	return last->items >= (share > 0 ? share : 1);
 }
 
+/*
+ * Add to the last sub-filter, skipping what tests present anywhere, until
+ * it is full (unless take_all); returns how many of the n were handled.
+ */
 static size_t
-scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
+scalable_add_last(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
+				  size_t n, bool take_all)
 {
 	ScalableSub subs[SCALABLE_MAX_SUBS];
 	int			nsub = scalable_subs(hdr, payload, subs);
@@ -265,27 +265,68 @@ scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t
 	if (nsub == 0 || nsub < hdr->nhashes)
 		return n;				/* damaged; reads say so */
 	last = &subs[nsub - 1];
+	/* as bloom_add_batch: the last sub-filter's blocks requested ahead */
+	for (size_t i = 0; i < n && i < BLOOM_ADD_BATCH; i++)
+		__builtin_prefetch(last->bits + bloom_block_of(hashes[i].h1, bloom_nblocks(&last->hdr)) *
+						   BLOOM_BLOCK_BYTES, 1);
 	for (size_t i = 0; i < n; i++)
 	{
 		uint64_t	added;
 
-		if (scalable_test_subs(subs, nsub, hashes[i]))
+		if (i % 1024 == 1023)
+			bloom_check_interrupts();
+		if (i + BLOOM_ADD_BATCH < n)
+			__builtin_prefetch(last->bits +
+							   bloom_block_of(hashes[i + BLOOM_ADD_BATCH].h1,
+											  bloom_nblocks(&last->hdr)) * BLOOM_BLOCK_BYTES, 1);
+		if (scalable_test_subs(subs, nsub - 1, hashes[i]))
 			continue;
-		if (scalable_full(payload, last))
+		if (!take_all && scalable_full(payload, last))
 		{
+			if (bloom_test(last->bits, bloom_nblocks(&last->hdr), last->hdr.nhashes, hashes[i]))
+				continue;
 			scalable_sub_store(last);
 			return i;
 		}
+
+		/*
+		 * An element the last sub-filter holds sets no bit there: adding is
+		 * its test, and it counts only if it set one.
+		 */
 		added = (uint64_t) bloom_add(last->bits, bloom_nblocks(&last->hdr),
 									 last->hdr.nhashes, hashes[i]);
+		if (added == 0)
+			continue;
 		last->hdr.bits_set += added;
 		hdr->bits_set += added;
 		last->items++;
-		if (i % 1024 == 1023)
-			bloom_check_interrupts();
 	}
 	scalable_sub_store(last);
 	return n;
+}
+
+static size_t
+scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
+{
+	return scalable_add_last(hdr, payload, hashes, n, false);
+}
+
+/*
+ * Every one of n hashes into the last sub-filter, however full it gets;
+ * returns the items it holds then.  For a filter whose first sub-filter
+ * was sized for an estimate of how many distinct elements are coming (a
+ * list of hashes becoming a filter, bloom_hashes.c): the caller checks the
+ * count against the capacity, since the estimate can be a little short.
+ */
+uint64_t
+bloom_scalable_take(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
+{
+	ScalableSub subs[SCALABLE_MAX_SUBS];
+	int			nsub;
+
+	scalable_add_last(hdr, payload, hashes, n, true);
+	nsub = scalable_subs(hdr, payload, subs);
+	return nsub > 0 ? subs[nsub - 1].items : 0;
 }
 
 static uint64_t
@@ -310,21 +351,11 @@ scalable_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 	uint8_t    *p = grown + old;
 
 	scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next);
-	for (uint64_t off = 0; grown != payload && off < old; off += BLOOM_INTERRUPT_BYTES)
-	{
-		bloom_check_interrupts();
-		memcpy(grown + off, payload + off,
-			   old - off < BLOOM_INTERRUPT_BYTES ? old - off : BLOOM_INTERRUPT_BYTES);
-	}
+	if (grown != payload)
+		bloom_fill_chunked(grown, payload, old);
 	bloom_store64le(p, 0);
 	bloom_header_encode(&next, p + 8);
-	for (uint64_t off = 0; off < next.nbits / 8; off += BLOOM_INTERRUPT_BYTES)
-	{
-		bloom_check_interrupts();
-		memset(p + SCALABLE_SUB_HEAD + off, 0,
-			   next.nbits / 8 - off < BLOOM_INTERRUPT_BYTES ?
-			   next.nbits / 8 - off : BLOOM_INTERRUPT_BYTES);
-	}
+	bloom_fill_chunked(p + SCALABLE_SUB_HEAD, NULL, next.nbits / 8);
 	hdr->nhashes++;
 	hdr->nbits += next.nbits;
 }
@@ -373,6 +404,82 @@ scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 	}
 	bloom_store32le(dst + 4, 1);
 	return true;
+}
+
+/*
+ * The estimated rate of sub-filter d ORed with s, from the fill of each
+ * block of the union; *grows says whether the union has more cells set than
+ * the fuller of the two (else one holds the other, and the union is it).
+ */
+static double
+scalable_union_fpp(const ScalableSub *d, const ScalableSub *s, bool *grows)
+{
+	double		table[BLOOM_BLOCK_BITS + 1];
+	double		total = 0.0;
+	uint64_t	nblocks = bloom_nblocks(&d->hdr);
+	uint64_t	pop_d = 0,
+				pop_s = 0,
+				pop_u = 0;
+
+	bloom_fpp_table(d->hdr.nhashes, table);
+	for (uint64_t b = 0; b < nblocks; b++)
+	{
+		const uint8_t *bd = d->bits + b * BLOOM_BLOCK_BYTES;
+		const uint8_t *bs = s->bits + b * BLOOM_BLOCK_BYTES;
+		int			u = 0;
+
+		if (b % (BLOOM_INTERRUPT_BYTES / BLOOM_BLOCK_BYTES) == 0)
+			bloom_check_interrupts();
+		for (int w = 0; w < BLOOM_BLOCK_BYTES; w += 8)
+		{
+			uint64_t	x = bloom_load64le(bd + w);
+			uint64_t	y = bloom_load64le(bs + w);
+
+			pop_d += bloom_popcount64(x);
+			pop_s += bloom_popcount64(y);
+			u += bloom_popcount64(x | y);
+		}
+		pop_u += u;
+		total += table[u];
+	}
+	*grows = pop_u > (pop_d > pop_s ? pop_d : pop_s);
+	return total / (double) nblocks;
+}
+
+/*
+ * A union keeps the rate if every sub-filter of it does: sub-filter i is
+ * fine if the two counts fit its capacity, or if one operand's cells hold
+ * the other's, or if the rate estimated from the union's fill (the cells
+ * set, block by block) is within the sub-filter's own, error_rate /
+ * 2^(i+1).  Counts alone would refuse unions of overlapping filters (a
+ * filter with itself) and trust damaged counts; the fill decides.
+ */
+static int
+scalable_union_overfills(const BloomHeader *hdr, const uint8_t *dst,
+						 const BloomHeader *shdr, const uint8_t *src,
+						 double *fpp, double *limit)
+{
+	ScalableSub d[SCALABLE_MAX_SUBS];
+	ScalableSub s[SCALABLE_MAX_SUBS];
+	int			nd = scalable_subs(hdr, dst, d);
+	int			ns = scalable_subs(shdr, src, s);
+
+	for (int i = 0; i < ns && i < nd; i++)
+	{
+		bool		grows;
+
+		/* a mismatch is combine's to report, as a difference of shape */
+		if (s[i].hdr.nbits != d[i].hdr.nbits || s[i].hdr.nhashes != d[i].hdr.nhashes)
+			return -1;
+		if (s[i].items <= d[i].hdr.capacity &&
+			d[i].items <= d[i].hdr.capacity - s[i].items)
+			continue;
+		*fpp = scalable_union_fpp(&d[i], &s[i], &grows);
+		*limit = d[i].hdr.error_rate;
+		if (grows && *fpp > *limit)
+			return i;
+	}
+	return -1;
 }
 
 static double
@@ -485,7 +592,7 @@ const BloomLayout bloom_scalable_layout = {
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
 	.span_bytes = 0,			/* a check reads every sub-filter */
-	.span_of = scalable_span_of,
+	.span_of = bloom_span_whole,
 	.test_span = scalable_test_span,
 	.count = scalable_count,
 	.add = scalable_add,
@@ -494,6 +601,7 @@ const BloomLayout bloom_scalable_layout = {
 	.remove = NULL,
 	.same_shape = scalable_same_shape,
 	.combine = scalable_combine,
+	.union_overfills = scalable_union_overfills,
 	.cardinality = scalable_cardinality,
 	.fpp = scalable_fpp,
 	.info = scalable_info,

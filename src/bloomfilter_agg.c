@@ -33,10 +33,10 @@ typedef struct BloomAggCache
 } BloomAggCache;
 
 /*
- * bf_agg(element) with no sizing: a scalable filter at 1%, starting at this
- * many elements and doubling each sub-filter (PipelineDB's bloom_agg(x)).
+ * bf_agg(element) with no sizing: the elements' hashes, then a scalable
+ * filter at 1% sized for them that doubles if it grows afterwards
+ * (bloomfilter_hashes.c).
  */
-#define BLOOM_AGG_DEFAULT_CAPACITY	1000
 #define BLOOM_AGG_DEFAULT_RATE		0.01
 #define BLOOM_AGG_DEFAULT_EXPANSION	2
 
@@ -48,17 +48,8 @@ bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext agg
 	double		error_rate = 0.01;
 
 	if (PG_NARGS() == 2)
-	{
-		/* a group's first row is rare enough to make the template each time */
-		BloomFilter *template = bloom_new_scalable(BLOOM_AGG_DEFAULT_CAPACITY,
-												   BLOOM_AGG_DEFAULT_RATE,
-												   BLOOM_DEFAULT_SEED,
-												   BLOOM_AGG_DEFAULT_EXPANSION);
-		BloomState *s = bloom_state_from(fcinfo, aggcxt, PointerGetDatum(template));
-
-		pfree(template);
-		return s;
-	}
+		return bloom_state_new_hashes(fcinfo, aggcxt, BLOOM_AGG_DEFAULT_RATE,
+									  BLOOM_AGG_DEFAULT_EXPANSION);
 
 	if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
 		ereport(ERROR,

@@ -108,6 +108,7 @@ _PG_init(void)
 {
 	/* the core's long loops answer a cancel through this */
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
+	bloom_hashes_define_guc();
 }
 
 /* decode a header and check it against the value's total length */
@@ -141,11 +142,9 @@ bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t le
  */
 #define BLOOM_HUGE_PAGE		((uintptr_t) 2 * 1024 * 1024)
 
-void *
-bloom_palloc(MemoryContext cxt, Size size)
+static void
+bloom_advise_huge(char *p, Size size)
 {
-	char	   *p = MemoryContextAlloc(cxt, size);
-
 #ifdef MADV_HUGEPAGE
 	if (size >= 2 * BLOOM_HUGE_PAGE)
 	{
@@ -156,7 +155,29 @@ bloom_palloc(MemoryContext cxt, Size size)
 			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
 	}
 #endif
+}
+
+void *
+bloom_palloc(MemoryContext cxt, Size size)
+{
+	char	   *p = MemoryContextAlloc(cxt, size);
+
+	bloom_advise_huge(p, size);
 	return p;
+}
+
+/*
+ * p (from bloom_palloc) enlarged to size, its contents kept.  A large chunk
+ * is its own malloc block, which the C library moves by remapping its pages
+ * rather than copying them.
+ */
+void *
+bloom_repalloc(void *p, Size size)
+{
+	char	   *q = repalloc(p, size);
+
+	bloom_advise_huge(q, size);
+	return q;
 }
 
 /*
@@ -180,7 +201,7 @@ bloom_fill(void *dst, const void *src, size_t n)
 }
 
 /* how large a value must grow to take more; an error if it cannot */
-static uint64
+uint64
 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8 *payload)
 {
 	uint64		bytes = layout->grown_bytes(hdr, payload);
@@ -188,7 +209,7 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 	if (bytes == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("scalable bloom filter cannot grow any further"),
+				 errmsg("%s bloom filter cannot grow any further", layout->name),
 				 errdetail("A bloom filter value is limited to %llu bytes, and a sub-filter's error rate to at least %g.",
 						   (unsigned long long) BLOOM_MAX_BYTES, BLOOM_MIN_ERROR_RATE)));
 	return bytes;
@@ -200,8 +221,11 @@ static Size
 bloom_state_flat_size(ExpandedObjectHeader *eoh)
 {
 	BloomState *s = (BloomState *) eoh;
+	BloomHeader hdr = s->hdr;
 
-	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&s->hdr));
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&hdr));
 }
 
 /* the flat form, with the pending hashes added to it and not to the state */
@@ -215,6 +239,9 @@ bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 	Assert(size == bloom_state_flat_size(eoh));
 	SET_VARSIZE(bf, size);
 	bloom_fill(BLOOMFILTER_PAYLOAD(bf), s->payload, size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	/* a list leaves with the cells it uses, the state's spare ones unwritten */
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
 	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
 	bloom_header_encode(&hdr, bf->data);
 }
@@ -254,6 +281,7 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	s->hdr = *hdr;
 	s->layout = bloom_layout_for(hdr->layout);
 	s->npending = 0;
+	s->nparts = 0;
 	nbytes = s->layout->payload_bytes(hdr);
 	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
 	s->alloc = alloc;
@@ -262,25 +290,58 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	return s;
 }
 
-/* the pending hashes into the state, growing it when its layout must */
+/* one step of growth of the state's payload, into memory of its own */
+static void
+bloom_state_grow(BloomState *s)
+{
+	uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
+	char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
+	uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+
+	s->layout->grow(&s->hdr, s->payload, grown);
+	pfree(s->alloc);
+	s->alloc = alloc;
+	s->payload = grown;
+}
+
+/*
+ * n hashes into the state, growing it when its layout must.  A list of
+ * hashes grows up to its bound, and past it becomes a filter
+ * (bloomfilter_hashes.c).
+ */
 void
-bloom_state_flush(BloomState *s)
+bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
 {
 	size_t		done = 0;
 
-	while ((done += s->layout->add(&s->hdr, s->payload, s->pending + done,
-								   s->npending - done)) < (size_t) s->npending)
+	while ((done += s->layout->add(&s->hdr, s->payload, hashes + done, n - done)) < n)
 	{
-		uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
-		char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
-		uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
-
-		s->layout->grow(&s->hdr, s->payload, grown);
-		pfree(s->alloc);
-		s->alloc = alloc;
-		s->payload = grown;
+		if (s->layout->holds_hashes)
+			bloom_state_list_grow(s);
+		else
+			bloom_state_grow(s);
 	}
+}
+
+/* the pending hashes into the state (the array is not touched by settling) */
+void
+bloom_state_flush(BloomState *s)
+{
+	int			n = s->npending;
+
 	s->npending = 0;
+	bloom_state_add_many(s, s->pending, n);
+}
+
+/*
+ * Grow the state's payload until it is as large as payload_bytes (a
+ * scalable filter's, before a union with one that has more sub-filters).
+ */
+void
+bloom_state_reserve(BloomState *s, uint64 payload_bytes)
+{
+	while (s->layout->payload_bytes(&s->hdr) < payload_bytes)
+		bloom_state_grow(s);
 }
 
 /* ---- reading ---- */
@@ -963,20 +1024,45 @@ bloom_agg_result(Datum d)
 	if (bloom_is_expanded(d))
 	{
 		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
-		Size		size = EOH_get_flat_size(eoh);
+		BloomState *s = (BloomState *) eoh;
+		Size		size;
+
+		/* a layout that grows has no pending hashes (bloom_state_add) */
+		if (s->layout->holds_hashes)
+			return bloom_hashes_finish(&s->hdr, s->payload);
+		size = EOH_get_flat_size(eoh);
 
 		bf = bloom_palloc(CurrentMemoryContext, size);
 		EOH_flatten_into(eoh, bf, size);
 		bloom_view_init(&v, bf->data, size - VARHDRSZ, size - VARHDRSZ);
 	}
 	else
+	{
+		bloom_read(d, &v);
+		if (v.layout->holds_hashes)
+			return bloom_hashes_finish(&v.hdr, v.payload);
 		bf = bloom_copy(d, &v);
+	}
 	if (v.layout->finish)
 	{
 		v.layout->finish(&v.hdr, BLOOMFILTER_PAYLOAD(bf));
 		bloom_set_header(bf, &v.hdr);
 	}
 	return bf;
+}
+
+/*
+ * How many partial states the aggregate calling us can have, if it is
+ * computing one that will be combined with others (a parallel plan); 0 if
+ * it is not.
+ */
+int
+bloom_agg_partial_parts(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context && IsA(fcinfo->context, AggState) &&
+		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
+		return max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0);
+	return 0;
 }
 
 /*
@@ -992,10 +1078,9 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 
 	bloom_read(template, &v);
 	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
-	if (s->layout->partial && fcinfo->context && IsA(fcinfo->context, AggState) &&
-		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
-		s->layout->partial(&s->hdr, s->payload,
-						   max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0));
+	s->nparts = bloom_agg_partial_parts(fcinfo);
+	if (s->layout->partial && s->nparts > 0)
+		s->layout->partial(&s->hdr, s->payload, s->nparts);
 	return s;
 }
 
@@ -1090,10 +1175,12 @@ bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
 {
 	if (a->hash_id != b->hash_id)
 		return errhint("Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.");
+	if (bloom_layout_for(a->layout)->holds_hashes || bloom_layout_for(b->layout)->holds_hashes)
+		return errhint("A list of element hashes (an aggregate's partial state) combines with any filter of the same seed.");
 	if (a->layout != b->layout)
 		return errhint("Plain, counting and scalable filters combine only with filters of their own layout.");
 	if (bloom_layout_for(a->layout)->grow != NULL)
-		return errhint("Create both filters with the same capacity, error rate, expansion and seed.");
+		return errhint("Create both filters with the same capacity, error rate, expansion and seed; to combine the elements of filters built apart, add them to one filter (bf_add_all) or build it with one aggregate.");
 	return errhint("Create both filters with the same capacity, error rate and seed.");
 }
 
@@ -1102,6 +1189,35 @@ bloom_check_shape(const BloomHeader *a, const BloomHeader *b, bool intersect)
 {
 	if (!bloom_same_shape(a, b))
 		bloom_shape_error(a, b, intersect);
+}
+
+/*
+ * Refuse a union into dst (dst_payload, which may be the result's copy) of
+ * src whose result would not keep the error rate: a scalable filter's
+ * sub-filter that would hold more than it was sized for.  Nothing can
+ * repair that afterwards, so it is an error, not a silent rise in the rate.
+ * 54000, as for a filter that cannot grow: the operands hold more than the
+ * value can at its rate; with fewer elements the same union works.
+ */
+void
+bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload, const BloomView *src)
+{
+	double		fpp;
+	double		limit;
+	int			part;
+
+	if (dst->layout->union_overfills == NULL)
+		return;
+	part = dst->layout->union_overfills(&dst->hdr, dst_payload, &src->hdr, src->payload,
+										&fpp, &limit);
+	if (part < 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("union of %s bloom filters would exceed their error rate", dst->layout->name),
+			 errdetail("Sub-filter %d of the union would hold more elements than it was sized for: its estimated false-positive rate would be %.3g, above its share %.3g of the error rate %g.",
+					   part, fpp, limit, dst->hdr.error_rate),
+			 errhint("Add the elements to one filter instead (bf_add_all(filter, ARRAY(SELECT ...))), build the filter with a single aggregate (bf_agg(element) or bf_agg(element, template)), or use plain filters sized for the total (bf_create(total, error_rate)), whose unions are exact.")));
 }
 
 void

@@ -20,7 +20,7 @@
 #include "nodes/nodes.h"
 #include "utils/expandeddatum.h"
 
-#include "bloom_core.h"
+#include "bloom_blocked.h"		/* layout 1 and the lists of layout 4 */
 #include "bloomfilter.h"
 #include "compat.h"
 
@@ -61,6 +61,7 @@ extern void bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg,
 
 /* Values to write: new, copied, or made from outside bytes (validated). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
+extern void *bloom_repalloc(void *p, Size size);
 extern BloomFilter *bloom_new(const BloomHeader *hdr);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
 extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
@@ -122,6 +123,7 @@ typedef struct BloomState
 	const BloomLayout *layout;
 	uint8	   *payload;			/* 64-byte aligned, in alloc */
 	void	   *alloc;
+	int			nparts;			/* partial states combined with it; 0: not partial */
 	int			npending;
 	BloomHash	pending[BLOOM_PENDING];
 } BloomState;
@@ -132,11 +134,42 @@ extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcx
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 								   const uint8 *payload);
 extern void bloom_state_flush(BloomState *s);
+extern void bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n);
+extern void bloom_state_reserve(BloomState *s, uint64 payload_bytes);
+extern int	bloom_agg_partial_parts(FunctionCallInfo fcinfo);
+extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout,
+								const uint8 *payload);
 
-/* a layout that grows takes each hash at once, so flattening never grows */
+/*
+ * Lists of hashes (layout 4, an unsized aggregate's state): the memory
+ * bound of a state, what happens past it, the filter a list becomes, and
+ * unions with lists (bloomfilter_hashes.c).
+ */
+extern void bloom_hashes_define_guc(void);
+extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
+										  double error_rate, uint32 expansion);
+extern void bloom_state_list_grow(BloomState *s);
+extern BloomFilter *bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload);
+extern bool bloom_union_takes_hashes(FunctionCallInfo fcinfo);
+extern Datum bloom_union_hashes(FunctionCallInfo fcinfo);
+extern void bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload,
+								   const BloomView *src);
+
+/*
+ * A layout that grows takes each hash at once, so flattening never grows:
+ * straight in if it has room, else through the flush, which grows it.
+ */
 static inline void
 bloom_state_add(BloomState *s, BloomHash h)
 {
+	/* an unsized aggregate's list: a row is a 16-byte append */
+	if (s->layout->holds_hashes && s->hdr.bits_set < s->hdr.capacity)
+	{
+		bloom_hashes_put(s->payload, s->hdr.bits_set++, h);
+		return;
+	}
+	if (s->layout->grow != NULL && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
+		return;
 	s->pending[s->npending++] = h;
 	if (s->npending == BLOOM_PENDING || s->layout->grow != NULL)
 		bloom_state_flush(s);

@@ -427,8 +427,17 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return bloom_other_operand(fcinfo);
+	/* an unsized aggregate's partial states: hashes, added rather than ORed */
+	if (!intersect && bloom_union_takes_hashes(fcinfo))
+		return bloom_union_hashes(fcinfo);
 	bloom_read_header(PG_GETARG_DATUM(0), &va);
 	bloom_read_header(PG_GETARG_DATUM(1), &vb);
+	if (intersect && (va.layout->holds_hashes || vb.layout->holds_hashes))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot intersect a bloom filter of layout hashes"),
+				 errdetail("A list of element hashes is the partial state of an aggregate that has not finished."),
+				 errhint("Finish the aggregate (bf_agg_final, or bf_union_agg over the partial states) first.")));
 	if (intersect && va.layout->grow != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -449,6 +458,8 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 	else
 		result = bloom_agg_writable(fcinfo, 0, &va);
 	bloom_read(PG_GETARG_DATUM(1 - dst_arg), &vsrc);
+	if (!intersect)
+		bloom_check_union_rate(&va, BLOOMFILTER_PAYLOAD(result), &vsrc);
 	if (!va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(result), &vsrc.hdr, vsrc.payload,
 							intersect))
 		bloom_shape_error(&first, &second, intersect);

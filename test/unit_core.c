@@ -586,7 +586,7 @@ test_layout_table(void)
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_BLOCKED512 && strcmp(l->name, "blocked512") == 0,
 		  "layout 1 is not blocked512");
 	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
-	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(4) == NULL &&
+	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(5) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
 	l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_COUNTING4 && strcmp(l->name, "counting4") == 0 &&
@@ -594,6 +594,11 @@ test_layout_table(void)
 	l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_SCALABLE && strcmp(l->name, "scalable") == 0 &&
 		  l->grow != NULL && l->remove == NULL, "layout 3 is not scalable");
+	l = bloom_layout_for(BLOOM_LAYOUT_HASHES);
+	CHECK(l != NULL && l->id == BLOOM_LAYOUT_HASHES && strcmp(l->name, "hashes") == 0 &&
+		  l->holds_hashes && l->grow != NULL && l->remove == NULL, "layout 4 is not hashes");
+	CHECK(!bloom_layout_for(BLOOM_LAYOUT_SCALABLE)->holds_hashes &&
+		  !bloom_layout_for(BLOOM_LAYOUT_BLOCKED512)->holds_hashes, "only layout 4 holds hashes");
 	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
 		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
 		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
@@ -629,6 +634,142 @@ test_scalable_damaged_prefix(void)
 	free(payload);
 }
 
+/* a scalable filter of capacity at 1%, expansion 2, with elements [from, to) */
+static uint8_t *
+unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	uint64_t	bytes;
+	uint8_t    *payload;
+
+	bloom_scalable_header(hdr, capacity, 0.01, 0, 2, &bytes);
+	payload = calloc(1, bytes);
+	bloom_scalable_init(hdr, 2, payload);
+	for (int64_t i = from; i < to; i++)
+	{
+		BloomHash	h = bloom_hash_int64(i, 0);
+
+		while (l->add(hdr, payload, &h, 1) == 0)
+		{
+			uint8_t    *grown = calloc(1, l->grown_bytes(hdr, payload));
+
+			l->grow(hdr, payload, grown);
+			free(payload);
+			payload = grown;
+		}
+	}
+	return payload;
+}
+
+/*
+ * The union check of scalable filters: parts that fit pass, a filter with
+ * itself passes (the fill does not grow), two full parts are refused at
+ * their first sub-filter, with an estimate above its share of the rate.
+ */
+static void
+test_scalable_union_overfills(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader ha,
+				hb,
+				hc;
+	uint8_t    *a = unit_scalable(&ha, 1000, 0, 400);
+	uint8_t    *b = unit_scalable(&hb, 1000, 400, 900);
+	uint8_t    *c = unit_scalable(&hc, 1000, 10000, 11000);
+	double		fpp = 0,
+				limit = 0;
+
+	CHECK(l->union_overfills(&ha, a, &hb, b, &fpp, &limit) == -1, "400 and 500 in 1000 refused");
+	CHECK(l->union_overfills(&hc, c, &hc, c, &fpp, &limit) == -1, "a full filter with itself refused");
+	CHECK(l->union_overfills(&hc, c, &hb, b, &fpp, &limit) == 0, "1000 and 500 in 1000 accepted");
+	CHECK(limit == 0.005 && fpp > limit, "overfill estimate %g, limit %g", fpp, limit);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/*
+ * Layout 4: a list of hashes grows, answers exactly, validates, counts
+ * distinct hashes within a few percent, and becomes a scalable filter that
+ * holds all of them in its first sub-filter.
+ */
+static void
+test_hashes_layout(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_HASHES);
+	BloomHeader hdr;
+	uint8_t    *payload;
+	uint8_t    *whole;
+	BloomHeader again;
+	bool		all = true,
+				none = false;
+	const int64_t n = 200000;
+
+	bloom_hashes_header(&hdr, 0.01, 0, 16);
+	payload = calloc(1, l->payload_bytes(&hdr));
+	bloom_hashes_init(&hdr, 2, payload);
+	for (int64_t i = 0; i < 2 * n; i++)
+	{
+		BloomHash	h = bloom_hash_int64(i % n, 0);	/* each twice */
+
+		while (l->add(&hdr, payload, &h, 1) == 0)
+		{
+			uint8_t    *grown = calloc(1, l->grown_bytes(&hdr, payload));
+
+			l->grow(&hdr, payload, grown);
+			free(payload);
+			payload = grown;
+		}
+	}
+	CHECK(hdr.bits_set == (uint64_t) (2 * n) && hdr.capacity >= hdr.bits_set, "count of hashes");
+	whole = malloc(BLOOM_HEADER_SIZE + l->payload_bytes(&hdr));
+	bloom_header_encode(&hdr, whole);
+	memcpy(whole + BLOOM_HEADER_SIZE, payload, l->payload_bytes(&hdr));
+	CHECK(bloom_validate(whole, BLOOM_HEADER_SIZE + l->payload_bytes(&hdr), &again) == BLOOM_OK,
+		  "a list of hashes fails validation");
+	whole[BLOOM_HEADER_SIZE + l->payload_bytes(&hdr) - 1] = 1;	/* a cell past the count */
+	CHECK(hdr.bits_set == hdr.capacity ||
+		  bloom_validate(whole, BLOOM_HEADER_SIZE + l->payload_bytes(&hdr), &again) != BLOOM_OK,
+		  "a non-zero free cell validates");
+	free(whole);
+	for (int64_t i = 0; i < 1000; i++)
+	{
+		all &= bloom_test_payload(l, &hdr, payload, bloom_hash_int64(i * 97, 0));
+		none |= bloom_test_payload(l, &hdr, payload, bloom_hash_int64(n + i, 0));
+	}
+	CHECK(all && !none, "a list of hashes answers wrong");
+	CHECK(llabs((int64_t) bloom_hashes_distinct(payload, hdr.bits_set) - n) < n / 40,
+		  "distinct count %llu for %lld", (unsigned long long) bloom_hashes_distinct(payload, hdr.bits_set),
+		  (long long) n);
+	CHECK(bloom_hashes_distinct(payload, 10) == 10 && bloom_hashes_distinct(payload, 0) == 0,
+		  "small distinct counts");
+	{
+		BloomHeader sh;
+		uint64_t	bytes;
+		uint64_t	cap = bloom_hashes_capacity(&hdr, payload);
+		uint8_t    *sp;
+		BloomHash	batch[256];
+		uint64_t	items = 0;
+
+		CHECK(bloom_scalable_header(&sh, cap, 0.01, 0, 2, &bytes), "no scalable filter for the list");
+		sp = calloc(1, bytes);
+		bloom_scalable_init(&sh, 2, sp);
+		for (uint64_t i = 0; i < hdr.bits_set; i += 256)
+		{
+			size_t		m = hdr.bits_set - i < 256 ? hdr.bits_set - i : 256;
+
+			for (size_t j = 0; j < m; j++)
+				batch[j] = bloom_hashes_get(payload, i + j);
+			items = bloom_scalable_take(&sh, sp, batch, m);
+		}
+		CHECK(sh.nhashes == 1 && items <= (uint64_t) n && items > (uint64_t) n * 99 / 100,
+			  "the list became %d sub-filters holding %llu", sh.nhashes, (unsigned long long) items);
+		CHECK(bloom_scalable_layout.fpp(&sh, sp) < 0.01, "the list's filter misses its rate");
+		free(sp);
+	}
+	free(payload);
+}
+
 int
 main(void)
 {
@@ -649,6 +790,8 @@ main(void)
 	test_readme_recipe();
 	test_layout_table();
 	test_scalable_damaged_prefix();
+	test_scalable_union_overfills();
+	test_hashes_layout();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
