@@ -184,4 +184,102 @@ COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elem
 
 -- ---- robustness ----
 
+-- ---- internal functions out of the user's way ----
+
+-- The aggregates' transition and final functions are named after the types
+-- (bloomfilter_agg_trans, cuckoofilter_agg_trans, bloomfilter_agg_final),
+-- so that \df bf_* and \df cf_* list what users call.  Aggregates refer to
+-- them by OID: nothing else changes.
+ALTER FUNCTION bf_agg_final(bloomfilter) RENAME TO bloomfilter_agg_final;
+ALTER FUNCTION bf_agg_trans(bloomfilter, "char") RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, "char", bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, "char", bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, "char", bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, anyelement) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, anyelement, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, anyelement, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, anyelement, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bigint, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bigint, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bigint, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bytea) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bytea, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bytea, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, bytea, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character varying) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character varying, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character varying, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character varying, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, character, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, date) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, date, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, date, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, date, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, integer) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, integer, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, integer, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, integer, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, name) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, name, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, name, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, name, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, numeric) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, numeric, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, numeric, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, numeric, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, smallint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, smallint, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, smallint, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, smallint, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, text) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, text, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, text, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, text, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp with time zone) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp with time zone, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp with time zone, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp with time zone, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp without time zone) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp without time zone, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp without time zone, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, timestamp without time zone, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, uuid) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, uuid, bigint) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, uuid, bigint, double precision) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION bf_agg_trans(bloomfilter, uuid, bloomfilter) RENAME TO bloomfilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, "char", bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, "char", bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, anyelement, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, bigint, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, bigint, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, bytea, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, bytea, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, character varying, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, character varying, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, character, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, character, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, date, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, date, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, integer, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, integer, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, name, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, name, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, numeric, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, numeric, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, smallint, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, smallint, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, text, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, text, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp with time zone, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp with time zone, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint) RENAME TO cuckoofilter_agg_trans;
+ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+
 -- ---- index access method ----

@@ -67,6 +67,6 @@ SELECT region, bf_bits_set(bf_union_agg(bf) OVER (ORDER BY region)) > 0 AS runni
 FROM region_filters ORDER BY region;
 
 -- the transition function refuses to run outside an aggregate
-SELECT bf_agg_trans(NULL, 1, 10);
+SELECT bloomfilter_agg_trans(NULL, 1, 10);
 
 DROP TABLE users, region_filters, region_filters_sorted;

@@ -1,7 +1,7 @@
 -- Layout 4, "hashes": an unsized bf_agg's partial state, as it leaves a
 -- worker (its transition function alone, as Citus's worker_partial_agg runs
 -- it), with as many cells as hashes.  Every function answers on it.
-CREATE AGGREGATE bf_agg_state(int) (SFUNC = bf_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE bf_agg_state(int) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter);
 CREATE TABLE lists AS
 SELECT (SELECT bf_agg_state(g) FROM generate_series(1, 100) g) AS a,
        (SELECT bf_agg_state(g) FROM generate_series(51, 120) g) AS b;
@@ -35,7 +35,7 @@ SELECT bf_remove(a, 1) FROM lists;
 SELECT bf_info(f)->>'layout' AS layout, bf_capacity(f) AS capacity, bf_info(f)->>'items' AS items,
        (SELECT bool_and(f @> g) FROM generate_series(1, 120) g) AS members
 FROM (SELECT bf_union_agg(x) AS f FROM (SELECT a FROM lists UNION ALL SELECT b FROM lists) s(x)) s;
-SELECT bf_info(bf_agg_final(a))->>'layout' AS final_layout, bf_info(bf_agg(g, a))->>'layout' AS as_template
+SELECT bf_info(bloomfilter_agg_final(a))->>'layout' AS final_layout, bf_info(bf_agg(g, a))->>'layout' AS as_template
 FROM lists, generate_series(1, 3) g GROUP BY a;
 -- forms: text and binary round trips, equality
 SELECT a::text::bloomfilter = a AS text_round_trip, a::bytea::bloomfilter = a AS bytea_round_trip,

@@ -86,24 +86,24 @@ DROP SCHEMA rb_other CASCADE;
 -- 0A000 naming the aggregate to use, for every form, with and without a
 -- state
 \set VERBOSITY default
-SELECT bf_agg_trans(NULL::bloomfilter, 1);
+SELECT bloomfilter_agg_trans(NULL::bloomfilter, 1);
 \set VERBOSITY sqlstate
-SELECT bf_agg_trans(NULL::bloomfilter, 1, 100);
-SELECT bf_agg_trans(NULL::bloomfilter, 1, 100, 0.01);
-SELECT bf_agg_trans(NULL::bloomfilter, 1, bf_create(100));
-SELECT bf_agg_trans(bf_create(100), 1, 100, 0.01);
-SELECT bf_agg_trans(bf_create(100), 'a'::text);
-SELECT bf_agg_trans(bf_create(100), 1::bigint, bf_create(100));
+SELECT bloomfilter_agg_trans(NULL::bloomfilter, 1, 100);
+SELECT bloomfilter_agg_trans(NULL::bloomfilter, 1, 100, 0.01);
+SELECT bloomfilter_agg_trans(NULL::bloomfilter, 1, bf_create(100));
+SELECT bloomfilter_agg_trans(bf_create(100), 1, 100, 0.01);
+SELECT bloomfilter_agg_trans(bf_create(100), 'a'::text);
+SELECT bloomfilter_agg_trans(bf_create(100), 1::bigint, bf_create(100));
 \set VERBOSITY default
-SELECT cf_agg_trans(NULL::cuckoofilter, 1, 100);
+SELECT cuckoofilter_agg_trans(NULL::cuckoofilter, 1, 100);
 \set VERBOSITY sqlstate
-SELECT cf_agg_trans(NULL::cuckoofilter, 1, 100, 0.01);
-SELECT cf_agg_trans(cf_create(100), 1, 100, 0.01);
-SELECT cf_agg_trans(cf_create(100), 'a'::text, 100);
+SELECT cuckoofilter_agg_trans(NULL::cuckoofilter, 1, 100, 0.01);
+SELECT cuckoofilter_agg_trans(cf_create(100), 1, 100, 0.01);
+SELECT cuckoofilter_agg_trans(cf_create(100), 'a'::text, 100);
 \set VERBOSITY terse
 -- the other functions aggregates use work on their own: the final
 -- function and the combine functions
-SELECT bf_agg_final(bf_add(bf_create(100), 1)) @> 1 AS final_alone,
+SELECT bloomfilter_agg_final(bf_add(bf_create(100), 1)) @> 1 AS final_alone,
        bf_union(bf_add(bf_create(100), 1), bf_add(bf_create(100), 2)) @> 2 AS union_alone,
        cf_merge(cf_add(cf_create(100), 1), cf_add(cf_create(100), 2)) @> 2 AS merge_alone;
 

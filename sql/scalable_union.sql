@@ -119,7 +119,7 @@ FROM generate_series(2, 4) n;
 -- 5. Citus's path, emulated: each shard's state leaves as text (its
 -- transition function alone, as worker_partial_agg runs it), and the
 -- coordinator combines the texts with bf_union and finishes
-CREATE AGGREGATE bf_agg_partial(bigint) (SFUNC = bf_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE bf_agg_partial(bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter);
 CREATE TABLE partials AS SELECT tableoid::regclass::text AS part, bf_agg_partial(id)::text AS state FROM ev GROUP BY tableoid;
 SELECT bool_and(bf_info(state::bloomfilter)->>'layout' = 'hashes') AS lists_of_hashes FROM partials;
 SELECT bf_info(f)->>'layout' AS layout, bf_capacity(f) BETWEEN 190000 AND 210000 AS sized_for_all,

@@ -34,3 +34,12 @@ ORDER BY 1::text;
 
 -- the type stores out of line uncompressed, so point checks can read slices
 SELECT typname, typstorage, typalign, typlen FROM pg_type WHERE typname IN ('bloomfilter', 'cuckoofilter') ORDER BY 1;
+
+-- \df bf_* and \df cf_* list what users call: the aggregates' own
+-- transition and final functions are named after the types instead (the
+-- union functions, which users call too, also combine and fold)
+SELECT p.oid::regprocedure AS internal_named_like_user_function
+FROM pg_proc p
+WHERE (p.proname LIKE 'bf\_%' OR p.proname LIKE 'cf\_%')
+  AND p.proname NOT IN ('bf_union', 'cf_merge')
+  AND p.oid IN (SELECT aggtransfn FROM pg_aggregate UNION SELECT aggfinalfn FROM pg_aggregate);

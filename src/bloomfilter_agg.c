@@ -86,7 +86,7 @@ bloom_agg_step(FunctionCallInfo fcinfo,
 
 	if (s == NULL)
 	{
-		bloom_require_aggregate(fcinfo, &aggcxt, "bf_agg_trans", "bf_agg");
+		bloom_require_aggregate(fcinfo, &aggcxt, "bloomfilter_agg_trans", "bf_agg");
 		if (PG_ARGISNULL(0))
 			s = start(fcinfo, cache, aggcxt);
 		else
@@ -108,7 +108,7 @@ bloom_agg_step(FunctionCallInfo fcinfo,
 }
 
 /*
- * bf_agg_trans(state, element [, capacity [, error_rate]])
+ * bloomfilter_agg_trans(state, element [, capacity [, error_rate]])
  *
  * Not strict: the first call creates the state from the sizing arguments,
  * NULL elements are skipped.
@@ -132,7 +132,7 @@ bloom_agg_start_template(FunctionCallInfo fcinfo, BloomAggCache *cache,
 	return bloom_state_from(fcinfo, aggcxt, PG_GETARG_DATUM(2));
 }
 
-/* bf_agg_trans(state, element, template): any layout, as the template is */
+/* bloomfilter_agg_trans(state, element, template): any layout, as the template is */
 Datum
 bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
 {
@@ -140,7 +140,7 @@ bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
 }
 
 /*
- * bf_agg_final(state): the result, flat, in the memory the executor keeps it
+ * bloomfilter_agg_final(state): the result, flat, in the memory the executor keeps it
  * in.  Without a final function the executor would flatten the state into
  * memory of its own and copy it again; writing the flat form here, in the
  * current context (the executor's output context), saves that copy.  The

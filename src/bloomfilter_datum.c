@@ -981,7 +981,7 @@ bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
 
 /*
  * The aggregate context of a transition function (into *aggcxt if not
- * NULL).  Called directly (SELECT bf_agg_trans(...)) it has none to keep
+ * NULL).  Called directly (SELECT bloomfilter_agg_trans(...)) it has none to keep
  * its state in: a user's mistake, so a user's error, not XX000.
  */
 void

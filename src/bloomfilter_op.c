@@ -437,7 +437,7 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot intersect a bloom filter of layout hashes"),
 				 errdetail("A list of element hashes is the partial state of an aggregate that has not finished."),
-				 errhint("Finish the aggregate (bf_agg_final, or bf_union_agg over the partial states) first.")));
+				 errhint("Finish the aggregate (bloomfilter_agg_final, or bf_union_agg over the partial states) first.")));
 	if (intersect && va.layout->grow != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -36,7 +36,7 @@ typedef struct CfAggCache
 } CfAggCache;
 
 /*
- * cf_agg_trans(state, element, capacity [, error_rate])
+ * cuckoofilter_agg_trans(state, element, capacity [, error_rate])
  *
  * Not strict: the first row of a group makes the state from the sizing
  * arguments; NULL elements are skipped.
@@ -53,7 +53,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 	if (st == NULL || st != c->state || VARSIZE_ANY(st) != c->state_size)
 	{
 		/* a group's first row, or another group's state: open it */
-		bloom_require_aggregate(fcinfo, NULL, "cf_agg_trans", "cf_agg");
+		bloom_require_aggregate(fcinfo, NULL, "cuckoofilter_agg_trans", "cf_agg");
 		if (st == NULL)
 		{
 			if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))

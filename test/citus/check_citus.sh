@@ -348,7 +348,7 @@ setup_sql "set up: a user-defined bf_agg(float8, bigint, float8) overload" <<'SQ
 CREATE FUNCTION my_bf_agg_trans(bloomfilter, float8, bigint, float8) RETURNS bloomfilter
 	AS 'bloomfilter', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE AGGREGATE bf_agg(float8, bigint, float8) (
-	SFUNC = my_bf_agg_trans, STYPE = bloomfilter, FINALFUNC = bf_agg_final,
+	SFUNC = my_bf_agg_trans, STYPE = bloomfilter, FINALFUNC = bloomfilter_agg_final,
 	COMBINEFUNC = bf_union, PARALLEL = SAFE);
 SQL
 same "bf_agg(float8 column), no GROUP BY, with the user's overload" \

@@ -38,7 +38,7 @@ EXCEPTION WHEN program_limit_exceeded OR data_exception THEN
 END \$\$;
 -- Citus's worker_partial_agg runs the transition function alone and ships
 -- the state as text: an aggregate without a final function does the same
-CREATE AGGREGATE bf_agg_partial(bigint) (SFUNC = bf_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE bf_agg_partial(bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter);
 CREATE TABLE per_part AS
 SELECT bf_agg(id) AS unsized, bf_agg(id, bf_create(1000, 0.01, expansion => 2)) AS template
 FROM ev GROUP BY tableoid;
