@@ -25,7 +25,7 @@
 -- functions below read it.
 
 CREATE FUNCTION bloomfilter_am_handler(internal) RETURNS pg_catalog.index_am_handler
-	AS 'MODULE_PATHNAME' LANGUAGE C;
+	AS 'MODULE_PATHNAME' LANGUAGE C PARALLEL SAFE;
 COMMENT ON FUNCTION bloomfilter_am_handler(internal) IS 'handler of the bloomfilter index access method';
 
 CREATE ACCESS METHOD bloomfilter TYPE INDEX HANDLER bloomfilter_am_handler;
@@ -132,8 +132,10 @@ COMMENT ON OPERATOR CLASS array_ops USING bloomfilter IS 'bloomfilter index keys
 COMMENT ON OPERATOR FAMILY array_ops USING bloomfilter IS 'bloomfilter index keys of arrays of the types above';
 
 -- Reading an index.  VOLATILE: concurrent inserts change the answers within
--- a statement.  The text forms take untyped literals and text parameters,
--- which are read as the indexed column's type.
+-- a statement.  Keys given as text (an untyped literal, which the text form
+-- of bf_index_contains takes, a text parameter, a text[] array) are read as
+-- the indexed column's type; an untyped array literal needs a cast, as for
+-- bf_contains_all.
 CREATE FUNCTION bf_index_contains(index regclass, key anyelement) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_index_contains(regclass, anyelement) IS 'false if no row of the bloomfilter index''s table has this key; true if one may (a row for a multi-column index)';
@@ -142,13 +144,15 @@ CREATE FUNCTION bf_index_contains(index regclass, key text) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_index_contains(regclass, text) IS 'bf_index_contains for a key given as text or an untyped literal, read as the indexed column''s type';
 
+-- "char" casts to text implicitly without being a string type: without a
+-- form of its own, a "char" key would match both of the above
+CREATE FUNCTION bf_index_contains(index regclass, key "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_contains(regclass, "char") IS 'bf_index_contains for a "char" key';
+
 CREATE FUNCTION bf_index_contains_all(index regclass, keys anyarray) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains_all' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_index_contains_all(regclass, anyarray) IS 'bf_index_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
-
-CREATE FUNCTION bf_index_contains_all(index regclass, keys text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains_all' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_index_contains_all(regclass, text[]) IS 'bf_index_contains_all for keys given as text, read as the indexed column''s type';
 
 CREATE FUNCTION bf_index_filter(index regclass) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_filter' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
