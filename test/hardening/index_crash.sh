@@ -39,7 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-node_init main 5432 "shared_buffers = 64MB" "max_wal_size = 1GB"
+node_init main 5432 "shared_buffers = 64MB" "max_wal_size = 1GB" "wal_consistency_checking = generic"
 node_start main
 on main fresh_db $DB
 on main psql_q -d $DB <<'SQL'

@@ -38,7 +38,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-node_init primary 5432 "wal_level = replica" "max_wal_senders = 4" \
+# wal_consistency_checking: replay compares every page it rebuilt from the
+# index's generic WAL with an image the primary logged beside it
+node_init primary 5432 "wal_level = replica" "max_wal_senders = 4" "wal_consistency_checking = generic" \
 	"max_replication_slots = 4" "shared_buffers = 64MB"
 node_start primary
 on primary fresh_db $DB
