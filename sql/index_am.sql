@@ -231,3 +231,9 @@ RESET ROLE;
 DROP TABLE bfi_secret;
 DROP ROLE regress_bfi_reader;
 DROP ROLE regress_bfi_owner;
+
+-- later suites drop the extension: nothing of ours may depend on it
+DROP TABLE bfi, bfi_null, push_log, bfi_small, bfi_json, bfi_unlogged, bfi_temp, bfi_dom, bfi_types;
+DROP FUNCTION bfi_check_type(text);
+DROP DOMAIN bfi_posint;
+DROP TYPE bfi_mood;
