@@ -497,46 +497,58 @@ bloom_am_buildempty(Relation index)
  * with the primary's.
  */
 static void
-bloom_am_log_block(Buffer buf, Page page, uint64 block)
+bloom_am_log_block(Buffer buf, const uint8 *block)
 {
-	uint8	   *bytes = bloom_am_block_in_page(page, block);
-	OffsetNumber offset = (OffsetNumber) (bytes - (uint8 *) page);
+	OffsetNumber offset = (OffsetNumber) (block - (uint8 *) BufferGetPage(buf));
 	OffsetNumber length = BLOOM_BLOCK_BYTES;
 	char		delta[2 * sizeof(OffsetNumber) + BLOOM_BLOCK_BYTES];
 	XLogRecPtr	lsn;
 
 	memcpy(delta, &offset, sizeof(offset));
 	memcpy(delta + sizeof(offset), &length, sizeof(length));
-	memcpy(delta + 2 * sizeof(offset), bytes, BLOOM_BLOCK_BYTES);
+	memcpy(delta + 2 * sizeof(offset), block, BLOOM_BLOCK_BYTES);
 	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
 	XLogRegisterBufData(0, delta, sizeof(delta));
 	/* not inside PageSetLSN, a macro that on 15 evaluates it twice */
 	lsn = XLogInsert(RM_GENERIC_ID, 0);
-	PageSetLSN(page, lsn);
+	PageSetLSN(BufferGetPage(buf), lsn);
+}
+
+/*
+ * The data page holding h's block, pinned, locked in mode and checked;
+ * *block points at the block's bytes in it.
+ */
+Buffer
+bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h, int mode,
+					uint8 **block)
+{
+	uint64		b = bloom_block_of(h.h1, bloom_nblocks(hdr));
+	BlockNumber blkno = bloom_am_page_of(b);
+	Buffer		buf = ReadBuffer(index, blkno);
+
+	LockBuffer(buf, mode);
+	bloom_am_check_data_page(index, BufferGetPage(buf), blkno);
+	*block = bloom_am_block_in_page(BufferGetPage(buf), b);
+	return buf;
 }
 
 static void
 bloom_am_add(Relation index, const BloomHeader *hdr, BloomHash h)
 {
-	uint64		block = bloom_block_of(h.h1, bloom_nblocks(hdr));
-	BlockNumber blkno = bloom_am_page_of(block);
-	Buffer		buf = ReadBuffer(index, blkno);
-	Page		page;
+	uint8	   *block;
+	Buffer		buf = bloom_am_lock_block(index, hdr, h, BUFFER_LOCK_EXCLUSIVE, &block);
 	bool		logged = RelationNeedsWAL(index);
 
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	page = BufferGetPage(buf);
-	bloom_am_check_data_page(index, page, blkno);
 	/* a key whose bits are all set already changes nothing: no WAL */
-	if (!bloom_block_test_hash(bloom_am_block_in_page(page, block), h, hdr->nhashes))
+	if (!bloom_block_test_hash(block, h, hdr->nhashes))
 	{
 		if (logged)
 			XLogBeginInsert();
 		START_CRIT_SECTION();
-		bloom_block_add_hash(bloom_am_block_in_page(page, block), h, hdr->nhashes);
+		bloom_block_add_hash(block, h, hdr->nhashes);
 		MarkBufferDirty(buf);
 		if (logged)
-			bloom_am_log_block(buf, page, block);
+			bloom_am_log_block(buf, block);
 		END_CRIT_SECTION();
 	}
 	UnlockReleaseBuffer(buf);

@@ -23,6 +23,7 @@
 #include "postgres.h"
 
 #include "access/itup.h"
+#include "storage/buf.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 
@@ -114,6 +115,8 @@ extern bool bloom_am_key_hash(BloomAmKeyTypes *keys, const Datum *values,
 extern bool bloom_am_is_ours(Relation index);
 extern const BloomAmMetaCache *bloom_am_meta(Relation index);
 extern void bloom_am_check_data_page(Relation index, Page page, BlockNumber blkno);
+extern Buffer bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h,
+								  int mode, uint8 **block);
 extern void bloom_am_check_hashable(BloomElemType *et);
 
 static inline BlockNumber

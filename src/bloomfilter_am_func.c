@@ -306,16 +306,10 @@ bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
 static bool
 bloom_am_test(Relation index, const BloomHeader *hdr, BloomHash h)
 {
-	uint64		block = bloom_block_of(h.h1, bloom_nblocks(hdr));
-	BlockNumber blkno = bloom_am_page_of(block);
-	Buffer		buf = ReadBuffer(index, blkno);
-	Page		page;
-	bool		found;
+	uint8	   *block;
+	Buffer		buf = bloom_am_lock_block(index, hdr, h, BUFFER_LOCK_SHARE, &block);
+	bool		found = bloom_block_test_hash(block, h, hdr->nhashes);
 
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	bloom_am_check_data_page(index, page, blkno);
-	found = bloom_block_test_hash(bloom_am_block_in_page(page, block), h, hdr->nhashes);
 	UnlockReleaseBuffer(buf);
 	return found;
 }

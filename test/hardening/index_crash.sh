@@ -30,11 +30,8 @@ LOAD_SECONDS=${INDEX_CRASH_SECONDS:-4}
 export PGOPTIONS="-c statement_timeout=600s"
 
 private_workdir bf_index_crash
-loaders=()
 cleanup() {
-	local p
-	for p in "${loaders[@]}"; do kill "$p" 2> /dev/null || true; done
-	wait 2> /dev/null || true
+	loaders_stop
 	nodes_stop_all
 }
 trap cleanup EXIT
@@ -58,7 +55,6 @@ END $$;
 SQL
 
 start_load() {
-	loaders=()
 	(while :; do on main psql_q -d $DB -c "CALL single_rows(200)" 2> /dev/null || exit 0; done) &
 	loaders+=($!)
 	(while :; do on main psql_q -d $DB -c "INSERT INTO t SELECT k, k % 7 FROM
@@ -71,18 +67,11 @@ start_load() {
 	loaders+=($!)
 }
 
-stop_load() {
-	local p
-	for p in "${loaders[@]}"; do kill "$p" 2> /dev/null || true; done
-	wait 2> /dev/null || true
-	loaders=()
-}
-
 for cycle in $(seq "$CYCLES"); do
 	start_load
 	sleep "$LOAD_SECONDS"
 	node_kill main
-	stop_load
+	loaders_stop
 	node_start main
 	read -r rows missing_id missing_pair <<< "$(on main psql_v -d $DB -c "
 		SELECT count(*),

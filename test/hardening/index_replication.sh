@@ -29,11 +29,8 @@ NONMEMBERS=100000
 export PGOPTIONS="-c statement_timeout=600s"
 
 private_workdir bf_index_repl
-loaders=()
 cleanup() {
-	local p
-	for p in "${loaders[@]}"; do kill "$p" 2> /dev/null || true; done
-	wait 2> /dev/null || true
+	loaders_stop
 	nodes_stop_all
 }
 trap cleanup EXIT
@@ -68,18 +65,6 @@ node_conf standby 5433 "hot_standby = on" "wal_retrieve_retry_interval = 500ms"
 node_start standby
 check "the standby is in recovery" "$(on standby psql_v -d postgres -c "SELECT pg_is_in_recovery()")" = t
 
-wait_replay() {
-	local target behind
-	target=$(on primary psql_v -d postgres -c "SELECT pg_current_wal_lsn()")
-	for _ in $(seq 1200); do
-		behind=$(on standby psql_v -d postgres -c "
-			SELECT coalesce(pg_wal_lsn_diff('$target', pg_last_wal_replay_lsn()) > 0, true)")
-		[ "$behind" = f ] && return 0
-		sleep 0.1
-	done
-	echo "wait_replay: the standby did not reach $target" >&2
-	return 1
-}
 
 # what a node says: per index the snapshot's md5, keys of the table it
 # misses, and how many of NONMEMBERS keys it (falsely) holds
@@ -101,7 +86,7 @@ fingerprint() {	# fingerprint NODE
 
 compare_nodes() {	# compare_nodes LABEL
 	local label=$1 missing
-	wait_replay
+	node_wait_replay primary standby
 	fingerprint primary > "$work/primary.fp"
 	fingerprint standby > "$work/standby.fp"
 	echo "$label: standby (index md5 missing nonmember_hits):"
@@ -122,17 +107,10 @@ load() {	# load: single rows, batches and COPY, in the background
 	loaders+=($!)
 }
 
-stop_load() {
-	local p
-	for p in "${loaders[@]}"; do kill "$p" 2> /dev/null || true; done
-	wait 2> /dev/null || true
-	loaders=()
-}
-
 # ---- 1. build and inserts ----
 load
 sleep 3
-stop_load
+loaders_stop
 on primary psql_q -d $DB -c "COPY t (id, region) FROM PROGRAM 'seq 200000 210000 | sed s/\$/,eu/' WITH (FORMAT csv)"
 compare_nodes "after inserts"
 
@@ -140,7 +118,7 @@ compare_nodes "after inserts"
 load
 sleep 3
 node_kill primary
-stop_load
+loaders_stop
 node_start primary
 compare_nodes "after the primary's crash"
 
