@@ -10,7 +10,9 @@
 # round of each is kept, so that a slow spell of the (shared) machine hits
 # both.  Keys are pseudo-random 63-bit integers (a btree's random-insert
 # case, as keys such as user ids or hashes are); the index is sized for N
-# keys at 1%.
+# keys at 1%.  The one-row INSERT rows run with synchronous_commit = off:
+# with it on, each is one WAL flush of this VM's shared disk, whose latency
+# varies tenfold from one round to the next and hides what the index costs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,11 +73,11 @@ INSERT INTO t_bf VALUES (:k);
 EOF
 sed 's/t_bf/t_bt/' "$OUT/ins_bf.sql" > "$OUT/ins_bt.sql"
 tps() {	# tps SCRIPT CLIENTS: pgbench TPS
-	pgbench -n -M prepared -f "$1" -c "$2" -j "$(( $2 < 2 ? 1 : 2 ))" -T "$SECONDS_EACH" $DB 2> /dev/null |
+	PGOPTIONS="-c synchronous_commit=off" pgbench -n -M prepared -f "$1" -c "$2" -j "$(( $2 < 2 ? 1 : 2 ))" -T "$SECONDS_EACH" $DB 2> /dev/null |
 		sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
 }
 wal_per_row() {	# wal_per_row SCRIPT: WAL bytes per one-row INSERT transaction
-	local before after n=5000
+	local before after n=2000
 	q -c "CHECKPOINT"
 	# warm: the next n touch pages already logged whole since the checkpoint
 	pgbench -n -M prepared -f "$1" -c 1 -t $n $DB > /dev/null 2>&1
@@ -149,11 +151,11 @@ b_copy_bf=$(best_min "${copy_bf[@]}"); b_copy_bt=$(best_min "${copy_bt[@]}"); b_
 echo
 echo "| measure ($N keys) | bloomfilter index | btree | ratio | target |"
 echo "|---|---|---|---|---|"
-echo "| one-row INSERT, 1 client: ms per statement | $(echo "scale=3; 1000 / $b_ins_bf" | bc) | $(echo "scale=3; 1000 / $b_ins_bt" | bc) | $(ratio "$b_ins_bt" "$b_ins_bf")x | <= 1.5x |"
+echo "| one-row INSERT, 1 client (synchronous_commit off): ms per statement | $(echo "scale=3; 1000 / $b_ins_bf" | bc) | $(echo "scale=3; 1000 / $b_ins_bt" | bc) | $(ratio "$b_ins_bt" "$b_ins_bf")x | <= 1.5x |"
 echo "| one-row INSERT: WAL bytes per row (warm pages) | $b_wal_bf | $b_wal_bt | $(ratio "$b_wal_bf" "$b_wal_bt")x | <= 2x |"
 echo "| the trigger pattern instead, one-row INSERT: ms / WAL bytes | $(echo "scale=3; 1000 / $tr_tps" | bc) / $tr_wal | | | |"
 echo "| COPY of $N rows into an empty table: ms (no index: $b_copy_none) | $b_copy_bf | $b_copy_bt | $(ratio "$b_copy_bf" "$b_copy_bt")x | <= 1.0x |"
-echo "| 8 concurrent one-row inserters: TPS | $b_par_bf | $b_par_bt | $(ratio "$b_par_bf" "$b_par_bt")x | >= 0.9x |"
+echo "| 8 concurrent one-row inserters (synchronous_commit off): TPS | $b_par_bf | $b_par_bt | $(ratio "$b_par_bf" "$b_par_bt")x | >= 0.9x |"
 echo "| point check TPS (bf_index_contains vs SELECT 1 ... WHERE id = \$1) | $b_chk_bf | $b_chk_bt | $(ratio "$b_chk_bf" "$b_chk_bt")x | >= 1.2x |"
 echo "| index size, bytes | $size_bf | $size_bt | 1/$(echo "scale=1; $size_bt / $size_bf" | bc) | <= 1/15 |"
 echo "| false-positive rate at capacity ($keys_at keys, 1,000,000 absent probes) | $fpr | | | <= 0.01 |"
