@@ -104,6 +104,12 @@ INSERT INTO bfi_small SELECT generate_series(1, 1000);
 SELECT j->'over_capacity' AS over, j->'reindex_recommended' AS reindex FROM bf_index_info('bfi_small_id') j;
 REINDEX INDEX bfi_small_id;
 SELECT j->'over_capacity' AS over, j->'keys_at_build' AS keys FROM bf_index_info('bfi_small_id') j;
+-- a new capacity takes effect at the next REINDEX
+ALTER INDEX bfi_small_id SET (capacity = 5000);
+SELECT j->'capacity' AS capacity_until_reindex FROM bf_index_info('bfi_small_id') j;
+REINDEX INDEX bfi_small_id;
+SELECT j->'capacity' AS capacity, j->'over_capacity' AS over, j->'options' AS options
+FROM bf_index_info('bfi_small_id') j;
 
 -- REINDEX forgets deleted keys; VACUUM reports and changes nothing
 DELETE FROM bfi WHERE id <= 2500;
