@@ -498,8 +498,8 @@ bloom_am_stat(PGFunction fn, Oid relid)
 
 /* the filter's shape and fill, as bf_info gives a value's */
 static void
-bloom_am_info_filter(JsonbParseState **st, const BloomAmMetaCache *mc,
-					 const BloomFilter *bf, double *cardinality)
+bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf,
+					 double *cardinality)
 {
 	BloomHeader hdr;
 
@@ -573,7 +573,7 @@ bloomfilter_index_info(PG_FUNCTION_ARGS)
 	double		cardinality;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	bloom_am_info_filter(&st, mc, bf, &cardinality);
+	bloom_am_info_filter(&st, bf, &cardinality);
 	bloom_am_info_build(&st, index, heapoid, mc, cardinality);
 	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	bloom_am_close(index, heapoid);
