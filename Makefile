@@ -50,7 +50,7 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench \
-	bench-1b bench-hash fuzz check-symbols check-citus check-versions
+	bench-1b bench-index bench-hash fuzz check-symbols check-citus check-versions
 
 deps:
 	@bash scripts/deps.sh
@@ -126,6 +126,12 @@ bench: deps
 	$(MAKE) all
 	$(MAKE) install
 	bash bench/bench.sh
+
+# only the bloomfilter index against a btree (bench/index.sh; part of bench)
+bench-index: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
 
 # ---- packaging and release (README: Releasing); not part of make test ----
 

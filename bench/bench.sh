@@ -13,3 +13,6 @@ EXTRA_PACKAGES="postgresql-15-hll bc" bash scripts/deps.sh
 # large enough to hold the tables, since we measure CPU, not disk.  Rows
 # with other settings (THP always) are labelled as such in the table.
 pg_virtualenv -t -v 15 -o shared_buffers=3GB bash bench/run.sh
+
+# the bloomfilter index against a btree (issue 17's measures), own database
+pg_virtualenv -t -v 15 -o shared_buffers=3GB bash bench/index.sh

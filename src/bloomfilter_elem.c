@@ -717,3 +717,26 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 	fcinfo->flinfo->fn_extra = et;
 	return et;
 }
+
+/*
+ * The hash of a key of ncols columns, exactly as a record of those columns
+ * hashes under hash id 2 (bloom_append_record): the bloomfilter index
+ * access method's multi-column keys, so that a snapshot of such an index
+ * answers bf_contains(snapshot, ROW(a, b)).
+ */
+BloomHash
+bloom_elem_hash_row(BloomElemType *cols, int ncols, const Datum *values,
+					const bool *nulls, const BloomHeader *hdr)
+{
+	StringInfoData buf;
+	BloomHash	h;
+
+	Assert(hdr->hash_id == BLOOM_HASH_MURMUR3_EQ);
+	initStringInfo(&buf);
+	bloom_append_le(&buf, (uint32) ncols, 4);
+	for (int i = 0; i < ncols; i++)
+		bloom_append_nested(&buf, &cols[i], values[i], nulls[i]);
+	h = bloom_hash(buf.data, buf.len, hdr->seed);
+	pfree(buf.data);
+	return h;
+}

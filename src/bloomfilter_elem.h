@@ -203,4 +203,9 @@ bloom_fn_cache(FunctionCallInfo fcinfo, int argno, bool array_element, Size size
 	return bloom_fn_cache_init(fcinfo, argno, array_element, size);
 }
 
+/* a key of several columns, hashed as ROW(a, b, ...) (the index AM's) */
+extern BloomHash bloom_elem_hash_row(BloomElemType *cols, int ncols,
+									 const Datum *values, const bool *nulls,
+									 const BloomHeader *hdr);
+
 #endif							/* BLOOMFILTER_ELEM_H */

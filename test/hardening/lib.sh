@@ -178,3 +178,32 @@ nodes_stop_all() {	# for an EXIT trap: stop every node still running
 nodes_crashes() {	# print every "terminated by signal" a node's log holds, with its query
 	grep -h -A1 'terminated by signal' "$work"/*.log 2> /dev/null || true
 }
+
+node_wait_replay() {	# node_wait_replay PRIMARY STANDBY: until STANDBY replayed
+	# everything PRIMARY had written when called (at most 120 s)
+	local target behind start
+	start=$(date +%s%N)
+	target=$(on "$1" psql_v -d postgres -c "SELECT pg_current_wal_lsn()")
+	for _ in $(seq 1200); do
+		behind=$(on "$2" psql_v -d postgres -c "
+			SELECT coalesce(pg_wal_lsn_diff('$target', pg_last_wal_replay_lsn()) > 0, true)")
+		if [ "$behind" = f ]; then
+			echo "$2 replayed up to $target in $((($(date +%s%N) - start) / 1000000)) ms"
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "node_wait_replay: $2 did not reach $target in 120 s" >&2
+	return 1
+}
+
+# ---- background load (the crash and replication scripts) ----
+# Each script starts its loaders with `cmd & loaders+=($!)`.
+
+loaders=()
+loaders_stop() {	# kill every loader, wait for them, forget them
+	local p
+	for p in "${loaders[@]}"; do kill "$p" 2> /dev/null || true; done
+	wait 2> /dev/null || true
+	loaders=()
+}

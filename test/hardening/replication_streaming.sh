@@ -114,22 +114,7 @@ check "the standby is in recovery, streaming from the primary" \
 	"$(on standby psql_v -d postgres -c "SELECT pg_is_in_recovery()")" = t
 
 # until the standby replayed everything the primary wrote so far
-wait_replay() {
-	local target behind start
-	start=$(date +%s%N)
-	target=$(on primary psql_v -d postgres -c "SELECT pg_current_wal_lsn()")
-	for _ in $(seq 1200); do
-		behind=$(on standby psql_v -d postgres -c "
-			SELECT coalesce(pg_wal_lsn_diff('$target', pg_last_wal_replay_lsn()) > 0, true)")
-		if [ "$behind" = f ]; then
-			echo "standby replayed up to $target in $(ms_since "$start") ms"
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "wait_replay: the standby did not reach $target in 120 s" >&2
-	return 1
-}
+wait_replay() { node_wait_replay primary standby; }
 
 # what a node says about every filter: md5, bits set, bytes, true answers
 # to every logged key and to NONMEMBERS keys never added (negative), both

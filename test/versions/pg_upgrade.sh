@@ -15,7 +15,9 @@
 # non-ASCII characters, a union, NULL, counting (with removals) and
 # scalable (grown) layouts, cuckoo filters (one TOASTed, one with deletes);
 # arrays of filters; a column with
-# STORAGE MAIN (compressed in line); a second database still on extension
+# STORAGE MAIN (compressed in line); bloomfilter indexes (sized by options,
+# sized from their table, partial, two-column), whose files pg_upgrade
+# copies as they are; a second database still on extension
 # version 1.0, which must update in place on the new server.  Fingerprint
 # per value: md5 of its bytes, bits set, and the md5 and count of the
 # answers for the integers -20000 .. 20000 and for 6000 texts (members and
@@ -120,6 +122,13 @@ INSERT INTO arrays VALUES
 CREATE TABLE compressed (id int PRIMARY KEY, bf bloomfilter);
 ALTER TABLE compressed ALTER bf SET STORAGE main;
 INSERT INTO compressed SELECT id, bf FROM filters WHERE id <> 3;
+-- bloomfilter indexes: the new server reads the old one's pages
+CREATE TABLE keyed (id int8, tag int4);
+INSERT INTO keyed SELECT g, g % 5 FROM generate_series(1, 200000) g;
+CREATE INDEX keyed_id ON keyed USING bloomfilter (id) WITH (capacity = 500000);
+CREATE INDEX keyed_auto ON keyed USING bloomfilter (id);
+CREATE INDEX keyed_even ON keyed USING bloomfilter (id) WITH (capacity = 100000) WHERE id % 2 = 0;
+CREATE INDEX keyed_pair ON keyed USING bloomfilter (id, tag) WITH (capacity = 500000);
 SQL
 psql_q -d bf_upgrade_10 <<'SQL'
 CREATE EXTENSION bloomfilter VERSION '1.0';
@@ -154,6 +163,14 @@ fingerprint() {	# fingerprint DB: one line per filter value
 		 ORDER BY 2"
 	psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))
 	                              FROM t, generate_series(-20000, 20000) g GROUP BY bf::bytea"
+	# each index: its snapshot, its shape, and its answers for -20000..220000
+	psql_v -d "$1" -c "
+		SELECT 'index', i, md5(bf_index_filter(i::regclass)::bytea), bf_index_info(i::regclass)->>'nbits',
+		       md5(string_agg(CASE WHEN i = 'keyed_pair' THEN bf_index_contains(i::regclass, ROW(g, g % 5))
+		                           ELSE bf_index_contains(i::regclass, g) END::int::text, '' ORDER BY g))
+		  FROM unnest(ARRAY['keyed_id', 'keyed_auto', 'keyed_even', 'keyed_pair']) i,
+		       generate_series(-20000::int8, 220000) g
+		 GROUP BY i ORDER BY i"
 }
 fingerprint bf_upgrade > "$work/before.txt"
 rows=$(wc -l < "$work/before.txt")
@@ -213,6 +230,13 @@ read -r same_add union_ok valid < <(psql_v -d bf_upgrade -c "
 	  FROM filters WHERE id = 3")
 check "adds and unions on upgraded values" "$same_add $union_ok" = "t t"
 check "pg_input_is_valid('garbage') is false on the new server" "$valid" = f
+read -r index_found index_exact < <(psql_v -d bf_upgrade -c "
+	INSERT INTO keyed SELECT g, g % 5 FROM generate_series(300001, 310000) g;
+	SELECT bool_and(bf_index_contains('keyed_id', id) AND bf_index_contains('keyed_pair', ROW(id, tag))),
+	       bf_index_filter('keyed_id') = bf_add_all(bf_create(500000, 0.01), array_agg(id))
+	  FROM keyed")
+check "the upgraded bloomfilter indexes take inserts: every key found, keyed_id exactly the table's keys" \
+	"$index_found $index_exact" = "t t"
 ext=$(psql_v -d bf_upgrade_10 -c "ALTER EXTENSION bloomfilter UPDATE" -c "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")
 check "extension 1.0 updates in place on the new server (now $ext)" "$ext" = "$(sed -nE "s/^default_version = '(.*)'/\1/p" "$repo/bloomfilter.control")"
 after_update=$(psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))

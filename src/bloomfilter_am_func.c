@@ -1,0 +1,603 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter_am_func.c
+ *	  SQL functions that read a bloomfilter index: bf_index_contains,
+ *	  bf_index_contains_all, bf_index_filter and bf_index_info.
+ *
+ * The planner never scans a bloomfilter index (bloomfilter_am.c), so these
+ * are how a query asks it.  Each opens the index as an index scan would
+ * (the table locked first, then the index, both AccessShareLock) after
+ * checking that the caller may read the table: a filter reveals which keys
+ * the table holds.  A point check reads the metapage from the relcache and
+ * one data page.
+ *
+ * A probe key is converted to the indexed column's type in one place,
+ * bloom_am_key_datum, before it is hashed as the build hashed the column.
+ *
+ * src/bloomfilter_am_func.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/typcache.h"
+
+#include "bloomfilter_am.h"
+#include "bloomfilter_datum.h"
+#include "bloomfilter_elem.h"
+
+PG_FUNCTION_INFO_V1(bloomfilter_index_contains);
+PG_FUNCTION_INFO_V1(bloomfilter_index_contains_all);
+PG_FUNCTION_INFO_V1(bloomfilter_index_filter);
+PG_FUNCTION_INFO_V1(bloomfilter_index_info);
+
+/* a REINDEX would pay once this share of the build's keys has gone stale */
+#define BLOOM_AM_STALE_SHARE	0.1
+
+/* how a probe key of one type becomes a value of the column's type */
+typedef enum BloomAmKeyHow
+{
+	BLOOM_AM_KEY_AS_IS,			/* hashes as the column's values do */
+	BLOOM_AM_KEY_PARSE			/* text: the column type's input function */
+} BloomAmKeyHow;
+
+typedef struct BloomAmKeyConv
+{
+	Oid			source;			/* the probe's type; InvalidOid: unresolved */
+	BloomAmKeyHow how;
+	FmgrInfo	input;			/* BLOOM_AM_KEY_PARSE */
+	Oid			ioparam;
+} BloomAmKeyConv;
+
+/* fn_extra of the functions taking keys: the index the call site saw last */
+typedef struct BloomAmProbe
+{
+	Oid			indexoid;
+	Oid			heapoid;
+	int			natts;
+	Oid			coltypes[INDEX_MAX_KEYS];
+	Oid			colcollations[INDEX_MAX_KEYS];
+	BloomAmKeyConv conv[INDEX_MAX_KEYS];
+	/* the type of each converted key column, as bloom_elem_hash_row takes them */
+	BloomElemType ets[INDEX_MAX_KEYS];
+	/* one column: the probe's type, converted by the typed-key rules */
+	Oid			probe_type;
+	BloomElemType probe_et;
+} BloomAmProbe;
+
+/* ---- opening an index ---- */
+
+static bool
+bloom_am_may_read(Oid heapoid, Oid indexoid)
+{
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
+		return true;
+#if PG_VERSION_NUM >= 160000
+	return object_ownercheck(RelationRelationId, indexoid, GetUserId());
+#else
+	return pg_class_ownercheck(indexoid, GetUserId());
+#endif
+}
+
+/*
+ * The index argument, opened; its table's OID in *heapoid.  The caller's
+ * right to read the table is checked before anything is locked or read.
+ */
+static Relation
+bloom_am_open(Oid indexoid, Oid *heapoid)
+{
+	Relation	index;
+
+	*heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(*heapoid))
+	{
+		char	   *name = get_rel_name(indexoid);
+
+		if (name == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("relation with OID %u does not exist", indexoid)));
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an index", name)));
+	}
+	if (!bloom_am_may_read(*heapoid, indexoid))
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(*heapoid));
+
+	/* table first, then index, as every reader of an index locks them */
+	LockRelationOid(*heapoid, AccessShareLock);
+	index = index_open(indexoid, AccessShareLock);
+	if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("cannot read partitioned index \"%s\"", RelationGetRelationName(index)),
+				 errhint("Ask the index of each partition.")));
+	if (!bloom_am_is_ours(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("index \"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
+	/* one being built concurrently may not hold every row yet */
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+				 errdetail("An index whose concurrent build failed or is under way may lack keys."),
+				 errhint("REINDEX it, or wait for CREATE INDEX CONCURRENTLY to finish.")));
+	return index;
+}
+
+static void
+bloom_am_close(Relation index, Oid heapoid)
+{
+	index_close(index, AccessShareLock);
+	UnlockRelationOid(heapoid, AccessShareLock);
+}
+
+/* ---- keys ---- */
+
+static bool
+bloom_am_is_integer(Oid typid)
+{
+	return typid == INT2OID || typid == INT4OID || typid == INT8OID;
+}
+
+static void
+bloom_am_key_conv_init(BloomAmKeyConv *conv, BloomElemType *et, Oid srctype,
+					   Oid coltype, Oid collation, MemoryContext mcxt)
+{
+	Oid			src = getBaseType(srctype);
+	Oid			col = getBaseType(coltype);
+
+	conv->source = InvalidOid;
+	if (src == col || (bloom_am_is_integer(src) && bloom_am_is_integer(col)))
+	{
+		/* hash id 2 hashes every integer width alike */
+		conv->how = BLOOM_AM_KEY_AS_IS;
+		bloom_elem_init(et, srctype, collation, mcxt);
+	}
+	else if (src == TEXTOID || src == VARCHAROID || src == UNKNOWNOID ||
+			 src == CSTRINGOID)
+	{
+		Oid			infunc;
+
+		conv->how = BLOOM_AM_KEY_PARSE;
+		getTypeInputInfo(col, &infunc, &conv->ioparam);
+		fmgr_info_cxt(infunc, &conv->input, mcxt);
+		bloom_elem_init(et, col, collation, mcxt);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a key of type %s cannot be checked against an index column of type %s",
+						format_type_be(srctype), format_type_be(coltype)),
+				 errhint("Cast the key to %s.", format_type_be(coltype))));
+	bloom_am_check_hashable(et);
+	conv->source = srctype;
+}
+
+/*
+ * A probe key of type srctype as a value of the index column's type, the
+ * way SQL would compare them: the same type (a domain as its base type),
+ * integers of any width among themselves, text or an untyped literal read
+ * by the column type's input function; anything else is refused (42804).
+ *
+ * XXX The one place the conversion rules live; the typed-keys work's
+ * general rules (numeric and float against integers, dates against
+ * timestamps, ...) are meant to replace the body.
+ */
+static Datum
+bloom_am_key_datum(BloomAmProbe *p, int col, Oid srctype, Datum value,
+				   MemoryContext mcxt)
+{
+	BloomAmKeyConv *conv = &p->conv[col];
+	char	   *str;
+
+	if (conv->source != srctype)
+		bloom_am_key_conv_init(conv, &p->ets[col], srctype, p->coltypes[col],
+							   p->colcollations[col], mcxt);
+	if (conv->how == BLOOM_AM_KEY_AS_IS)
+		return value;
+	str = (getBaseType(srctype) == UNKNOWNOID || getBaseType(srctype) == CSTRINGOID) ?
+		DatumGetCString(value) : TextDatumGetCString(value);
+	/* the column's typmod is not applied: a longer string is just absent */
+	return InputFunctionCall(&conv->input, str, conv->ioparam, -1);
+}
+
+/* the call site's cache, for the index about to be read */
+static BloomAmProbe *
+bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
+{
+	BloomAmProbe *p = (BloomAmProbe *) fcinfo->flinfo->fn_extra;
+
+	if (p == NULL)
+		p = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomAmProbe));
+	if (p->indexoid != RelationGetRelid(index))
+	{
+		memset(p, 0, sizeof(*p));
+		p->natts = IndexRelationGetNumberOfKeyAttributes(index);
+		for (int i = 0; i < p->natts; i++)
+		{
+			p->coltypes[i] = TupleDescAttr(RelationGetDescr(index), i)->atttypid;
+			p->colcollations[i] = index->rd_indcollation[i];
+		}
+		p->heapoid = heapoid;
+		p->indexoid = RelationGetRelid(index);
+	}
+	return p;
+}
+
+/* the hash of a row given for a key of several columns */
+static BloomHash
+bloom_am_row_hash(BloomAmProbe *p, Datum row, const BloomHeader *hdr,
+				  MemoryContext mcxt)
+{
+	HeapTupleHeader td = DatumGetHeapTupleHeader(row);
+	TupleDesc	desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+											  HeapTupleHeaderGetTypMod(td));
+	HeapTupleData tuple;
+	Datum	   *values = palloc(desc->natts * sizeof(Datum));
+	bool	   *nulls = palloc(desc->natts * sizeof(bool));
+	Datum		keys[INDEX_MAX_KEYS];
+	bool		keynulls[INDEX_MAX_KEYS];
+	int			n = 0;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = td;
+	heap_deform_tuple(&tuple, desc, values, nulls);
+	for (int i = 0; i < desc->natts; i++)
+		n += !TupleDescAttr(desc, i)->attisdropped;
+	if (n != p->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a key of %d columns cannot be checked against an index of %d columns",
+						n, p->natts)));
+	n = 0;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		keynulls[n] = nulls[i];
+		keys[n] = nulls[i] ? (Datum) 0 :
+			bloom_am_key_datum(p, n, TupleDescAttr(desc, i)->atttypid, values[i], mcxt);
+		n++;
+	}
+	ReleaseTupleDesc(desc);
+	pfree(values);
+	pfree(nulls);
+	return bloom_elem_hash_row(p->ets, n, keys, keynulls, hdr);
+}
+
+/*
+ * The hash of a probe key of type keytype, as the build hashed keys; false
+ * when no key of the column's type equals it.  A one-column index converts
+ * the key as a filter whose key type is the column's does (bloomfilter_key.c:
+ * text read by the column type's input, integers, numerics and floats,
+ * dates and timestamps, oids as SQL compares them; 42804 where that is
+ * ambiguous or session-dependent).  A row for several columns has each
+ * column converted by bloom_am_key_datum.
+ */
+static bool
+bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
+					const BloomHeader *hdr, MemoryContext mcxt, BloomHash *h)
+{
+	BloomHeader keyhdr;
+
+	if (p->natts > 1)
+	{
+		if (!type_is_rowtype(getBaseType(keytype)))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("a key of type %s cannot be checked against an index of %d columns",
+							format_type_be(keytype), p->natts),
+					 errhint("Give the key as a row: ROW(a, b).")));
+		*h = bloom_am_row_hash(p, key, hdr, mcxt);
+		return true;
+	}
+	if (p->probe_type != keytype)
+	{
+		p->probe_type = InvalidOid;
+		bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], mcxt);
+		p->probe_type = keytype;
+	}
+	keyhdr = *hdr;
+	keyhdr.key_type = bloom_key_type_of(p->coltypes[0]);
+	return bloom_key_hash(&p->probe_et, key, &keyhdr, h);
+}
+
+/* whether the filter's block for h has all of h's bits: one page read */
+static bool
+bloom_am_test(Relation index, const BloomHeader *hdr, BloomHash h)
+{
+	uint8	   *block;
+	Buffer		buf = bloom_am_lock_block(index, hdr, h, BUFFER_LOCK_SHARE, &block);
+	bool		found = bloom_block_test_hash(block, h, hdr->nhashes);
+
+	UnlockReleaseBuffer(buf);
+	return found;
+}
+
+/* ---- the functions ---- */
+
+/* bf_index_contains(index regclass, key anyelement | text) */
+Datum
+bloomfilter_index_contains(PG_FUNCTION_ARGS)
+{
+	Oid			heapoid;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	const BloomAmMetaCache *mc = bloom_am_meta(index);
+	BloomAmProbe *p = bloom_am_probe(fcinfo, index, heapoid);
+	BloomHash	h;
+	bool		found;
+
+	bloom_check_implicit_text(fcinfo, 1, get_fn_expr_argtype(fcinfo->flinfo, 1));
+	found = bloom_am_probe_hash(p, get_fn_expr_argtype(fcinfo->flinfo, 1),
+								PG_GETARG_DATUM(1), &mc->hdr, fcinfo->flinfo->fn_mcxt, &h) &&
+		bloom_am_test(index, &mc->hdr, h);
+	bloom_am_close(index, heapoid);
+	PG_RETURN_BOOL(found);
+}
+
+/*
+ * bf_index_contains_all(index regclass, keys anyarray | text[]): an answer
+ * per element, in the array's shape, NULL for a NULL element.
+ */
+Datum
+bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
+{
+	Oid			heapoid;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	const BloomAmMetaCache *mc = bloom_am_meta(index);
+	BloomAmProbe *p = bloom_am_probe(fcinfo, index, heapoid);
+	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
+	Oid			elemtype = AARR_ELEMTYPE(arr);
+	int			nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
+	BloomHash	h;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *answers = palloc(Max(nitems, 1) * sizeof(Datum));
+	bool	   *nulls = palloc(Max(nitems, 1) * sizeof(bool));
+	array_iter	it;
+	ArrayType  *result;
+
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	array_iter_setup(&it, arr);
+	for (int i = 0; i < nitems; i++)
+	{
+		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
+
+		if (i % 1024 == 0)
+			CHECK_FOR_INTERRUPTS();
+		answers[i] = nulls[i] ? (Datum) 0 :
+			BoolGetDatum(bloom_am_probe_hash(p, elemtype, elem, &mc->hdr,
+											 fcinfo->flinfo->fn_mcxt, &h) &&
+						 bloom_am_test(index, &mc->hdr, h));
+	}
+	bloom_am_close(index, heapoid);
+	result = construct_md_array(answers, nulls, AARR_NDIM(arr), AARR_DIMS(arr),
+								AARR_LBOUND(arr), BOOLOID, 1, true, TYPALIGN_CHAR);
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+/*
+ * The filter as a bloomfilter value, read a page at a time under share
+ * locks: every key committed before the call is in it.
+ */
+static BloomFilter *
+bloom_am_snapshot(Relation index)
+{
+	const BloomAmMetaCache *mc = bloom_am_meta(index);
+	BloomHeader hdr = mc->hdr;
+	uint64		nblocks = bloom_nblocks(&hdr);
+	Size		size = BLOOMFILTER_SIZE(nblocks * BLOOM_BLOCK_BYTES);
+	BloomFilter *bf = bloom_palloc(CurrentMemoryContext, size);
+	uint8	   *payload = BLOOMFILTER_PAYLOAD(bf);
+
+	SET_VARSIZE(bf, size);
+	for (uint32 p = 0; p < mc->meta.ndatapages; p++)
+	{
+		uint64		first = (uint64) p * BLOOM_AM_BLOCKS_PER_PAGE;
+		uint64		n = Min(BLOOM_AM_BLOCKS_PER_PAGE, nblocks - first);
+		Buffer		buf = ReadBuffer(index, p + 1);
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		bloom_am_check_data_page(index, page, p + 1);
+		memcpy(payload + first * BLOOM_BLOCK_BYTES, bloom_am_block_in_page(page, first),
+			   n * BLOOM_BLOCK_BYTES);
+		UnlockReleaseBuffer(buf);
+	}
+	hdr.bits_set = bloom_popcount(payload, nblocks * BLOOM_BLOCK_BYTES);
+
+	/* the key type a filter of the same keys records (bloomfilter_key.c) */
+	hdr.key_type = RelationGetNumberOfAttributes(index) > 1 ? RECORDOID :
+		bloom_key_type_of(TupleDescAttr(RelationGetDescr(index), 0)->atttypid);
+	bloom_set_header(bf, &hdr);
+	return bf;
+}
+
+/* bf_index_filter(index regclass): a snapshot of the filter */
+Datum
+bloomfilter_index_filter(PG_FUNCTION_ARGS)
+{
+	Oid			heapoid;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	BloomFilter *bf = bloom_am_snapshot(index);
+
+	bloom_am_close(index, heapoid);
+	PG_RETURN_BLOOMFILTER_P(bf);
+}
+
+/* ---- bf_index_info ---- */
+
+static void
+bloom_am_json_key(JsonbParseState **st, const char *key)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	pushJsonbValue(st, WJB_KEY, &k);
+}
+
+static void
+bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
+{
+	JsonbValue	v;
+
+	bloom_am_json_key(st, key);
+	v.type = jbvNumeric;
+	v.val.numeric = num;
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+static void
+bloom_am_json_int(JsonbParseState **st, const char *key, int64 value)
+{
+	bloom_am_json_numeric(st, key, int64_to_numeric(value));
+}
+
+static void
+bloom_am_json_float(JsonbParseState **st, const char *key, double value)
+{
+	bloom_am_json_numeric(st, key,
+						  DatumGetNumeric(DirectFunctionCall1(float8_numeric,
+															  Float8GetDatum(value))));
+}
+
+static void
+bloom_am_json_scalar(JsonbParseState **st, const char *key, const char *str,
+					 int boolean)
+{
+	JsonbValue	v;
+
+	bloom_am_json_key(st, key);
+	if (str != NULL)
+	{
+		v.type = jbvString;
+		v.val.string.val = (char *) str;
+		v.val.string.len = strlen(str);
+	}
+	else if (boolean >= 0)
+	{
+		v.type = jbvBool;
+		v.val.boolean = boolean != 0;
+	}
+	else
+		v.type = jbvNull;
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+static int64
+bloom_am_stat(PGFunction fn, Oid relid)
+{
+	return DatumGetInt64(DirectFunctionCall1(fn, ObjectIdGetDatum(relid)));
+}
+
+/* the filter's shape and fill, as bf_info gives a value's */
+static void
+bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf,
+					 double *cardinality)
+{
+	BloomHeader hdr;
+
+	bloom_header_decode(bf->data, &hdr);
+	*cardinality = bloom_estimate_cardinality(BLOOMFILTER_PAYLOAD(bf),
+											  bloom_nblocks(&hdr), hdr.nhashes);
+	bloom_am_json_scalar(st, "layout", bloom_layout_for(hdr.layout)->name, -1);
+	bloom_am_json_scalar(st, "hash", bloom_hash_name(hdr.hash_id), -1);
+	bloom_am_json_int(st, "seed", hdr.seed);
+	bloom_am_json_int(st, "nbits", (int64) hdr.nbits);
+	bloom_am_json_int(st, "nhashes", hdr.nhashes);
+	bloom_am_json_int(st, "capacity", (int64) hdr.capacity);
+	bloom_am_json_float(st, "error_rate", hdr.error_rate);
+	bloom_am_json_int(st, "bits_set", (int64) hdr.bits_set);
+	bloom_am_json_float(st, "cardinality", *cardinality);
+	bloom_am_json_float(st, "fpp", bloom_estimate_fpp(BLOOMFILTER_PAYLOAD(bf),
+													  bloom_nblocks(&hdr), hdr.nhashes));
+}
+
+/*
+ * What the build chose and why, and whether a REINDEX would pay: the
+ * filter is over its capacity, or rows deleted or updated (not HOT) since
+ * the build left many stale keys.
+ */
+static void
+bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
+					const BloomAmMetaCache *mc, double cardinality)
+{
+	const BloomAmMeta *m = &mc->meta;
+	int64		deleted = Max(0, bloom_am_stat(pg_stat_get_tuples_deleted, heapoid) -
+							  m->deleted_at_build);
+	int64		updated = Max(0, bloom_am_stat(pg_stat_get_tuples_updated, heapoid) -
+							  bloom_am_stat(pg_stat_get_tuples_hot_updated, heapoid) -
+							  m->updated_at_build);
+	bool		over = cardinality > (double) mc->hdr.capacity;
+	bool		stale = (double) (deleted + updated) >
+		BLOOM_AM_STALE_SHARE * Max(m->keys_added, 1.0);
+
+	bloom_am_json_scalar(st, "sized_from", m->capacity_option > 0 ? "options" : "table", -1);
+	bloom_am_json_key(st, "options");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	if (m->capacity_option > 0)
+		bloom_am_json_int(st, "capacity", m->capacity_option);
+	else
+		bloom_am_json_scalar(st, "capacity", NULL, -1);
+	bloom_am_json_float(st, "error_rate", m->error_rate_option);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	bloom_am_json_float(st, "table_rows_estimated", m->table_rows);
+	bloom_am_json_float(st, "rows_at_build", m->heap_tuples);
+	bloom_am_json_float(st, "keys_at_build", m->keys_added);
+	bloom_am_json_int(st, "deleted_since_build", deleted);
+	bloom_am_json_int(st, "updated_since_build", updated);
+	bloom_am_json_int(st, "columns", m->natts);
+	bloom_am_json_int(st, "data_pages", m->ndatapages);
+	bloom_am_json_int(st, "size_bytes",
+					  (int64) RelationGetNumberOfBlocks(index) * BLCKSZ);
+	bloom_am_json_scalar(st, "over_capacity", NULL, over);
+	bloom_am_json_scalar(st, "reindex_recommended", NULL, over || stale);
+}
+
+/* bf_index_info(index regclass) */
+Datum
+bloomfilter_index_info(PG_FUNCTION_ARGS)
+{
+	Oid			heapoid;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	const BloomAmMetaCache *mc = bloom_am_meta(index);
+	BloomFilter *bf = bloom_am_snapshot(index);
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	double		cardinality;
+
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	bloom_am_info_filter(&st, bf, &cardinality);
+	bloom_am_info_build(&st, index, heapoid, mc, cardinality);
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	bloom_am_close(index, heapoid);
+	pfree(bf);
+	PG_RETURN_POINTER(JsonbValueToJsonb(res));
+}
