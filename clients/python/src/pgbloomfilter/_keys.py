@@ -486,7 +486,7 @@ _FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z
 _INT_RANGE = {INT2: 1 << 15, INT4: 1 << 31, INT8: 1 << 63}
 _BOOL_WORDS = {"t": True, "true": True, "y": True, "yes": True, "on": True,
                "1": True, "f": False, "false": False, "n": False, "no": False,
-               "off": False, "0": False}
+               "of": False, "off": False, "0": False}
 
 
 def _bad_text(s, oid):
