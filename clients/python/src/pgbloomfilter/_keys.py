@@ -45,6 +45,10 @@ integer filter is that integer when whole, and so on (``encoder``).  A key
 that cannot equal any value of the key type is *absent*: the encoder gives
 None, a check answers False and an add raises.  A key SQL cannot compare
 with the key type at all raises TypeError, never a silent "absent".
+
+An untyped empty filter records the key type of the first key added
+(``natural_key_type``: the type of the SQL value psycopg would send, an
+int as bigint), as the server's adds record the type of their argument.
 """
 
 import datetime as _dt
