@@ -99,26 +99,19 @@ class ServerTest {
         }
     }
 
-    /* the hash a key of any of the four Java types gets in f, as the public overloads compute it */
-    static long[] hash(Filter f, Object key) {
+    /*
+     * The hash a key of any of the four Java types gets in f, as the public
+     * overloads compute it: for an add, the first key of an untyped empty
+     * filter records its type.
+     */
+    static long[] hash(Filter f, Object key, boolean forAdd) {
         if (key instanceof Long)
-            return f.hashLong((Long) key);
+            return forAdd ? f.hashLongForAdd((Long) key) : f.hashLong((Long) key);
         if (key instanceof String)
-            return f.hashString((String) key);
+            return forAdd ? f.hashStringForAdd((String) key) : f.hashString((String) key);
         if (key instanceof UUID)
-            return f.hashUuid((UUID) key);
-        return f.hashBytes((byte[]) key);
-    }
-
-    /* as the adds compute it: the first key of an untyped empty filter records its type */
-    static long[] hashForAdd(Filter f, Object key) {
-        if (key instanceof Long)
-            return f.hashLongForAdd((Long) key);
-        if (key instanceof String)
-            return f.hashStringForAdd((String) key);
-        if (key instanceof UUID)
-            return f.hashUuidForAdd((UUID) key);
-        return f.hashBytesForAdd((byte[]) key);
+            return forAdd ? f.hashUuidForAdd((UUID) key) : f.hashUuid((UUID) key);
+        return forAdd ? f.hashBytesForAdd((byte[]) key) : f.hashBytes((byte[]) key);
     }
 
     /* through the public overloads, which the answers are compared for */
@@ -133,12 +126,12 @@ class ServerTest {
     }
 
     static long count(Filter f, Object key) {
-        long[] h = hash(f, key);
+        long[] h = hash(f, key, false);
         return f.countHash(h[0], h[1]);
     }
 
     static void add(Filter f, Object key) {
-        long[] h = hashForAdd(f, key);
+        long[] h = hash(f, key, true);
         f.addHash(h[0], h[1]);
     }
 
