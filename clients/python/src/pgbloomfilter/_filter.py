@@ -455,7 +455,9 @@ class BloomFilter:
     # _check_hash repeats the draw loop inline: a call per draw would cost
     # more than the draw.  A drawn bit that is clear ends a check at once
     # (a repeated number cannot be clear: it was tested set before), so
-    # only set bits need the "drawn before?" test.
+    # only set bits need the "drawn before?" test.  The numbers drawn are
+    # kept in a set, not as bits of a 512-bit int: a small int's hash is
+    # itself, cheaper than a shift and two big-int operations per draw.
 
     def _check_hash(self, h1: int, h2: int, _mult: int = LCG_MULT,
                     _m64: int = M64, _draws: range = range(MAX_DRAWS)
@@ -464,19 +466,17 @@ class BloomFilter:
         base = ((h1 * self._nblocks) >> 64) << 6
         c = h1 | 1
         x = h2
-        k = self.nhashes
-        seen = 0
-        got = 0
+        left = self.nhashes
+        seen = set()
         for _ in _draws:
             x = (x * _mult + c) & _m64
             pos = x >> 55
             if not (bits[base + (pos >> 3)] >> (pos & 7)) & 1:
                 return False
-            m = 1 << pos
-            if not seen & m:
-                seen |= m
-                got += 1
-                if got == k:
+            if pos not in seen:
+                seen.add(pos)
+                left -= 1
+                if not left:
                     return True
         return True
 
