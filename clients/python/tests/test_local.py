@@ -200,3 +200,49 @@ def test_numpy_batch_path_equals_scalar_path():
                                                       range(3000)]
         assert bf.contains_many(probes) == bf._contains_many_py(probes)
         assert bf.contains_many(probes) == [bf.contains(p) for p in probes]
+
+
+def test_key_types_given_and_recorded():
+    from pgbloomfilter import CuckooFilter, UnsupportedKey
+    # names as bf_create's key_type takes them, or OIDs
+    for name, oid in (("bigint", 20), ("int8", 20), ("Integer", 23),
+                      ("timestamp with time zone", 1184), ("timestamptz", 1184),
+                      ("bigint[]", 1016), ("text[]", 1009), (25, 25), (None, 0)):
+        assert BloomFilter.create(10, key_type=name).key_type == oid, name
+    with pytest.raises(ValueError):
+        BloomFilter.create(10, key_type="citext")
+    with pytest.raises(ValueError):
+        BloomFilter.create(10, key_type=10000)
+    # the first key records its type; a failed add records nothing
+    assert BloomFilter.create(10).add(2 ** 70).key_type_name == "numeric"
+    assert BloomFilter.create(10).add([[None, "a"]]).key_type_name == "text[]"
+    for bad in ([], [None], object()):
+        f = BloomFilter.create(10)
+        with pytest.raises(TypeError):
+            f.add(bad)
+        assert f.key_type == 0 and f.bits_set == 0
+    c = CuckooFilter.create(10, 0.01)
+    assert not c.delete(5) and c.key_type == 0      # deletes record nothing
+    assert c.add_nx(5) and c.key_type == 20
+    # with_key_type: any for an untyped filter, integers among themselves
+    f = BloomFilter.create(10, key_type="bigint").add(5)
+    assert f.with_key_type("smallint").key_type == 21
+    with pytest.raises(ValueError):
+        f.with_key_type("text")
+    legacy = BloomFilter.from_bytes(f.to_bytes()[:12] + bytes(4)
+                                    + f.to_bytes()[16:])
+    assert legacy.key_type == 0 and legacy.add("x").key_type == 0
+    assert legacy.with_key_type("integer").contains("5")
+    # arrays convert no element; hash id 1 converts only str and int keys
+    arr = BloomFilter.create(10).add([1, 2])
+    assert arr.contains([1, 2]) and not arr.contains([2, 1])
+    with pytest.raises(UnsupportedKey):
+        arr.contains(["1", "2"])
+    one = BloomFilter.create(10, hash_id=1, key_type="bigint").add(5)
+    assert one.contains("5")
+    with pytest.raises(UnsupportedKey):
+        one.contains(5.0)
+    # floats beyond 2^63 equal no integer; from 2^53 several: refused
+    assert not f.contains(1e20)
+    with pytest.raises(UnsupportedKey):
+        f.contains(2.0 ** 60)
