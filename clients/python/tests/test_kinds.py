@@ -274,6 +274,11 @@ def test_typed_uuid_text_and_date_filters(conn):
 _U = uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
 _AWARE = dt.datetime(2024, 2, 29, tzinfo=dt.timezone.utc)
 TYPED_CASES = [
+    ("bigint", 5, ["+5", "5.0", "0x5", "\t5\n", "", "1_000", "-0"]),
+    ("double precision", 100000.0, ["1e5", ".1e6", "100000.", "0x186a0",
+                                    "0X1.86A0P16", "0x1p16", "0x1p2000",
+                                    "0xg", " 1e5 "]),
+    ("boolean", False, ["F", "fa", "n", "off", "of", "o", "on", " false "]),
     ("bigint", 5, [5, "5", " 5 ", "five", "99999999999999999999", 5.0, 5.5,
                    2.0 ** 60, 1e20, decimal.Decimal("5.000"),
                    decimal.Decimal(10) ** 30, b"5", True, 10 ** 30]),

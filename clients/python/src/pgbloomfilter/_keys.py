@@ -487,6 +487,9 @@ def key_type_oid(key_type):
 _PG_SPACE = " \t\n\r\v\f"
 _INT_RE = re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+# strtod, under float8in and float4in, reads hexadecimal floats too
+_HEX_FLOAT_RE = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|"
+                           r"\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?\Z")
 _INT_RANGE = {INT2: 1 << 15, INT4: 1 << 31, INT8: 1 << 63}
 _BOOL_WORDS = {"t": True, "true": True, "y": True, "yes": True, "on": True,
                "1": True, "f": False, "false": False, "n": False, "no": False,
@@ -533,9 +536,15 @@ def _parse_float8(s, oid=FLOAT8):
         return float("inf")
     if low in ("-infinity", "-inf"):
         return float("-inf")
-    if not _FLOAT_RE.match(t):
+    if _HEX_FLOAT_RE.match(t):
+        try:
+            f = float.fromhex(t)
+        except OverflowError:
+            f = float("inf")
+    elif _FLOAT_RE.match(t):
+        f = float(t)
+    else:
         raise _bad_text(s, oid)
-    f = float(t)
     if f in (float("inf"), float("-inf")) or (f == 0.0 and _nonzero(t)):
         raise ValueError('"%s" is out of range for type %s'
                          % (s, _type_name(oid)))
@@ -545,8 +554,11 @@ def _parse_float8(s, oid=FLOAT8):
 def _nonzero(t):
     """Whether a float literal's digits are not all zero (an underflow to
     0 is then an error, as float8in and float4in raise)."""
-    mantissa = t.lower().split("e")[0]
-    return any(c in "123456789" for c in mantissa)
+    low = t.lower()
+    if _HEX_FLOAT_RE.match(t):
+        return any(c in "123456789abcdef" for c in low[low.index("x") + 1:]
+                   .split("p")[0])
+    return any(c in "123456789" for c in low.split("e")[0])
 
 
 def _to_float4(exact, f):
@@ -578,7 +590,9 @@ def _parse_float4(s):
     if f != f or f in (float("inf"), float("-inf")):
         return f
     t = s.strip(_PG_SPACE)
-    r = _to_float4(decimal.Decimal(t), f)
+    # XXX a hexadecimal float with more bits than a double is rounded twice
+    exact = decimal.Decimal(f) if _HEX_FLOAT_RE.match(t) else decimal.Decimal(t)
+    r = _to_float4(exact, f)
     if r == 0.0 and _nonzero(t):
         raise ValueError('"%s" is out of range for type real' % s)
     return r

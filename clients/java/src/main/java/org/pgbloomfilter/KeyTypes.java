@@ -255,7 +255,7 @@ public final class KeyTypes {
         String t = s.strip();
         String l = t.toLowerCase(java.util.Locale.ROOT);
         switch (l) {
-            case "nan": return Double.NaN;
+            case "nan": case "+nan": case "-nan": return Double.NaN;
             case "infinity": case "+infinity": case "inf": case "+inf":
                 return Double.POSITIVE_INFINITY;
             case "-infinity": case "-inf":
@@ -263,12 +263,25 @@ public final class KeyTypes {
             default:
                 break;
         }
-        if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"))
+        double d;
+        if (isHexFloat(t))      /* strtod reads hexadecimal floats too */
+            d = Double.parseDouble(hexWithExponent(t));
+        else if (t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"))
+            d = Double.parseDouble(t);
+        else
             throw badInput(oid, s);
-        double d = Double.parseDouble(t);
         if (Double.isInfinite(d) || (d == 0.0 && nonzeroDigits(t)))
             throw outOfRange(oid, s);
         return d;
+    }
+
+    private static boolean isHexFloat(String t) {
+        return t.matches("[+-]?0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?");
+    }
+
+    /* Java's hexadecimal form needs the binary exponent that strtod takes as optional */
+    private static String hexWithExponent(String t) {
+        return t.indexOf('p') < 0 && t.indexOf('P') < 0 ? t + "p0" : t;
     }
 
     /*
@@ -279,16 +292,19 @@ public final class KeyTypes {
         double d = parseFloat(s, FLOAT4);
         if (Double.isNaN(d) || Double.isInfinite(d))
             return d;
-        float f = Float.parseFloat(s.strip());
+        String t = s.strip();
+        float f = Float.parseFloat(isHexFloat(t) ? hexWithExponent(t) : t);
         if (Float.isInfinite(f) || (f == 0.0f && d != 0.0))
             throw outOfRange(FLOAT4, s);
         return f;
     }
 
     private static boolean nonzeroDigits(String t) {
-        String mantissa = t.toLowerCase(java.util.Locale.ROOT).split("e")[0];
+        String l = t.toLowerCase(java.util.Locale.ROOT);
+        boolean hex = isHexFloat(t);
+        String mantissa = hex ? l.substring(l.indexOf('x') + 1).split("p")[0] : l.split("e")[0];
         for (int i = 0; i < mantissa.length(); i++)
-            if (mantissa.charAt(i) >= '1' && mantissa.charAt(i) <= '9')
+            if (Character.digit(mantissa.charAt(i), hex ? 16 : 10) > 0)
                 return true;
         return false;
     }

@@ -481,17 +481,18 @@ class ServerTest {
     @Test
     void typedFiltersConvertProbesAsTheServer() throws SQLException {
         UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
-        typedCase("bigint", KeyTypes.INT8, "5::int8", 5L, 5L, "5", " +5 ", "five",
+        typedCase("bigint", KeyTypes.INT8, "5::int8", 5L, 5L, "5", " +5 ", "five", "5.0", "0x5", "",
                   "99999999999999999999", u, new byte[] {5});
         typedCase("integer", KeyTypes.INT4, "5", 5L, 5L, 1L << 40, "5", "2147483648", (1L << 32) + 5);
         typedCase("smallint", KeyTypes.INT2, "7::int2", 7L, 7L, 70000L, "7", "70000");
         typedCase("numeric", KeyTypes.NUMERIC, "1.50", "1.50", "1.5", "1.500", "x", 1L, u);
         typedCase("numeric", KeyTypes.NUMERIC, "2", 2L, 2L, "2.0", "2");
         typedCase("double precision", KeyTypes.FLOAT8, "2", 2L, 2L, "2.0", "1e-400", "1e400",
-                  "NaN", (1L << 53) + 1);
+                  "NaN", "-nan", (1L << 53) + 1, "0x2", "0X1P1", "0x1p-2000", "0x1p2000", "0xg", "2.0f");
         typedCase("real", KeyTypes.FLOAT4, "16777216", 16777216L, 16777216L, 16777217L, "16777217",
                   "0.1", "1e-50", "3.4028236e38");
-        typedCase("real", KeyTypes.FLOAT4, "'0.1'::real", "0.1", "0.1", "0.10000000149", 1L);
+        typedCase("real", KeyTypes.FLOAT4, "'0.1'::real", "0.1", "0.1", "0.10000000149", 1L,
+                  "0x1.99999ap-4", "0x1p-200");
         typedCase("text", KeyTypes.TEXT, "'5'", "5", "5", 5L, "5 ", u);
         typedCase("bpchar", KeyTypes.BPCHAR, "'ab'", "ab", "ab", "ab  ", 1L);
         typedCase("name", KeyTypes.NAME, "'" + "x".repeat(100) + "'", null, "x".repeat(63),
