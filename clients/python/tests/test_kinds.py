@@ -186,11 +186,17 @@ def test_key_types_hash_as_the_server(conn):
                 raw = conn.execute("SELECT bf_add(bf_create(1000, 0.01), "
                                    "%%s::%s)::bytea" % sqltype,
                                    (arr,)).fetchone()[0]
-                assert BloomFilter.create(1000, 0.01).add(arr).to_bytes() \
-                    == bytes(raw), (sqltype, arr)
+                given = BloomFilter.create(1000, 0.01, key_type=sqltype)
+                assert given.add(arr).to_bytes() == bytes(raw), (sqltype, arr)
+                if arr:     # [] has no element to take the type from
+                    assert BloomFilter.create(1000, 0.01).add(arr) \
+                        .to_bytes() == bytes(raw), (sqltype, arr)
             continue
+        # the first key's type is recorded, as the server records the
+        # column's (timestamptz's offsets: all aware, so all timestamptz)
         local = BloomFilter.create(1000, 0.01).add_many(values)
         assert local.to_bytes() == bytes(raw), sqltype
+        assert local.key_type_name == load(bytes(raw)).key_type_name
 
 
 def test_record_keys_hash_as_the_server(conn):
@@ -202,10 +208,11 @@ def test_record_keys_hash_as_the_server(conn):
     assert BloomFilter.create(100, 0.01).add_many(rows).to_bytes() == bytes(raw)
 
 
-# ---- typed filters: bytes 12..15 (40..43) patched into server values ----
+# ---- typed filters, as the server builds them ----
 
-def _typed(raw, oid, offset=12):
-    return raw[:offset] + struct.pack("<I", oid) + raw[offset + 4:]
+def _untyped(raw, offset=12):
+    """The value with its key type zeroed: as made by 1.2 or earlier."""
+    return raw[:offset] + bytes(4) + raw[offset + 4:]
 
 
 def test_typed_int8_filter_reads_str_keys(conn):
@@ -214,8 +221,8 @@ def test_typed_int8_filter_reads_str_keys(conn):
     raw, want = server_answers(conn, "bf_add_all(bf_create(100000, 0.01), "
                                "%(m)s::int8[])", "bf_contains", "int",
                                members, probes)
-    untyped = load(raw)
-    typed = load(_typed(raw, 20))
+    typed = load(raw)
+    untyped = load(_untyped(raw))
     assert typed.key_type == 20 and untyped.key_type == 0
     as_text = [str(k) for k in probes]
     assert_same(typed.contains_many(as_text), want, as_text)
@@ -229,13 +236,15 @@ def test_typed_int8_filter_reads_str_keys(conn):
         typed.contains(b"5")
     with pytest.raises(ValueError):
         typed.contains("five")
-    # and the same for a cuckoo filter (key type at 40..43)
-    craw, cwant = server_answers(conn, "cf_add_all(cf_create(100000, 0.01), "
-                                 "%(m)s::int8[])", "cf_contains", "int",
-                                 members, probes)
-    ctyped = load(_typed(craw, 20, 40))
+    # and the same for a cuckoo filter given its key type at creation
+    craw, cwant = server_answers(conn, "cf_add_all(cf_create(100000, 0.01, "
+                                 "key_type => 'bigint'), %(m)s::int8[])",
+                                 "cf_contains", "int", members, probes)
+    ctyped = load(craw)
     assert ctyped.key_type == 20
     assert_same(ctyped.contains_many(as_text), cwant, as_text)
+    built = CuckooFilter.create(100000, 0.01, key_type="bigint")
+    assert built.add_many(members).to_bytes() == craw
 
 
 def test_typed_uuid_text_and_date_filters(conn):
@@ -244,24 +253,170 @@ def test_typed_uuid_text_and_date_filters(conn):
     raw, want = server_answers(conn, "bf_add_all(bf_create(20000, 0.01), "
                                "%(m)s::uuid[])", "bf_contains", "uuid",
                                members[:20000], probes)
-    typed = load(_typed(raw, 2950))
+    typed = load(raw)
+    assert typed.key_type_name == "uuid"
     as_text = [str(u).upper() if i % 2 else "{%s}" % u
                for i, u in enumerate(probes)]
     assert_same(typed.contains_many(as_text), want, as_text)
-    text_raw = conn.execute("SELECT bf_add_all(bf_create(100), "
-                            "ARRAY['5', 'a'])::bytea").fetchone()[0]
-    text_typed = load(_typed(bytes(text_raw), 25))
+    text_typed = load(bytes(conn.execute(
+        "SELECT bf_add_all(bf_create(100), ARRAY['5', 'a'])::bytea")
+        .fetchone()[0]))
+    assert text_typed.key_type_name == "text"
     assert text_typed.contains("5")
     with pytest.raises(TypeError):
         text_typed.contains(5)         # int against text: never a silent miss
-    date_raw = conn.execute("SELECT bf_add(bf_create(100), "
-                            "'2024-02-29'::date)::bytea").fetchone()[0]
-    date_typed = load(_typed(bytes(date_raw), 1082))
-    assert date_typed.contains("2024-02-29")
-    assert date_typed.contains(dt.datetime(2024, 2, 29))
-    assert not date_typed.contains(dt.datetime(2024, 2, 29, 0, 0, 1))
+
+
+# (key type, member, probes): the member is added to a server filter
+# given the key type; each probe is sent as the SQL type psycopg gives it
+# (an int: the smallest integer type or numeric; a str: text; others
+# cast to their own type) and checked there and here
+_U = uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
+_AWARE = dt.datetime(2024, 2, 29, tzinfo=dt.timezone.utc)
+TYPED_CASES = [
+    ("bigint", 5, ["+5", "5.0", "0x5", "\t5\n", "", "1_000", "-0"]),
+    ("double precision", 100000.0, ["1e5", ".1e6", "100000.", "0x186a0",
+                                    "0X1.86A0P16", "0x1p16", "0x1p2000",
+                                    "0xg", " 1e5 "]),
+    ("boolean", False, ["F", "fa", "n", "off", "of", "o", "on", " false "]),
+    ("bigint", 5, [5, "5", " 5 ", "five", "99999999999999999999", 5.0, 5.5,
+                   2.0 ** 60, 1e20, decimal.Decimal("5.000"),
+                   decimal.Decimal(10) ** 30, b"5", True, 10 ** 30]),
+    ("integer", 5, [5, 2 ** 40, 10 ** 20, "2147483648", "5", -5.0]),
+    ("smallint", 7, [7, 70000, "7"]),
+    ("date", dt.date(2024, 2, 29),
+     [dt.datetime(2024, 2, 29), dt.datetime(2024, 2, 29, 0, 0, 1),
+      dt.datetime(2024, 2, 29, 0, 0, 0, 1), _AWARE, "2024-02-29",
+      dt.date(2024, 3, 1), 5]),
+    ("timestamp without time zone", dt.datetime(2024, 2, 29),
+     [dt.date(2024, 2, 29), dt.date(2024, 3, 1), _AWARE,
+      "2024-02-29T00:00:00", dt.datetime(2024, 2, 29)]),
+    ("timestamp with time zone", _AWARE,
+     [_AWARE, dt.datetime(2024, 2, 29), dt.date(2024, 2, 29),
+      "2024-02-29 00:00:00+00:00", "2024-02-29 01:00:00+01:00"]),
+    ("numeric", decimal.Decimal("1.50"),
+     [decimal.Decimal("1.5"), 1.5, "1.500", "x", 2]),
+    ("numeric", 2, [2, decimal.Decimal("2.0"), "2", 2.0]),
+    ("double precision", 1.5, [1.5, "1.5", decimal.Decimal("1.5"), 2,
+                               "1e-400", "1e400", "nan", float("nan")]),
+    ("double precision", 2.0, [2, decimal.Decimal("2.000"), 2.0, "2"]),
+    ("text", "5", [5, "5", b"5", "5 "]),
+    ("bpchar", "ab", ["ab", "ab  "]),
+    ("uuid", _U, [str(_U).upper(), "{%s}" % _U, " %s" % _U, _U,
+                  str(_U).replace("-", "")]),
+    ("bytea", b"\x00ab", ["\\x006162", "\\000ab", b"\x00ab", "ab"]),
+    ("boolean", True, [True, "yes", "t", "of", "maybe", 1, False]),
+    ("bigint[]", [1, 2], [[1, 2], ["1", "2"], [1.0, 2.0], [2, 1]]),
+    ("real", "0.1", ["0.1", 0.1, "1e-50", decimal.Decimal("0.1")]),
+    ("real", 16777216, [16777216, 16777217, "16777217", 16777216.0]),
+    ("inet", ipaddress.ip_interface("10.1.2.3/8"),
+     ["10.1.2.3/8", "10.1.2.3", ipaddress.ip_network("10.0.0.0/8"),
+      ipaddress.ip_interface("10.1.2.3/8"), "::1"]),
+    ("cidr", ipaddress.ip_network("10.0.0.0/8"),
+     ["10.0.0.0/8", "10.1.2.3/8", ipaddress.ip_interface("10.0.0.0/8"),
+      ipaddress.ip_network("10.0.0.0/8")]),
+    ("time without time zone", dt.time(12, 30),
+     ["12:30", "12:30:00", dt.time(12, 30), dt.time(12, 30, 0, 1),
+      dt.time(12, 30, tzinfo=dt.timezone.utc)]),
+    ("interval", dt.timedelta(days=1), [dt.timedelta(hours=24),
+                                        dt.timedelta(days=1, microseconds=1)]),
+    ("oid", 4294967295, [-1, 4294967295, 2 ** 40, "4294967295", "-1"]),
+]
+
+
+def _outcome_local(f, probe):
+    try:
+        return f.contains(probe)
+    except TypeError:               # UnsupportedKey: the server's 42804
+        return "42804"
+    except ValueError:              # the key type's input function refused
+        return "22"
+
+
+def _outcome_server(conn, fn, raw, cast, probe):
+    import psycopg
+    try:
+        with conn.transaction():
+            return conn.execute("SELECT %s(%%s::bytea::%s, %%s%s)"
+                                % (fn, fn[:2] == "bf" and "bloomfilter"
+                                   or "cuckoofilter", cast),
+                                (raw, probe)).fetchone()[0]
+    except psycopg.Error as e:
+        return "22" if e.sqlstate.startswith("22") else e.sqlstate
+
+
+def _probe_cast(probe):
+    if isinstance(probe, str):
+        return "::text"
+    if isinstance(probe, int) and not isinstance(probe, bool):
+        return ""                   # psycopg's integer type, or numeric
+    from pgbloomfilter._keys import natural_key_type, KEY_TYPE_NAMES
+    return "::" + KEY_TYPE_NAMES[natural_key_type(probe)]
+
+
+@pytest.mark.parametrize("sqltype,member,probes", TYPED_CASES,
+                         ids=[c[0] + "-" + str(i) for i, c in
+                              enumerate(TYPED_CASES)])
+def test_typed_filters_convert_probes_as_the_server(conn, sqltype, member,
+                                                    probes):
+    """Server-built filters given a key type: bytes equal local ones built
+    with that key type, and every probe has the server's outcome (true,
+    false, 42804 refused, or 22xxx from the input function)."""
+    cast = "::text::" + sqltype if isinstance(member, str) \
+        and sqltype != "text" else "::" + sqltype
+    raws = conn.execute(
+        "SELECT bf_add(bf_create(100, 0.01, key_type => %%(t)s::regtype), "
+        "%%(m)s%s)::bytea, cf_add(cf_create(100, 0.01, key_type => "
+        "%%(t)s::regtype), %%(m)s%s)::bytea" % (cast, cast),
+        {"t": sqltype, "m": member}).fetchone()
+    local_bf = BloomFilter.create(100, 0.01, key_type=sqltype).add(member)
+    local_cf = CuckooFilter.create(100, 0.01, key_type=sqltype).add(member)
+    assert local_bf.to_bytes() == bytes(raws[0])
+    assert local_cf.to_bytes() == bytes(raws[1])
+    for fn, raw in (("bf_contains", bytes(raws[0])),
+                    ("cf_contains", bytes(raws[1]))):
+        f = load(raw)
+        got = [_outcome_local(f, p) for p in probes]
+        want = [_outcome_server(conn, fn, raw, _probe_cast(p), p)
+                for p in probes]
+        assert got == want, (fn, list(zip(probes, got, want)))
+
+
+def test_adds_record_the_key_type_as_the_server(conn):
+    """The first add to an untyped empty filter records the key's type; an
+    add that fails records nothing; unions combine key types."""
+    for key, sqltype in ((5, "int8"), ("a", "text"), (b"a", "bytea"),
+                         (_U, "uuid"), (1.5, "float8"),
+                         (decimal.Decimal("1.5"), "numeric"),
+                         (dt.date(2024, 1, 1), "date"), (True, "bool"),
+                         (_AWARE, "timestamptz"), ((1, "x"), None)):
+        expr = "ROW(1, 'x'::text)" if sqltype is None else "%%s::%s" % sqltype
+        args = () if sqltype is None else (key,)
+        raw = conn.execute("SELECT bf_add(bf_create(100), %s)::bytea, "
+                           "cf_add(cf_create(100, 0.01), %s)::bytea"
+                           % (expr, expr), args * 2).fetchone()
+        assert BloomFilter.create(100).add(key).to_bytes() == bytes(raw[0])
+        assert CuckooFilter.create(100, 0.01).add(key).to_bytes() \
+            == bytes(raw[1])
+    f = BloomFilter.create(100)
     with pytest.raises(TypeError):
-        date_typed.contains(dt.datetime(2024, 2, 29, tzinfo=dt.timezone.utc))
+        f.add(object())
+    assert f.key_type == 0
+    # union: an untyped empty operand takes the other's key type
+    a = BloomFilter.create(100).add(5)
+    assert a.union(BloomFilter.create(100)).key_type == 20
+    with pytest.raises(ValueError):
+        a.union(BloomFilter.create(100).add("x"))
+    got = conn.execute("SELECT bf_key_type(bf_union(bf_add(bf_create(100), "
+                       "5::int8), bf_create(100)))::text").fetchone()[0]
+    assert got == "bigint"
+    # a scalable filter's sub-filters record no key type, growing or not
+    s = BloomFilter.create(10, 0.01, expansion=2).add_many(range(100))
+    raw = conn.execute("SELECT bf_add_all(bf_create(10, 0.01, expansion => 2)"
+                       ", ARRAY(SELECT generate_series(0, 99)::int8))::bytea"
+                       ).fetchone()[0]
+    assert s.to_bytes() == bytes(raw) and len(s.subs) > 2
+    assert all(sub.key_type == 0 for sub in s.subs)
 
 
 # ---- shards ----

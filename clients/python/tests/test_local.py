@@ -33,14 +33,35 @@ def test_backends_agree():
             assert pair(data, seed) == want, name
 
 
+def _md5(raw):
+    return hashlib.md5(raw).hexdigest()
+
+
+def _untyped(raw):
+    """The value with header bytes 12..15 zero: as made before 1.3."""
+    return raw[:12] + bytes(4) + raw[16:]
+
+
 def test_pinned_bytes_from_regression_suite():
-    # expected/ops.out pins these md5s of server-built filters
-    f = BloomFilter.create(100, 0.01, hash_id=1).add_many([1, 2, 3])
-    assert hashlib.md5(f.to_bytes()).hexdigest() == \
-        "f2f3a6ace9cc7dd020a036867e055244"
+    # expected/ops.out pins these md5s of server-built filters: ARRAY[1, 2,
+    # 3] is an int4 array, so that filter records integer keys; text keys
+    # record text by themselves
+    f = BloomFilter.create(100, 0.01, key_type="integer").add_many([1, 2, 3])
+    assert _md5(f.to_bytes()) == "c0adab772efcdbc51d8d3c73df83212d"
+    assert f.to_bytes()[12:16] == struct.pack("<I", 23)
+    f = BloomFilter.create(100, 0.01).add_many(["a", "b"])
+    assert _md5(f.to_bytes()) == "ee8c46187ef999f04127acf088cd1a0b"
+    assert f.key_type == 25
+    # with the hash id byte set back to 1, as in ops.out
+    f = BloomFilter.create(100, 0.01, hash_id=1, key_type=23).add_many([1, 2, 3])
+    assert _md5(f.to_bytes()) == "7cf9b5ac26948ed5d55b0c817d7d6b7b"
     f = BloomFilter.create(100, 0.01, hash_id=1).add_many(["a", "b"])
-    assert hashlib.md5(f.to_bytes()).hexdigest() == \
-        "fc66d17550737016e1f49ba4615a0168"
+    assert _md5(f.to_bytes()) == "bfda2d1fd75e3da6d7aea0340392ba55"
+    # and without a key type, what release 1.1 made (pinned by 1.1's suite)
+    f = BloomFilter.create(100, 0.01, hash_id=1).add_many([1, 2, 3])
+    assert _md5(_untyped(f.to_bytes())) == "f2f3a6ace9cc7dd020a036867e055244"
+    f = BloomFilter.create(100, 0.01, hash_id=1).add_many(["a", "b"])
+    assert _md5(_untyped(f.to_bytes())) == "fc66d17550737016e1f49ba4615a0168"
 
 
 def test_first_bit_comes_from_x1_not_x0():
@@ -55,14 +76,14 @@ def test_first_bit_comes_from_x1_not_x0():
 
 
 def test_hash_ids_share_bits():
-    keys = list(range(1000)) + ["x%d" % i for i in range(1000)]
-    a = BloomFilter.create(5000, 0.01, hash_id=1).add_many(keys)
-    b = BloomFilter.create(5000, 0.01, hash_id=2).add_many(keys)
-    ra, rb = a.to_bytes(), b.to_bytes()
-    assert ra[6] == 1 and rb[6] == 2
-    assert ra[:6] + ra[7:] == rb[:6] + rb[7:]
-    assert rb[:6] + b"\x01" + rb[7:] == ra
-    assert BloomFilter.from_bytes(rb).contains_many(keys) == [True] * 2000
+    for keys in (list(range(1000)), ["x%d" % i for i in range(1000)]):
+        a = BloomFilter.create(5000, 0.01, hash_id=1).add_many(keys)
+        b = BloomFilter.create(5000, 0.01, hash_id=2).add_many(keys)
+        ra, rb = a.to_bytes(), b.to_bytes()
+        assert ra[6] == 1 and rb[6] == 2
+        assert ra[:6] + ra[7:] == rb[:6] + rb[7:]
+        assert rb[:6] + b"\x01" + rb[7:] == ra
+        assert BloomFilter.from_bytes(rb).contains_many(keys) == [True] * 1000
 
 
 def test_canonical_bytes():
@@ -173,7 +194,55 @@ def test_numpy_batch_path_equals_scalar_path():
         members = [rng.getrandbits(63) - 2**62 for _ in range(cap)]
         bf = BloomFilter.create(cap, rate, seed).add_many(members)
         probes = members + [rng.getrandbits(64) - 2**63 for _ in range(20000)]
-        probes += ["s%d" % i for i in range(3000)] + [uuid.UUID(int=i)
-                                                      for i in range(3000)]
+        # the filter records bigint keys: str keys are read as bigint,
+        # fractional floats equal none (absent)
+        probes += [str(m) for m in members[:3000]] + [i + 0.5 for i in
+                                                      range(3000)]
         assert bf.contains_many(probes) == bf._contains_many_py(probes)
         assert bf.contains_many(probes) == [bf.contains(p) for p in probes]
+
+
+def test_key_types_given_and_recorded():
+    from pgbloomfilter import CuckooFilter, UnsupportedKey
+    # names as bf_create's key_type takes them, or OIDs
+    for name, oid in (("bigint", 20), ("int8", 20), ("Integer", 23),
+                      ("timestamp with time zone", 1184), ("timestamptz", 1184),
+                      ("bigint[]", 1016), ("text[]", 1009), (25, 25), (None, 0)):
+        assert BloomFilter.create(10, key_type=name).key_type == oid, name
+    with pytest.raises(ValueError):
+        BloomFilter.create(10, key_type="citext")
+    with pytest.raises(ValueError):
+        BloomFilter.create(10, key_type=10000)
+    # the first key records its type; a failed add records nothing
+    assert BloomFilter.create(10).add(2 ** 70).key_type_name == "numeric"
+    assert BloomFilter.create(10).add([[None, "a"]]).key_type_name == "text[]"
+    for bad in ([], [None], object()):
+        f = BloomFilter.create(10)
+        with pytest.raises(TypeError):
+            f.add(bad)
+        assert f.key_type == 0 and f.bits_set == 0
+    c = CuckooFilter.create(10, 0.01)
+    assert not c.delete(5) and c.key_type == 0      # deletes record nothing
+    assert c.add_nx(5) and c.key_type == 20
+    # with_key_type: any for an untyped filter, integers among themselves
+    f = BloomFilter.create(10, key_type="bigint").add(5)
+    assert f.with_key_type("smallint").key_type == 21
+    with pytest.raises(ValueError):
+        f.with_key_type("text")
+    legacy = BloomFilter.from_bytes(f.to_bytes()[:12] + bytes(4)
+                                    + f.to_bytes()[16:])
+    assert legacy.key_type == 0 and legacy.add("x").key_type == 0
+    assert legacy.with_key_type("integer").contains("5")
+    # arrays convert no element; hash id 1 converts only str and int keys
+    arr = BloomFilter.create(10).add([1, 2])
+    assert arr.contains([1, 2]) and not arr.contains([2, 1])
+    with pytest.raises(UnsupportedKey):
+        arr.contains(["1", "2"])
+    one = BloomFilter.create(10, hash_id=1, key_type="bigint").add(5)
+    assert one.contains("5")
+    with pytest.raises(UnsupportedKey):
+        one.contains(5.0)
+    # floats beyond 2^63 equal no integer; from 2^53 several: refused
+    assert not f.contains(1e20)
+    with pytest.raises(UnsupportedKey):
+        f.contains(2.0 ** 60)

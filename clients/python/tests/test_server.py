@@ -114,10 +114,15 @@ def test_int4_and_int2_columns_match_int_keys(conn):
     raw2 = conn.execute("SELECT bf_agg(k, 20000, 0.01)::bytea FROM "
                         "unnest(%s::int2[]) k", (smalls,)).fetchone()[0]
     hid = raw4[6]
-    assert BloomFilter.create(20000, 0.01, hash_id=hid).add_many(ints) \
-        .to_bytes() == bytes(raw4)
-    assert BloomFilter.create(20000, 0.01, hash_id=hid).add_many(smalls) \
-        .to_bytes() == bytes(raw2)
+    # the columns' types are recorded: the same bytes with that key type
+    assert BloomFilter.create(20000, 0.01, hash_id=hid, key_type="integer") \
+        .add_many(ints).to_bytes() == bytes(raw4)
+    assert BloomFilter.create(20000, 0.01, hash_id=hid, key_type=21) \
+        .add_many(smalls).to_bytes() == bytes(raw2)
+    # and int keys alone record bigint, hashing alike
+    local = BloomFilter.create(20000, 0.01, hash_id=hid).add_many(ints)
+    assert local.key_type == 20
+    assert local.to_bytes()[16:] == bytes(raw4)[16:]
 
 
 CAPACITIES = [1, 2, 3, 7, 10, 64, 100, 999, 1000, 1234, 10_000, 65_536,
@@ -169,7 +174,10 @@ def test_adapter_loads_and_dumps(conn, server_hash_id):
             arr = cur.execute("SELECT ARRAY[(%s), bf_create(10)]" % q) \
                 .fetchone()[0]
             assert [type(x) for x in arr] == [BloomFilter, BloomFilter]
-    local = BloomFilter.create(1000, 0.01, hash_id=server_hash_id)
+    # ARRAY[1, 2, 3] is an int4 array: the filter records integer keys
+    assert bf.key_type_name == "integer"
+    local = BloomFilter.create(1000, 0.01, hash_id=server_hash_id,
+                               key_type="integer")
     local.add_many([1, 2, 3])
     assert local == bf
 

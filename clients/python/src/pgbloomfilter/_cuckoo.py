@@ -22,7 +22,8 @@ import struct
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _murmur, _vector
-from ._filter import InvalidFilter, MAX_KEY_TYPE, _check_key_type, Pair
+from ._filter import (InvalidFilter, MAX_KEY_TYPE, KeyType, Pair,
+                      _check_key_type, first_add_hash, reset_key_type)
 from ._keys import encoder, fast_table, KEY_TYPE_NAMES
 from ._sizing import MAX_BYTES, INT64_MAX, SIZING_MARGIN, FilterTooLarge
 
@@ -195,9 +196,11 @@ class CuckooFilter:
 
     @classmethod
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
-               *, key_type: int = 0) -> "CuckooFilter":
+               *, key_type: KeyType = 0) -> "CuckooFilter":
         """Empty filter of the shape ``cf_create(capacity, error_rate,
-        seed)`` gives."""
+        seed, key_type => ...)`` gives; ``key_type`` as in
+        ``BloomFilter.create`` (untyped: the first key added records its
+        type)."""
         if isinstance(capacity, bool) or not isinstance(capacity, int) \
                 or not 1 <= capacity <= INT64_MAX:
             raise ValueError("cuckoo filter capacity must be positive, got %r"
@@ -318,10 +321,10 @@ class CuckooFilter:
             return None
         return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
 
-    def with_key_type(self, key_type: int) -> "CuckooFilter":
+    def with_key_type(self, key_type: KeyType) -> "CuckooFilter":
         """A copy recording this key type (``cf_set_key_type``)."""
         out = CuckooFilter.from_bytes(self.to_bytes())
-        out.key_type = _check_key_type(key_type)
+        out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
         return out
 
@@ -370,7 +373,10 @@ class CuckooFilter:
         return self._hash(data, self.seed)
 
     def _hash_or_raise(self, key: Any) -> Pair:
-        h = self.key_hash(key)
+        if self.key_type or self.items:
+            h = self.key_hash(key)
+        else:
+            h = first_add_hash(self, key)   # cf_add records the key type
         if h is None:
             raise ValueError("key %r equals no value of the filter's key type "
                              "%s" % (key, self.key_type_name))

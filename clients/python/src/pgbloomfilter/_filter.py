@@ -22,7 +22,8 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
                     Tuple, Type, TypeVar, Union)
 
 from . import _murmur, _vector
-from ._keys import encoder, fast_table, KEY_TYPE_NAMES
+from ._keys import (encoder, fast_table, key_type_oid, natural_key_type,
+                    KEY_TYPE_NAMES)
 from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
 
@@ -71,11 +72,68 @@ def draw_cells(h1: int, h2: int, k: int) -> List[int]:
     return out
 
 
-def _check_key_type(key_type: int) -> int:
-    if not (isinstance(key_type, int) and 0 <= key_type <= MAX_KEY_TYPE):
-        raise ValueError("key type must be 0 (untyped) or a built-in type OID, "
-                         "got %r" % (key_type,))
-    return key_type
+KeyType = Union[int, str, None]
+
+
+def _check_key_type(key_type: KeyType) -> int:
+    """A key type given as an OID or an SQL name, as the OID recorded."""
+    oid = key_type_oid(key_type)
+    if isinstance(oid, bool) or not (isinstance(oid, int)
+                                     and 0 <= oid <= MAX_KEY_TYPE):
+        raise ValueError("key type must be 0 (untyped), a built-in type OID "
+                         "or a type name, got %r" % (key_type,))
+    return oid
+
+
+def first_add_hash(filt: Any, key: Any) -> Optional[Pair]:
+    """The hash of the first key added to an untyped empty filter, which
+    records the key's type first (the server's bloom_key_first_add); an
+    add that raises records nothing."""
+    filt.key_type = natural_key_type(key)
+    filt._set_encoder()
+    try:
+        return filt.key_hash(key)
+    except BaseException:
+        filt.key_type = 0
+        filt._set_encoder()
+        raise
+
+
+def reset_key_type(current: int, key_type: KeyType) -> int:
+    """The key type ``with_key_type`` gives (bloom_key_reset): any to an
+    untyped filter or one of a type this client does not know (the caller
+    asserts what the keys were); among integer types only otherwise."""
+    new = _check_key_type(key_type)
+    ints = (20, 21, 23)
+    if current in (0, new) or (current in ints and new in ints) \
+            or current not in KEY_TYPE_NAMES:
+        return new
+    raise ValueError("cannot change the key type of a filter from %s to %s: "
+                     "its keys were hashed as %s; only smallint, integer and "
+                     "bigint keys hash alike (rebuild the filter from its "
+                     "keys)" % (KEY_TYPE_NAMES[current],
+                                KEY_TYPE_NAMES.get(new, new),
+                                KEY_TYPE_NAMES[current]))
+
+
+def combined_key_type(a: Any, a_empty: bool, b: Any, b_empty: bool,
+                      what: str) -> int:
+    """The key type of a union or merge (bloom_key_combine): the common
+    one, a typed operand's where the other is untyped and empty, 0 where
+    either is an untyped value made before 1.3 that holds keys."""
+    ka, kb = a.key_type, b.key_type
+    if ka == kb:
+        return ka
+    if ka == 0 and a_empty:
+        return kb
+    if kb == 0 and b_empty:
+        return ka
+    if ka == 0 or kb == 0:
+        return 0
+    raise ValueError("cannot %s filters of different key types (%s and %s): "
+                     "filters of integer keys can be given one integer type "
+                     "with with_key_type; others must be rebuilt"
+                     % (what, a.key_type_name, b.key_type_name))
 
 
 def _is_all_ints(keys: Sequence[Any]) -> bool:
@@ -123,7 +181,7 @@ class BloomFilter:
     def __init__(self, nbits: int, nhashes: int, seed: int = 0,
                  capacity: int = 1, error_rate: float = 0.01,
                  hash_id: int = DEFAULT_HASH_ID, bits: Optional[bytes] = None,
-                 bits_set: Optional[int] = None, key_type: int = 0) -> None:
+                 bits_set: Optional[int] = None, key_type: KeyType = 0) -> None:
         if hash_id not in SUPPORTED_HASH_IDS:
             raise ValueError("hash id %r is not supported (1 or 2)" % (hash_id,))
         if not (isinstance(nbits, int) and nbits > 0 and nbits % BLOCK_BITS == 0
@@ -176,12 +234,14 @@ class BloomFilter:
     @classmethod
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
                *, counting: bool = False, expansion: int = 0,
-               key_type: int = 0, hash_id: int = DEFAULT_HASH_ID
+               key_type: KeyType = 0, hash_id: int = DEFAULT_HASH_ID
                ) -> "BloomFilter":
         """Empty filter of the shape ``bf_create(capacity, error_rate, seed,
         counting => ..., expansion => ...)`` gives (the sizing is ported
-        from the server; see _sizing).  ``key_type`` (a type OID) records
-        the key type as a typed server filter does; 0 leaves it untyped."""
+        from the server; see _sizing).  ``key_type`` (a type OID or an SQL
+        name: 20, 'bigint', 'int8', 'text[]') records the key type as
+        ``bf_create(..., key_type => ...)`` does; 0 or None leaves the
+        filter untyped until its first key, whose type it then records."""
         if counting and expansion:
             raise ValueError("a bloom filter cannot be both counting and "
                              "scalable")
@@ -199,7 +259,7 @@ class BloomFilter:
     @classmethod
     def from_shape(cls: Type[F], nbits: int, nhashes: int, seed: int = 0,
                    capacity: int = 1, error_rate: float = 0.01,
-                   hash_id: int = DEFAULT_HASH_ID, key_type: int = 0) -> F:
+                   hash_id: int = DEFAULT_HASH_ID, key_type: KeyType = 0) -> F:
         """Empty filter of an explicit shape, e.g. read from the server's
         ``bf_nbits`` and ``bf_nhashes`` where the ported sizing is not
         trusted (``pgbloomfilter.SIZING_EXACT`` is False)."""
@@ -316,11 +376,12 @@ class BloomFilter:
             return None
         return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
 
-    def with_key_type(self: F, key_type: int) -> F:
+    def with_key_type(self: F, key_type: KeyType) -> F:
         """A copy recording this key type (``bf_set_key_type``): the caller
-        asserts what the keys were."""
+        asserts what the keys were.  A typed filter changes only among
+        smallint, integer and bigint (ValueError otherwise)."""
         out = type(self).from_bytes(self.to_bytes())
-        out.key_type = _check_key_type(key_type)
+        out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
         return out
 
@@ -394,7 +455,9 @@ class BloomFilter:
     # _check_hash repeats the draw loop inline: a call per draw would cost
     # more than the draw.  A drawn bit that is clear ends a check at once
     # (a repeated number cannot be clear: it was tested set before), so
-    # only set bits need the "drawn before?" test.
+    # only set bits need the "drawn before?" test.  The numbers drawn are
+    # kept in a set, not as bits of a 512-bit int: a small int's hash is
+    # itself, cheaper than a shift and two big-int operations per draw.
 
     def _check_hash(self, h1: int, h2: int, _mult: int = LCG_MULT,
                     _m64: int = M64, _draws: range = range(MAX_DRAWS)
@@ -403,19 +466,17 @@ class BloomFilter:
         base = ((h1 * self._nblocks) >> 64) << 6
         c = h1 | 1
         x = h2
-        k = self.nhashes
-        seen = 0
-        got = 0
+        left = self.nhashes
+        seen = set()
         for _ in _draws:
             x = (x * _mult + c) & _m64
             pos = x >> 55
             if not (bits[base + (pos >> 3)] >> (pos & 7)) & 1:
                 return False
-            m = 1 << pos
-            if not seen & m:
-                seen |= m
-                got += 1
-                if got == k:
+            if pos not in seen:
+                seen.add(pos)
+                left -= 1
+                if not left:
                     return True
         return True
 
@@ -502,7 +563,10 @@ class BloomFilter:
         return added
 
     def _hash_to_add(self, key: Any) -> Pair:
-        h = self.key_hash(key)
+        if self.key_type or self.bits_set:
+            h = self.key_hash(key)
+        else:
+            h = first_add_hash(self, key)
         if h is None:
             raise ValueError("key %r equals no value of the filter's key type "
                              "%s, so it cannot be added"
@@ -530,9 +594,7 @@ class BloomFilter:
 
     def union(self: F, other: F) -> F:
         """New filter, bitwise OR (bf_union); shapes must match."""
-        if not self.same_shape(other):
-            raise ValueError("cannot union bloom filters of different shape")
-        out = self.empty_copy()
+        out = self._union_target(other)
         n = len(self._bits)
         v = (int.from_bytes(self._bits, "little")
              | int.from_bytes(other._bits, "little"))
@@ -541,6 +603,17 @@ class BloomFilter:
         return out
 
     __or__ = union
+
+    def _union_target(self: F, other: F) -> F:
+        """An empty filter of the shape both share, with the key type of
+        the union."""
+        if not self.same_shape(other):
+            raise ValueError("cannot union bloom filters of different shape")
+        out = self.empty_copy()
+        out.key_type = combined_key_type(self, self.bits_set == 0, other,
+                                         other.bits_set == 0, "union")
+        out._set_encoder()
+        return out
 
 
 class CountingBloomFilter(BloomFilter):
@@ -614,9 +687,7 @@ class CountingBloomFilter(BloomFilter):
 
     def union(self, other: "CountingBloomFilter") -> "CountingBloomFilter":
         """New filter with counters added, saturating at 15 (bf_union)."""
-        if not self.same_shape(other):
-            raise ValueError("cannot union bloom filters of different shape")
-        out = self.empty_copy()
+        out = self._union_target(other)
         a, b = self._bits, other._bits
         res = out._bits
         for i in range(len(res)):

@@ -45,6 +45,10 @@ integer filter is that integer when whole, and so on (``encoder``).  A key
 that cannot equal any value of the key type is *absent*: the encoder gives
 None, a check answers False and an add raises.  A key SQL cannot compare
 with the key type at all raises TypeError, never a silent "absent".
+
+An untyped empty filter records the key type of the first key added
+(``natural_key_type``: the type of the SQL value psycopg would send, an
+int as bigint), as the server's adds record the type of their argument.
 """
 
 import datetime as _dt
@@ -54,7 +58,8 @@ import re
 import struct
 import uuid
 
-__all__ = ["canonical_bytes", "encoder", "KEY_TYPE_NAMES", "UnsupportedKey"]
+__all__ = ["canonical_bytes", "encoder", "KEY_TYPE_NAMES", "UnsupportedKey",
+           "natural_key_type", "key_type_oid", "same_bytes"]
 
 # built-in type OIDs (pg_type.dat); stable across releases and pg_upgrade
 BOOL, BYTEA, NAME, INT8, INT2, INT4, TEXT, OID = 16, 17, 19, 20, 21, 23, 25, 26
@@ -364,15 +369,131 @@ def _untyped_v1(key):
     return f(key)
 
 
+# ---- the key type a key records: the SQL type psycopg would send ----
+#
+# An untyped empty filter records the key type of the first key added, as
+# the server does (bloom_key_first_add).  A Python int is int8 (numeric
+# beyond int8's range): psycopg sends the smallest integer type that holds
+# it, but int2, int4 and int8 keys hash alike, so only the recorded header
+# field differs; give the filter a key type to record another.
+
+_NATURAL = {
+    bool: BOOL, str: TEXT, bytes: BYTEA, bytearray: BYTEA, memoryview: BYTEA,
+    uuid.UUID: UUID_T, float: FLOAT8, decimal.Decimal: NUMERIC,
+    _dt.date: DATE, _dt.timedelta: INTERVAL, tuple: RECORD,
+    ipaddress.IPv4Address: INET, ipaddress.IPv6Address: INET,
+    ipaddress.IPv4Interface: INET, ipaddress.IPv6Interface: INET,
+    ipaddress.IPv4Network: CIDR, ipaddress.IPv6Network: CIDR,
+}
+ARRAY_TYPE = {_elem: _arr for _arr, _elem in ARRAY_OF.items()}
+
+
+def _first_leaf(value):
+    """The first element of nested lists that is neither a list nor None."""
+    for item in value:
+        if isinstance(item, list):
+            item = _first_leaf(item)
+        if item is not None:
+            return item
+    return None
+
+
+def natural_key_type(key):
+    """The key type (a type OID) that the first key added to an untyped
+    empty filter records: that of the SQL value psycopg would send."""
+    if type(key) is int:
+        return INT8 if INT8_MIN <= key <= INT8_MAX else NUMERIC
+    oid = _NATURAL.get(type(key))
+    if oid is not None:
+        return oid
+    if isinstance(key, bool):
+        return BOOL
+    if isinstance(key, int):
+        return INT8 if INT8_MIN <= key <= INT8_MAX else NUMERIC
+    if isinstance(key, _dt.datetime):
+        return TIMESTAMPTZ if _aware(key) else TIMESTAMP
+    if isinstance(key, _dt.time):
+        return TIMETZ if key.tzinfo is not None else TIME
+    if isinstance(key, list):
+        leaf = _first_leaf(key)
+        if leaf is None:
+            raise UnsupportedKey("a list with no element but None has no "
+                                 "element type to record: give the filter a "
+                                 "key type")
+        return ARRAY_TYPE[natural_key_type(leaf)]
+    for base, oid in _NATURAL.items():
+        if isinstance(key, base):
+            return oid
+    if key is None:
+        raise TypeError("a key cannot be None (SQL NULL is never in a filter)")
+    raise UnsupportedKey("unsupported key type %s" % type(key).__name__)
+
+
+_INTS = (INT2, INT4, INT8)
+_TEXTS = (TEXT, VARCHAR, BPCHAR, NAME)
+_FLOATS = (FLOAT4, FLOAT8)
+
+
+def same_bytes(s, k, hash_id=2):
+    """Whether values of key types s and k that SQL calls equal have the
+    same canonical bytes, so that one is hashed as it is against a filter
+    of the other (bloom_key_same_bytes)."""
+    if s == k or (s in _INTS and k in _INTS) or (s in _TEXTS and k in _TEXTS):
+        return True
+    s_elem, k_elem = ARRAY_OF.get(s), ARRAY_OF.get(k)
+    if s_elem is not None and k_elem is not None:
+        return same_bytes(s_elem, k_elem, hash_id)
+    if hash_id == 1:
+        return False
+    return ((k == NUMERIC and s in _INTS) or (s in _FLOATS and k in _FLOATS)
+            or (s in (INET, CIDR) and k in (INET, CIDR)))
+
+
+_TYPE_ALIASES = {
+    "int8": INT8, "int4": INT4, "int": INT4, "int2": INT2, "float8": FLOAT8,
+    "float4": FLOAT4, "float": FLOAT8, "bool": BOOL, "varchar": VARCHAR,
+    "decimal": NUMERIC, "timestamp": TIMESTAMP, "timestamptz": TIMESTAMPTZ,
+    "time": TIME, "timetz": TIMETZ, "bpchar": BPCHAR,
+}
+
+
+def key_type_oid(key_type):
+    """A key type given as a type OID (int) or an SQL type name ('bigint',
+    'int8', 'text[]', ...) as the OID a filter records; 0 for none."""
+    if key_type is None:
+        return 0
+    if isinstance(key_type, str):
+        name = " ".join(key_type.lower().split())
+        array = name.endswith("[]")
+        base = name[:-2].strip() if array else name
+        oid = _TYPE_ALIASES.get(base)
+        if oid is None:
+            oid = next((o for o, n in KEY_TYPE_NAMES.items() if n == base),
+                       None)
+        if oid is not None and array:
+            oid = ARRAY_TYPE.get(oid)
+        if oid is None:
+            raise ValueError("unknown key type %r: give a type OID or one of "
+                             "the names this client knows (%s)"
+                             % (key_type, ", ".join(sorted(
+                                 n for n in KEY_TYPE_NAMES.values()
+                                 if not n.endswith("[]")))))
+        return oid
+    return key_type
+
+
 # ---- the server's input functions, for str keys of a typed filter ----
 
 _PG_SPACE = " \t\n\r\v\f"
 _INT_RE = re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+# strtod, under float8in and float4in, reads hexadecimal floats too
+_HEX_FLOAT_RE = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|"
+                           r"\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?\Z")
 _INT_RANGE = {INT2: 1 << 15, INT4: 1 << 31, INT8: 1 << 63}
 _BOOL_WORDS = {"t": True, "true": True, "y": True, "yes": True, "on": True,
                "1": True, "f": False, "false": False, "n": False, "no": False,
-               "off": False, "0": False}
+               "of": False, "off": False, "0": False}
 
 
 def _bad_text(s, oid):
@@ -415,13 +536,29 @@ def _parse_float8(s, oid=FLOAT8):
         return float("inf")
     if low in ("-infinity", "-inf"):
         return float("-inf")
-    if not _FLOAT_RE.match(t):
+    if _HEX_FLOAT_RE.match(t):
+        try:
+            f = float.fromhex(t)
+        except OverflowError:
+            f = float("inf")
+    elif _FLOAT_RE.match(t):
+        f = float(t)
+    else:
         raise _bad_text(s, oid)
-    f = float(t)
-    if f in (float("inf"), float("-inf")):
+    if f in (float("inf"), float("-inf")) or (f == 0.0 and _nonzero(t)):
         raise ValueError('"%s" is out of range for type %s'
                          % (s, _type_name(oid)))
     return f
+
+
+def _nonzero(t):
+    """Whether a float literal's digits are not all zero (an underflow to
+    0 is then an error, as float8in and float4in raise)."""
+    low = t.lower()
+    if _HEX_FLOAT_RE.match(t):
+        return any(c in "123456789abcdef" for c in low[low.index("x") + 1:]
+                   .split("p")[0])
+    return any(c in "123456789" for c in low.split("e")[0])
 
 
 def _to_float4(exact, f):
@@ -452,7 +589,13 @@ def _parse_float4(s):
     f = _parse_float8(s, FLOAT4)
     if f != f or f in (float("inf"), float("-inf")):
         return f
-    return _to_float4(decimal.Decimal(s.strip(_PG_SPACE)), f)
+    t = s.strip(_PG_SPACE)
+    # XXX a hexadecimal float with more bits than a double is rounded twice
+    exact = decimal.Decimal(f) if _HEX_FLOAT_RE.match(t) else decimal.Decimal(t)
+    r = _to_float4(exact, f)
+    if r == 0.0 and _nonzero(t):
+        raise ValueError('"%s" is out of range for type real' % s)
+    return r
 
 
 def _parse_bool(s):
@@ -494,7 +637,7 @@ def _parse_bytea(s):
 
 
 def _parse_uuid(s):
-    t = s.strip(_PG_SPACE)
+    t = s                               # uuid_in skips no blanks
     if t.startswith("{") and t.endswith("}"):
         t = t[1:-1]
     hexdigits = t.replace("-", "")
@@ -522,6 +665,7 @@ def _parse_iso(kind, s, oid):
 # function would reject a str.
 
 _FLOAT_INT_EXACT = float(1 << 53)
+_FLOAT_INT8 = float(1 << 63)    # beyond, no int8 converts to the float
 
 
 def _refuse(key, oid, hint=""):
@@ -543,7 +687,7 @@ def _conv_int(key, oid):
         return v if INT8_MIN <= v <= INT8_MAX else None
     if isinstance(key, float):
         if key != key or key in (float("inf"), float("-inf")) \
-                or key != int(key):
+                or key != int(key) or abs(key) > _FLOAT_INT8:
             return None
         if abs(key) >= _FLOAT_INT_EXACT:
             _refuse(key, oid, ": several integers equal %r as float8 (cast "
@@ -587,8 +731,17 @@ def _conv_float(key, oid):
         _refuse(key, oid)
     if isinstance(key, float):
         return key
-    if isinstance(key, (int, decimal.Decimal)):
+    if isinstance(key, int):
         return float(key)               # the SQL cast to float8
+    if isinstance(key, decimal.Decimal):
+        f = float(key)
+        # numeric_float8 reads the digits as float8in does: out of range
+        # is an error, not an infinity or a zero
+        if key.is_finite() and (f in (float("inf"), float("-inf"))
+                                or (f == 0.0 and key != 0)):
+            raise ValueError("value out of range for type double precision: "
+                             "%s" % key)
+        return f
     if isinstance(key, str):
         return _parse_float4(key) if oid == FLOAT4 else _parse_float8(key)
     _refuse(key, oid)
@@ -745,14 +898,22 @@ _TYPED = {
 def _typed_encoder(key_type, hash_id):
     elem = ARRAY_OF.get(key_type)
     if elem is not None:
-        enc_elem = _typed_encoder(elem, hash_id)
+        if hash_id == 1:
+            return _refuse_v1(key_type)
+
+        # SQL compares arrays by casting one to the other's type: the
+        # server converts no element, and hashes a list whose element type
+        # has the same bytes as the key type's as it is
+        def enc_elem(v):
+            if not same_bytes(natural_key_type(v), elem):
+                _refuse(v, elem, " inside a list (the server converts no "
+                        "element of an array)")
+            return _untyped_v2(v)
 
         def enc_array(key):
             if not isinstance(key, list):
                 _refuse(key, key_type, " (give a list)")
             return _array(key, enc_elem)
-        if hash_id == 1:
-            return _refuse_v1(key_type)
         return enc_array
     entry = _TYPED.get(key_type)
     if entry is None:
@@ -771,7 +932,22 @@ def _typed_encoder(key_type, hash_id):
     def typed(key):
         v = conv(key, key_type)
         return None if v is None else enc(v)
+    if hash_id == 1:
+        return _typed_v1(key_type, typed)
     return typed
+
+
+def _typed_v1(key_type, typed):
+    """A filter of hash id 1 converts only a str (by the key type's input
+    function) and keys whose bytes are the key type's (the integers)."""
+    def typed1(key):
+        if not isinstance(key, str) and \
+                not same_bytes(natural_key_type(key), key_type, 1):
+            _refuse(key, key_type, ": a filter of hash id 1 (made by "
+                    "bloomfilter 1.1 or earlier) converts only str and int "
+                    "keys")
+        return typed(key)
+    return typed1
 
 
 def _float4_send(f):

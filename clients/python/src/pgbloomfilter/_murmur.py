@@ -101,9 +101,13 @@ def _libmurmurhash_backend():
     lib = ctypes.CDLL(path)
     fn = lib.lmmh_x64_128
     fn.restype = None
-    fn.argtypes = (ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint32,
-                   ctypes.c_void_p)
+    # No argtypes: converting through them cost more than the hash of a
+    # short key.  Each argument is passed as a ctypes object of the C
+    # type (the seed a c_uint32, the output the array itself), or as
+    # bytes (a char *) and an int below 2^31 (the unsigned int length).
     out_type = ctypes.c_uint64 * 2
+    c_seed = ctypes.c_uint32
+    seeds = {}
     local = threading.local()
 
     # ctypes releases the GIL for the length of the call, so another thread
@@ -111,16 +115,19 @@ def _libmurmurhash_backend():
     # own (a shared one gave wrong hashes under 8 threads, issue 15).
     def lmmh_pair(data, seed=0, _unpack=_QQ.unpack):
         try:
-            out, outp = local.buf
+            out = local.out
         except AttributeError:
-            out = out_type()
-            outp = ctypes.addressof(out)
-            local.buf = (out, outp)
-        try:
-            fn(data, len(data), seed, outp)
-        except ctypes.ArgumentError:
+            out = local.out = out_type()
+        cs = seeds.get(seed)
+        if cs is None:
+            if not 0 <= seed <= 0xFFFFFFFF:
+                raise ValueError("seed must be between 0 and 4294967295")
+            if len(seeds) >= 256:
+                seeds.clear()
+            cs = seeds[seed] = c_seed(seed)
+        if type(data) is not bytes:
             data = bytes(data)
-            fn(data, len(data), seed, outp)
+        fn(data, len(data), cs, out)
         return _unpack(out)
     return lmmh_pair
 

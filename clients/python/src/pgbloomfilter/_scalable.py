@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, HEADER, DEFAULT_HASH_ID,
                       LAYOUT_BLOCKED512, LAYOUT_SCALABLE, VERSION, MAGIC,
-                      Pair, _check_key_type)
+                      Pair, KeyType, _check_key_type, reset_key_type)
 from ._sizing import (HEADER_SIZE, MAX_BYTES, MIN_ERROR_RATE, INT64_MAX,
                       EXACT, FilterTooLarge, size as _size, check_params)
 
@@ -75,7 +75,7 @@ class ScalableBloomFilter(BloomFilter):
 
     @classmethod
     def create_scalable(cls, capacity: int, error_rate: float, seed: int,
-                        expansion: int, key_type: int = 0,
+                        expansion: int, key_type: KeyType = 0,
                         hash_id: int = DEFAULT_HASH_ID
                         ) -> "ScalableBloomFilter":
         error_rate = check_params(capacity, error_rate)
@@ -167,10 +167,10 @@ class ScalableBloomFilter(BloomFilter):
             self.capacity, self.error_rate, self.seed, self.expansion,
             key_type=self.key_type, hash_id=self.hash_id)
 
-    def with_key_type(self, key_type: int) -> "ScalableBloomFilter":
+    def with_key_type(self, key_type: KeyType) -> "ScalableBloomFilter":
         out = ScalableBloomFilter.from_bytes(self.to_bytes())
         assert isinstance(out, ScalableBloomFilter)
-        out.key_type = _check_key_type(key_type)
+        out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
         return out
 
@@ -221,10 +221,9 @@ class ScalableBloomFilter(BloomFilter):
         cap, rate, nbits, k = shape
         if self.size_bytes + SUB_HEAD + nbits // 8 > MAX_BYTES:
             return False
-        # a sub-filter's own key type field: as the first one's (the
-        # server's bloom_header_init writes 0)
-        sub = BloomFilter(nbits, k, self.seed, cap, rate, self.hash_id,
-                          key_type=self.subs[0].key_type if self.subs else 0)
+        # a sub-filter's own key type field is 0 (the server's
+        # bloom_header_init): only the top header records the key type
+        sub = BloomFilter(nbits, k, self.seed, cap, rate, self.hash_id)
         self.subs.append(sub)
         self.items.append(0)
         self.nhashes = len(self.subs)

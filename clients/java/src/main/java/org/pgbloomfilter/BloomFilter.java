@@ -80,14 +80,42 @@ public final class BloomFilter extends Filter {
         return create(capacity, errorRate, 0);
     }
 
-    /** {@code bf_create(capacity, errorRate, seed)}: a plain filter. */
+    /**
+     * {@code bf_create(capacity, errorRate, seed)}: a plain filter, untyped
+     * until its first key, whose type it records.
+     */
     public static BloomFilter create(long capacity, double errorRate, long seed) {
         return createFixed(capacity, errorRate, seed, LAYOUT_PLAIN);
+    }
+
+    /**
+     * {@code bf_create(capacity, errorRate, seed, key_type => ...)}: a plain
+     * filter of keys of this type (a type OID: {@link KeyTypes#INT4}, ...).
+     */
+    public static BloomFilter create(long capacity, double errorRate, long seed, int keyType) {
+        return typed(createFixed(capacity, errorRate, seed, LAYOUT_PLAIN), keyType);
     }
 
     /** {@code bf_create(capacity, errorRate, seed, true, 0)}: a counting filter. */
     public static BloomFilter createCounting(long capacity, double errorRate, long seed) {
         return createFixed(capacity, errorRate, seed, LAYOUT_COUNTING);
+    }
+
+    /** A counting filter of keys of this type. */
+    public static BloomFilter createCounting(long capacity, double errorRate, long seed,
+                                             int keyType) {
+        return typed(createFixed(capacity, errorRate, seed, LAYOUT_COUNTING), keyType);
+    }
+
+    /** A scalable filter of keys of this type. */
+    public static BloomFilter createScalable(long capacity, double errorRate, long seed,
+                                             int expansion, int keyType) {
+        return typed(createScalable(capacity, errorRate, seed, expansion), keyType);
+    }
+
+    private static BloomFilter typed(BloomFilter f, int keyType) {
+        f.setKeyType(KeyTypes.checkGiven(keyType));
+        return f;
     }
 
     /**
@@ -218,6 +246,28 @@ public final class BloomFilter extends Filter {
     }
 
     @Override
+    boolean isEmpty() {
+        return bitsSet() == 0;
+    }
+
+    /* the top header only: a scalable filter's sub-filters record 0, as the server writes them */
+    @Override
+    void storeKeyType(int oid) {
+        Bytes.store32(buf, 12, oid);
+    }
+
+    /**
+     * A copy that records this key type ({@code bf_set_key_type}): the
+     * caller asserts what the keys were. A typed filter changes only among
+     * smallint, integer and bigint.
+     */
+    public BloomFilter withKeyType(int oid) {
+        BloomFilter out = new BloomFilter(buf.clone());
+        out.setKeyType(KeyTypes.reset(keyType, oid));
+        return out;
+    }
+
+    @Override
     public byte[] toBytes() {
         return buf.clone();
     }
@@ -283,19 +333,19 @@ public final class BloomFilter extends Filter {
     }
 
     public BloomFilter add(String key) {
-        long[] h = hashString(key);
+        long[] h = hashStringForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
 
     public BloomFilter add(UUID key) {
-        long[] h = hashUuid(key);
+        long[] h = hashUuidForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
 
     public BloomFilter add(byte[] key) {
-        long[] h = hashBytes(key);
+        long[] h = hashBytesForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
@@ -372,7 +422,7 @@ public final class BloomFilter extends Filter {
      * false (nothing changed) if it tests absent.
      */
     public boolean remove(long key) {
-        long[] h = hashLongForAdd(key);
+        long[] h = hashLong(key);
         return removeHash(h[0], h[1]);
     }
 

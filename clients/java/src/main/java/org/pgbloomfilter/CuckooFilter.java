@@ -85,7 +85,20 @@ public final class CuckooFilter extends Filter {
         return create(capacity, errorRate, 0);
     }
 
-    /** {@code cf_create(capacity, errorRate, seed)}. */
+    /**
+     * {@code cf_create(capacity, errorRate, seed, key_type => ...)}: a filter
+     * of keys of this type (a type OID).
+     */
+    public static CuckooFilter create(long capacity, double errorRate, long seed, int keyType) {
+        CuckooFilter f = create(capacity, errorRate, seed);
+        f.setKeyType(KeyTypes.checkGiven(keyType));
+        return f;
+    }
+
+    /**
+     * {@code cf_create(capacity, errorRate, seed)}: untyped until its first
+     * key, whose type it records.
+     */
     public static CuckooFilter create(long capacity, double errorRate, long seed) {
         if (capacity <= 0)
             throw new IllegalArgumentException("cuckoo filter capacity must be positive, got " + capacity);
@@ -196,6 +209,23 @@ public final class CuckooFilter extends Filter {
         return Bytes.load64(buf, 32);
     }
 
+    @Override
+    boolean isEmpty() {
+        return items() == 0;
+    }
+
+    @Override
+    void storeKeyType(int oid) {
+        Bytes.store32(buf, 40, oid);
+    }
+
+    /** A copy that records this key type ({@code cf_set_key_type}), as {@link BloomFilter#withKeyType}. */
+    public CuckooFilter withKeyType(int oid) {
+        CuckooFilter out = new CuckooFilter(buf.clone(), len);
+        out.setKeyType(KeyTypes.reset(keyType, oid));
+        return out;
+    }
+
     /* ---- slots ---- */
 
     private long mask(int s) {
@@ -289,19 +319,19 @@ public final class CuckooFilter extends Filter {
     }
 
     public CuckooFilter add(String key) {
-        long[] h = hashString(key);
+        long[] h = hashStringForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
 
     public CuckooFilter add(UUID key) {
-        long[] h = hashUuid(key);
+        long[] h = hashUuidForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
 
     public CuckooFilter add(byte[] key) {
-        long[] h = hashBytes(key);
+        long[] h = hashBytesForAdd(key);
         addHash(h[0], h[1]);
         return this;
     }
@@ -319,15 +349,15 @@ public final class CuckooFilter extends Filter {
     }
 
     public boolean addIfAbsent(String key) {
-        return addIfAbsentHash(hashString(key));
+        return addIfAbsentHash(hashStringForAdd(key));
     }
 
     public boolean addIfAbsent(UUID key) {
-        return addIfAbsentHash(hashUuid(key));
+        return addIfAbsentHash(hashUuidForAdd(key));
     }
 
     public boolean addIfAbsent(byte[] key) {
-        return addIfAbsentHash(hashBytes(key));
+        return addIfAbsentHash(hashBytesForAdd(key));
     }
 
     private boolean addIfAbsentHash(long[] h) {
@@ -339,7 +369,7 @@ public final class CuckooFilter extends Filter {
 
     /** {@code cf_delete}: one copy removed; false (nothing changed) if none is there. */
     public boolean delete(long key) {
-        long[] h = hashLongForAdd(key);
+        long[] h = hashLong(key);
         return deleteHash(h[0], h[1]);
     }
 

@@ -18,13 +18,36 @@ import java.util.UUID;
  */
 public abstract class Filter {
     final int seed;
-    final int keyType;
-    private final int longMode;
+    int keyType;
+    private int longMode;
 
     Filter(int seed, int keyType) {
         this.seed = seed;
         this.keyType = keyType;
         this.longMode = KeyTypes.longMode(keyType);
+    }
+
+    /** Whether the filter holds nothing (no bit set, no occupied slot). */
+    abstract boolean isEmpty();
+
+    /** Write the key type into the value's header. */
+    abstract void storeKeyType(int oid);
+
+    final void setKeyType(int oid) {
+        storeKeyType(oid);
+        keyType = oid;
+        longMode = KeyTypes.longMode(oid);
+    }
+
+    /*
+     * The first key added to an untyped empty filter records its type, as
+     * the server's adds do (bloom_key_first_add): long int8, String text,
+     * UUID uuid, byte[] bytea.  A filter that holds keys and is untyped was
+     * made before 1.3 and keeps hashing as then.
+     */
+    private void firstAdd(int natural) {
+        if (keyType == KeyTypes.UNTYPED && isEmpty())
+            setKeyType(natural);
     }
 
     /** Whether the hash (h1, h2) tests present. */
@@ -58,8 +81,6 @@ public abstract class Filter {
 
     /** The hash of an integer key's 8 bytes: MurmurHash3 of one tail word. */
     final boolean testLong(long key) {
-        if (!KeyTypes.longInRange(longMode, key))
-            return false;           /* no key of the filter's type equals it */
         long word = KeyTypes.longWord(longMode, keyType, key);
         long s = Murmur3.seedWord(seed);
         long h1 = (s ^ Murmur3.mixK1(word)) ^ 8;
@@ -154,8 +175,6 @@ public abstract class Filter {
     /* ---- counts: bf_count and cf_count ---- */
 
     public final long count(long key) {
-        if (!KeyTypes.longInRange(longMode, key))
-            return 0;
         long[] h = hashLong(key);
         return countHash(h[0], h[1]);
     }
@@ -178,9 +197,22 @@ public abstract class Filter {
     /* ---- adds: the same bytes as the server's adds ---- */
 
     final long[] hashLongForAdd(long key) {
-        if (!KeyTypes.longInRange(longMode, key))
-            throw new IllegalArgumentException(key + " is out of range for type "
-                + KeyTypes.name(keyType));
+        firstAdd(KeyTypes.INT8);
         return hashLong(key);
+    }
+
+    final long[] hashStringForAdd(String key) {
+        firstAdd(KeyTypes.TEXT);
+        return hashString(key);
+    }
+
+    final long[] hashUuidForAdd(UUID key) {
+        firstAdd(KeyTypes.UUID_OID);
+        return hashUuid(key);
+    }
+
+    final long[] hashBytesForAdd(byte[] key) {
+        firstAdd(KeyTypes.BYTEA);
+        return hashBytes(key);
     }
 }

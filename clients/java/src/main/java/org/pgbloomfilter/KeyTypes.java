@@ -13,13 +13,17 @@ import java.util.UUID;
  * cuckoofilter bytes 40..43, a built-in PostgreSQL type OID, 0 for a filter
  * made before keys were typed. A key of another Java type is converted as the
  * server converts a probe to the filter's type (a String against an int8
- * filter is read as the number); where the server has no conversion the call
- * throws {@link IllegalArgumentException}, never answers "absent". With key
- * type 0, each Java type hashes as its natural SQL type: long as int8,
- * String as text (UTF-8: a UTF8 database), UUID as uuid, byte[] as bytea.
+ * filter is read as the number); where the server has no conversion (42804)
+ * the call throws {@link KeyTypeMismatchException}, never answers "absent",
+ * and where the key type's input function refuses a String (22P02, 22003)
+ * it throws {@link IllegalArgumentException}. Each Java type stands for its
+ * natural SQL type: long for int8, String for text (UTF-8: a UTF8 database),
+ * UUID for uuid, byte[] for bytea; the first key added to an untyped empty
+ * filter records that type, as the server's adds do.
  */
 public final class KeyTypes {
     public static final int UNTYPED = 0;
+    public static final int BOOL = 16;
     public static final int BYTEA = 17;
     public static final int NAME = 19;
     public static final int INT8 = 20;
@@ -35,13 +39,11 @@ public final class KeyTypes {
 
     /* how a Java long meets a key type: see longWord */
     static final int LONG_INT8 = 0;
-    static final int LONG_INT4 = 1;
-    static final int LONG_INT2 = 2;
-    static final int LONG_FLOAT8 = 3;
-    static final int LONG_FLOAT4 = 4;
-    static final int LONG_REFUSED = 5;
+    static final int LONG_FLOAT8 = 1;
+    static final int LONG_REFUSED = 2;
 
-    private static final int NAMEDATALEN = 64;
+    /* key types are built-in types: OIDs below this (BLOOM_KEY_TYPE_LIMIT) */
+    static final int KEY_TYPE_LIMIT = 10000;
 
     private KeyTypes() {
     }
@@ -50,6 +52,7 @@ public final class KeyTypes {
     public static String name(int oid) {
         switch (oid) {
             case UNTYPED: return "untyped";
+            case BOOL: return "boolean";
             case BYTEA: return "bytea";
             case NAME: return "name";
             case INT8: return "bigint";
@@ -66,49 +69,85 @@ public final class KeyTypes {
         }
     }
 
-    static IllegalArgumentException refused(String javaType, int oid) {
-        return new IllegalArgumentException("a Java " + javaType
+    static final int OID = 26;
+    static final int RECORD = 2249;
+
+    /*
+     * A key this client does not convert though the server would: a String
+     * for a key type whose input function is not ported here (date, inet,
+     * ...), a long for oid keys.
+     */
+    static IllegalArgumentException unsupported(String javaType, int oid) {
+        return new IllegalArgumentException("this client does not convert a Java " + javaType
+            + " to keys of type " + name(oid) + " (OID " + Integer.toUnsignedString(oid)
+            + "), which the server does: convert the key on the server or use the Python client");
+    }
+
+    static KeyTypeMismatchException refused(String javaType, int oid) {
+        return new KeyTypeMismatchException("a Java " + javaType
             + " cannot be compared with keys of type " + name(oid)
             + " (OID " + Integer.toUnsignedString(oid) + "); the server refuses such a probe too");
     }
 
+    /*
+     * A long is sent as int8.  Against integer keys (of any width) and
+     * numeric keys it hashes as it is: their canonical bytes agree for
+     * equal values, and an int8 beyond an int4 filter's range is simply
+     * absent.  Against float keys the server converts it to float8 (for a
+     * real filter too: SQL compares int8 with float4 as float8).
+     */
     static int longMode(int oid) {
         switch (oid) {
             case UNTYPED:
             case INT8:
+            case INT4:
+            case INT2:
             case NUMERIC:       /* a whole numeric within int8 hashes as the int8 */
                 return LONG_INT8;
-            case INT4: return LONG_INT4;
-            case INT2: return LONG_INT2;
-            case FLOAT8: return LONG_FLOAT8;
-            case FLOAT4: return LONG_FLOAT4;
-            default: return LONG_REFUSED;
+            case FLOAT8:
+            case FLOAT4:
+                return LONG_FLOAT8;
+            default:
+                return LONG_REFUSED;
         }
     }
 
-    /** Whether a long can equal some key of the type (int4 keys: in range). */
-    static boolean longInRange(int mode, long key) {
-        switch (mode) {
-            case LONG_INT4: return key == (int) key;
-            case LONG_INT2: return key == (short) key;
-            default: return true;
-        }
-    }
-
-    /** The 8 bytes, as a little-endian word, a long hashes as (in range). */
+    /** The 8 bytes, as a little-endian word, a long hashes as. */
     static long longWord(int mode, int oid, long key) {
         switch (mode) {
             case LONG_INT8:
-            case LONG_INT4:
-            case LONG_INT2:
                 return key;
             case LONG_FLOAT8:
                 return doubleWord((double) key);
-            case LONG_FLOAT4:
-                return doubleWord((float) key);
             default:
-                throw refused("long", oid);
+                throw oid == OID ? unsupported("long", oid) : refused("long", oid);
         }
+    }
+
+    /** A key type given at creation: 0 (untyped) or a built-in type OID. */
+    static int checkGiven(int oid) {
+        if (oid < 0 || oid >= KEY_TYPE_LIMIT)
+            throw new IllegalArgumentException("key type must be 0 (untyped) or a built-in type OID"
+                + " below " + KEY_TYPE_LIMIT + ", got " + Integer.toUnsignedString(oid));
+        return oid;
+    }
+
+    private static boolean isInteger(int oid) {
+        return oid == INT2 || oid == INT4 || oid == INT8;
+    }
+
+    /**
+     * The key type {@code withKeyType} gives (the server's bf_set_key_type):
+     * any to an untyped filter; a typed one only among smallint, integer
+     * and bigint, whose keys hash alike.
+     */
+    static int reset(int current, int oid) {
+        checkGiven(oid);
+        if (current == UNTYPED || current == oid || (isInteger(current) && isInteger(oid)))
+            return oid;
+        throw new IllegalArgumentException("cannot change the key type of a filter from "
+            + name(current) + " to " + name(oid) + ": its keys were hashed as " + name(current)
+            + "; only smallint, integer and bigint keys hash alike (rebuild the filter)");
     }
 
     /**
@@ -135,11 +174,15 @@ public final class KeyTypes {
             case UNTYPED:
             case TEXT:
             case VARCHAR:
-                return key.getBytes(StandardCharsets.UTF_8);
             case BPCHAR:
-                return stripTrailingBlanks(key).getBytes(StandardCharsets.UTF_8);
             case NAME:
-                return clipName(key);
+                /*
+                 * A String is sent as text, which the server hashes as it
+                 * is against every text-like key type: no blank stripped,
+                 * nothing clipped (SQL compares text with bpchar or name
+                 * as text, so 'a ' equals no bpchar 'a').
+                 */
+                return key.getBytes(StandardCharsets.UTF_8);
             case INT8:
                 return le8(parseInteger(key, Long.MIN_VALUE, Long.MAX_VALUE, oid));
             case INT4:
@@ -149,15 +192,19 @@ public final class KeyTypes {
             case FLOAT8:
                 return le8(doubleWord(parseFloat(key, oid)));
             case FLOAT4:
-                return le8(doubleWord((float) parseFloat(key, oid)));
+                return le8(doubleWord(parseFloat4(key)));
+            case BOOL:
+                return new byte[] {(byte) (parseBool(key) ? 1 : 0)};
             case NUMERIC:
                 return numericBytes(key);
             case UUID_OID:
                 return uuidBytes(parseUuid(key));
             case BYTEA:
                 return parseBytea(key);
+            case RECORD:
+                throw refused("String", oid);  /* anonymous records have no text input */
             default:
-                throw refused("String", oid);
+                throw unsupported("String", oid);
         }
     }
 
@@ -178,24 +225,6 @@ public final class KeyTypes {
             b[8 + i] = (byte) (u.getLeastSignificantBits() >>> (56 - 8 * i));
         }
         return b;
-    }
-
-    private static String stripTrailingBlanks(String s) {
-        int end = s.length();
-        while (end > 0 && s.charAt(end - 1) == ' ')
-            end--;
-        return s.substring(0, end);
-    }
-
-    /* name input keeps at most NAMEDATALEN - 1 bytes, whole characters */
-    private static byte[] clipName(String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        if (b.length < NAMEDATALEN)
-            return b;
-        int len = NAMEDATALEN - 1;
-        while (len > 0 && (b[len] & 0xC0) == 0x80)
-            len--;
-        return java.util.Arrays.copyOf(b, len);
     }
 
     private static IllegalArgumentException badInput(int oid, String s) {
@@ -226,7 +255,7 @@ public final class KeyTypes {
         String t = s.strip();
         String l = t.toLowerCase(java.util.Locale.ROOT);
         switch (l) {
-            case "nan": return Double.NaN;
+            case "nan": case "+nan": case "-nan": return Double.NaN;
             case "infinity": case "+infinity": case "inf": case "+inf":
                 return Double.POSITIVE_INFINITY;
             case "-infinity": case "-inf":
@@ -234,9 +263,76 @@ public final class KeyTypes {
             default:
                 break;
         }
-        if (!t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"))
+        double d;
+        if (isHexFloat(t))      /* strtod reads hexadecimal floats too */
+            d = Double.parseDouble(hexWithExponent(t));
+        else if (t.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"))
+            d = Double.parseDouble(t);
+        else
             throw badInput(oid, s);
-        return Double.parseDouble(t);
+        if (Double.isInfinite(d) || (d == 0.0 && nonzeroDigits(t)))
+            throw outOfRange(oid, s);
+        return d;
+    }
+
+    private static boolean isHexFloat(String t) {
+        return t.matches("[+-]?0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?");
+    }
+
+    /* Java's hexadecimal form needs the binary exponent that strtod takes as optional */
+    private static String hexWithExponent(String t) {
+        return t.indexOf('p') < 0 && t.indexOf('P') < 0 ? t + "p0" : t;
+    }
+
+    /*
+     * float4in: the decimal rounded once to float (not through a double),
+     * and an overflow or an underflow to zero is an error.
+     */
+    private static double parseFloat4(String s) {
+        double d = parseFloat(s, FLOAT4);
+        if (Double.isNaN(d) || Double.isInfinite(d))
+            return d;
+        String t = s.strip();
+        float f = Float.parseFloat(isHexFloat(t) ? hexWithExponent(t) : t);
+        if (Float.isInfinite(f) || (f == 0.0f && d != 0.0))
+            throw outOfRange(FLOAT4, s);
+        return f;
+    }
+
+    private static boolean nonzeroDigits(String t) {
+        String l = t.toLowerCase(java.util.Locale.ROOT);
+        boolean hex = isHexFloat(t);
+        String mantissa = hex ? l.substring(l.indexOf('x') + 1).split("p")[0] : l.split("e")[0];
+        for (int i = 0; i < mantissa.length(); i++)
+            if (Character.digit(mantissa.charAt(i), hex ? 16 : 10) > 0)
+                return true;
+        return false;
+    }
+
+    private static IllegalArgumentException outOfRange(int oid, String s) {
+        return new IllegalArgumentException("\"" + s + "\" is out of range for type " + name(oid));
+    }
+
+    /*
+     * boolin: blanks around; t, true, y, yes, on, 1, f, false, n, no, off,
+     * 0, and any prefix of true, false, yes or no, or of on and off from
+     * two letters, case-insensitive.
+     */
+    static boolean parseBool(String s) {
+        String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("1"))
+            return true;
+        if (t.equals("0"))
+            return false;
+        if (t.length() >= 2 && "on".startsWith(t))
+            return true;
+        if (t.length() >= 2 && "off".startsWith(t))
+            return false;
+        if (!t.isEmpty() && ("true".startsWith(t) || "yes".startsWith(t)))
+            return true;
+        if (!t.isEmpty() && ("false".startsWith(t) || "no".startsWith(t)))
+            return false;
+        throw badInput(BOOL, s);
     }
 
     /*

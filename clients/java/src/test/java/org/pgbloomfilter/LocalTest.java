@@ -95,13 +95,44 @@ class LocalTest {
         assertThrows(IllegalArgumentException.class, () -> int8.mightContain(UUID.randomUUID()));
         assertThrows(IllegalArgumentException.class, () -> int8.mightContain(new byte[] {1}));
 
-        BloomFilter int4 = typed(BloomFilter.create(1000, 0.01).add(42L), KeyTypes.INT4);
+        BloomFilter int4 = BloomFilter.create(1000, 0.01, 0, KeyTypes.INT4).add(42L);
+        assertEquals(KeyTypes.INT4, int4.keyType());
         assertTrue(int4.mightContain(42L));
-        /* no int4 equals a long beyond its range: absent, not an error */
+        /* a long beyond int4 is hashed as it is, as the server hashes an int8 probe: absent */
         assertFalse(int4.mightContain(1L << 40));
         assertEquals(0, int4.count(1L << 40));
         assertThrows(IllegalArgumentException.class, () -> int4.mightContain("99999999999"));
-        assertThrows(IllegalArgumentException.class, () -> int4.add(1L << 40));
+        assertTrue(int4.add(1L << 40).mightContain(1L << 40), "the server adds it too");
+    }
+
+    @Test
+    void firstAddRecordsTheKeyType() {
+        assertEquals(KeyTypes.INT8, BloomFilter.create(100, 0.01).add(1L).keyType());
+        assertEquals(KeyTypes.TEXT, BloomFilter.create(100, 0.01).add("a").keyType());
+        assertEquals(KeyTypes.UUID_OID, BloomFilter.create(100, 0.01).add(new UUID(1, 2)).keyType());
+        assertEquals(KeyTypes.BYTEA, CuckooFilter.create(100, 0.01).add(new byte[] {1}).keyType());
+        CuckooFilter cf = CuckooFilter.create(100, 0.01);
+        assertTrue(cf.addIfAbsent("a"));
+        assertEquals(KeyTypes.TEXT, cf.keyType());
+        BloomFilter s = BloomFilter.createScalable(10, 0.01, 0, 2);
+        for (long i = 0; i < 100; i++)
+            s.add(i);
+        byte[] b = s.toBytes();
+        assertEquals(KeyTypes.INT8, Bytes.load32(b, 12));
+        assertEquals(0, Bytes.load32(b, 48 + 16 + 8 + 12), "sub-filters record no key type");
+        /* a key of another type then converts, or is refused */
+        BloomFilter f = BloomFilter.create(100, 0.01).add(5L);
+        assertTrue(f.mightContain("5"));
+        assertThrows(KeyTypeMismatchException.class, () -> f.add(new UUID(1, 2)));
+        /* checks and removals record nothing; nor does a filter that holds keys */
+        BloomFilter c = BloomFilter.createCounting(100, 0.01, 0);
+        assertFalse(c.mightContain("x") || c.remove(5L));
+        assertEquals(0, c.keyType());
+        /* given at creation, changed only among integer types */
+        assertEquals(KeyTypes.INT2, BloomFilter.create(100, 0.01, 0, KeyTypes.INT8).withKeyType(KeyTypes.INT2).keyType());
+        assertThrows(IllegalArgumentException.class,
+                     () -> BloomFilter.create(100, 0.01, 0, KeyTypes.TEXT).withKeyType(KeyTypes.INT8));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(100, 0.01, 0, 10000));
     }
 
     @Test
@@ -112,8 +143,10 @@ class LocalTest {
         assertThrows(IllegalArgumentException.class, () -> text.mightContain(42L),
                      "a long against a text filter is refused, never a silent miss");
         assertThrows(IllegalArgumentException.class, () -> text.mightContain(u));
-        BloomFilter bpchar = typed(BloomFilter.create(1000, 0.01).add("abc"), KeyTypes.BPCHAR);
-        assertTrue(bpchar.mightContain("abc   "));
+        BloomFilter bpchar = BloomFilter.create(1000, 0.01, 0, KeyTypes.BPCHAR).add("abc");
+        assertTrue(bpchar.mightContain("abc"));
+        /* a String is text, hashed as it is: SQL's 'abc   '::text equals no bpchar 'abc' */
+        assertFalse(bpchar.mightContain("abc   "));
 
         BloomFilter uuid = typed(BloomFilter.create(1000, 0.01).add(u), KeyTypes.UUID_OID);
         assertTrue(uuid.mightContain(u));
@@ -143,7 +176,6 @@ class LocalTest {
     @Test
     void typedCuckooFilter() {
         byte[] b = CuckooFilter.create(1000, 0.01).add(42L).toBytes();
-        Bytes.store32(b, 40, KeyTypes.INT8);
         CuckooFilter f = CuckooFilter.fromBytes(b);
         assertEquals(KeyTypes.INT8, f.keyType());
         assertTrue(f.mightContain("42"));
@@ -183,7 +215,11 @@ class LocalTest {
     @Test
     void hashIdOneAnswersAlike() {
         UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
-        BloomFilter two = BloomFilter.create(1000, 0.01, 5).add(7L).add("seven").add(u).add(new byte[] {7});
+        /* untyped and holding keys, as 1.2 left filters: keys of every type hash as their own */
+        byte[] legacy = BloomFilter.create(1000, 0.01, 5).add(7L).toBytes();
+        Bytes.store32(legacy, 12, 0);
+        BloomFilter two = BloomFilter.fromBytes(legacy).add("seven").add(u).add(new byte[] {7});
+        assertEquals(0, two.keyType());
         byte[] b = two.toBytes();
         b[6] = 1;
         BloomFilter one = BloomFilter.fromBytes(b);

@@ -1,5 +1,6 @@
 package org.pgbloomfilter;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -98,15 +99,19 @@ class ServerTest {
         }
     }
 
-    /* the hash a key of any of the four Java types gets in f, as the public overloads compute it */
-    static long[] hash(Filter f, Object key) {
+    /*
+     * The hash a key of any of the four Java types gets in f, as the public
+     * overloads compute it: for an add, the first key of an untyped empty
+     * filter records its type.
+     */
+    static long[] hash(Filter f, Object key, boolean forAdd) {
         if (key instanceof Long)
-            return f.hashLongForAdd((Long) key);
+            return forAdd ? f.hashLongForAdd((Long) key) : f.hashLong((Long) key);
         if (key instanceof String)
-            return f.hashString((String) key);
+            return forAdd ? f.hashStringForAdd((String) key) : f.hashString((String) key);
         if (key instanceof UUID)
-            return f.hashUuid((UUID) key);
-        return f.hashBytes((byte[]) key);
+            return forAdd ? f.hashUuidForAdd((UUID) key) : f.hashUuid((UUID) key);
+        return forAdd ? f.hashBytesForAdd((byte[]) key) : f.hashBytes((byte[]) key);
     }
 
     /* through the public overloads, which the answers are compared for */
@@ -121,12 +126,12 @@ class ServerTest {
     }
 
     static long count(Filter f, Object key) {
-        long[] h = hash(f, key);
+        long[] h = hash(f, key, false);
         return f.countHash(h[0], h[1]);
     }
 
     static void add(Filter f, Object key) {
-        long[] h = hash(f, key);
+        long[] h = hash(f, key, true);
         f.addHash(h[0], h[1]);
     }
 
@@ -388,10 +393,11 @@ class ServerTest {
             assertNull(Filters.fromResultSet(rs, 4));
             assertEquals(BloomFilter.LAYOUT_SCALABLE, Filters.bloomFromResultSet(rs, 5).layout());
         }
-        BloomFilter local = BloomFilter.create(5000, 0.01).add(1L).add("a");
+        /* the first key records bigint: '3' is then read as 3, here and there */
+        BloomFilter local = BloomFilter.create(5000, 0.01).add(1L).add("3");
         CuckooFilter localCf = CuckooFilter.create(5000, 0.01).add(2L);
         try (PreparedStatement ps = conn.prepareStatement(
-                 "SELECT bf_contains(?, 1::int8), bf_contains(?::bloomfilter, 'a'::text), cf_contains(?, 2::int8)")) {
+                 "SELECT bf_contains(?, 1::int8), bf_contains(?::bloomfilter, 3), cf_contains(?, 2::int8)")) {
             ps.setObject(1, Filters.toPGobject(local));
             ps.setString(2, local.toBase64());
             ps.setObject(3, Filters.toPGobject(localCf));
@@ -402,6 +408,100 @@ class ServerTest {
                 assertTrue(rs.getBoolean(3));
             }
         }
+    }
+
+    /* ---- typed filters: server-built with a key type, probed there and here ---- */
+
+    /* the outcome of a probe: "t", "f", "42804" (refused) or "22" (the input function's error) */
+    private String serverOutcome(String fn, byte[] raw, String type, Object probe) throws SQLException {
+        String sqlType = probe instanceof Long ? "int8" : probe instanceof String ? "text"
+            : probe instanceof UUID ? "uuid" : "bytea";
+        String cast = fn.startsWith("bf") ? "bloomfilter" : "cuckoofilter";
+        conn.setAutoCommit(false);
+        try (PreparedStatement ps = conn.prepareStatement(
+                 "SELECT " + fn + "(?::bytea::" + cast + ", ?::" + sqlType + ")")) {
+            ps.setBytes(1, raw);
+            ps.setObject(2, probe);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1) ? "t" : "f";
+            }
+        } catch (SQLException e) {
+            String state = e.getSQLState();
+            return state.startsWith("22") ? "22" : state;
+        } finally {
+            conn.rollback();
+            conn.setAutoCommit(true);
+        }
+    }
+
+    static String localOutcome(Filter f, Object probe) {
+        try {
+            return check(f, probe) ? "t" : "f";
+        } catch (KeyTypeMismatchException e) {
+            return "42804";
+        } catch (IllegalArgumentException e) {
+            return "22";
+        }
+    }
+
+    /*
+     * type: the key type given at creation; member: an SQL literal of it;
+     * javaMember: the same key in Java (null: not built locally); probes.
+     */
+    private void typedCase(String type, int oid, String member, Object javaMember, Object... probes)
+            throws SQLException {
+        byte[][] raws = new byte[2][];
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT bf_add(bf_create(100, 0.01, key_type => '" + type
+                 + "'), " + member + ")::bytea, cf_add(cf_create(100, 0.01, key_type => '" + type
+                 + "'), " + member + ")::bytea")) {
+            rs.next();
+            raws[0] = rs.getBytes(1);
+            raws[1] = rs.getBytes(2);
+        }
+        if (javaMember != null) {
+            Filter b = BloomFilter.create(100, 0.01, 0, oid);
+            Filter c = CuckooFilter.create(100, 0.01, 0, oid);
+            add(b, javaMember);
+            add(c, javaMember);
+            assertArrayEquals(raws[0], b.toBytes(), type + ": bloom bytes");
+            assertArrayEquals(raws[1], c.toBytes(), type + ": cuckoo bytes");
+        }
+        String[] fns = {"bf_contains", "cf_contains"};
+        for (int k = 0; k < 2; k++) {
+            Filter f = Filters.fromBytes(raws[k]);
+            assertEquals(oid, f.keyType());
+            for (Object p : probes)
+                assertEquals(serverOutcome(fns[k], raws[k], type, p), localOutcome(f, p),
+                             fns[k] + " on " + type + " keys, probe " + p);
+        }
+    }
+
+    @Test
+    void typedFiltersConvertProbesAsTheServer() throws SQLException {
+        UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        typedCase("bigint", KeyTypes.INT8, "5::int8", 5L, 5L, "5", " +5 ", "five", "5.0", "0x5", "",
+                  "99999999999999999999", u, new byte[] {5});
+        typedCase("integer", KeyTypes.INT4, "5", 5L, 5L, 1L << 40, "5", "2147483648", (1L << 32) + 5);
+        typedCase("smallint", KeyTypes.INT2, "7::int2", 7L, 7L, 70000L, "7", "70000");
+        typedCase("numeric", KeyTypes.NUMERIC, "1.50", "1.50", "1.5", "1.500", "x", 1L, u);
+        typedCase("numeric", KeyTypes.NUMERIC, "2", 2L, 2L, "2.0", "2");
+        typedCase("double precision", KeyTypes.FLOAT8, "2", 2L, 2L, "2.0", "1e-400", "1e400",
+                  "NaN", "-nan", (1L << 53) + 1, "0x2", "0X1P1", "0x1p-2000", "0x1p2000", "0xg", "2.0f");
+        typedCase("real", KeyTypes.FLOAT4, "16777216", 16777216L, 16777216L, 16777217L, "16777217",
+                  "0.1", "1e-50", "3.4028236e38");
+        typedCase("real", KeyTypes.FLOAT4, "'0.1'::real", "0.1", "0.1", "0.10000000149", 1L,
+                  "0x1.99999ap-4", "0x1p-200");
+        typedCase("text", KeyTypes.TEXT, "'5'", "5", "5", 5L, "5 ", u);
+        typedCase("bpchar", KeyTypes.BPCHAR, "'ab'", "ab", "ab", "ab  ", 1L);
+        typedCase("name", KeyTypes.NAME, "'" + "x".repeat(100) + "'", null, "x".repeat(63),
+                  "x".repeat(100));
+        typedCase("uuid", KeyTypes.UUID_OID, "'" + u + "'", u, u, u.toString().toUpperCase(),
+                  "{" + u + "}", " " + u, u.toString().replace("-", ""), 1L);
+        typedCase("bytea", KeyTypes.BYTEA, "'\\x006162'", new byte[] {0, 'a', 'b'},
+                  new byte[] {0, 'a', 'b'}, "\\x006162", "\\000ab", "ab", 1L);
+        typedCase("boolean", KeyTypes.BOOL, "true", "true", "yes", "t", "of", "o", "maybe", 1L);
     }
 
     /* bf_shard of every key type over many keys */
