@@ -135,16 +135,16 @@ bench-1b: deps
 	$(MAKE) install
 	bash bench/bench_1b.sh
 
+# every relative link and anchor in the Markdown documents resolves
+.PHONY: check-docs
+check-docs:
+	python3 scripts/check-docs.py
+
 # ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.
 # dist: release archives of HEAD for PGXN, after version checks.
-
-# every relative link and anchor in the Markdown documents resolves
-.PHONY: check-docs
-check-docs:
-	python3 scripts/check-docs.py
 
 .PHONY: deb check-deb dist
 
