@@ -27,7 +27,7 @@ endif
 # PGXS does not track headers; every object depends on ours
 $(OBJS): $(wildcard src/*.h)
 
-# ---- developer entry points (see README) ----
+# ---- developer entry points (see CONTRIBUTING.md) ----
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
@@ -133,7 +133,7 @@ bench-index: deps
 	$(MAKE) install
 	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
 
-# ---- packaging and release (README: Releasing); not part of make test ----
+# ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 
 # a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
 bench-1b: deps
@@ -141,7 +141,12 @@ bench-1b: deps
 	$(MAKE) install
 	bash bench/bench_1b.sh
 
-# ---- packaging and release (README: Releasing); not part of make test ----
+# every relative link and anchor in the Markdown documents resolves
+.PHONY: check-docs
+check-docs:
+	python3 scripts/check-docs.py
+
+# ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.
@@ -205,7 +210,7 @@ bench-java:
 # version must be in CHECK_VERSIONS: they install the extension it uses).
 # Not to 18 by default: Debian's 15.20 stamps every column with a
 # "pg_attver" attribute option that 18.6 does not know, so pg_upgrade to 18
-# fails on any user table, ours or not (README: PostgreSQL versions).  All
+# fails on any user table, ours or not (CONTRIBUTING.md: PostgreSQL versions).  All
 # of them run even if one fails; a summary line each, the test lines of a
 # success or the end of the log of a failure.  Not part of test: CI does not
 # run it.

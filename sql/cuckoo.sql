@@ -85,7 +85,7 @@ SELECT jsonb_array_length(cf_info(f)->'subfilters') AS subfilters,
 FROM cf_grown;
 -- (the same element added over and over fills its buckets in every
 -- sub-filter and doubles the filter each time, until the size limit raises
--- 54000: test/unit_cuckoo.c and the README; too heavy for this suite)
+-- 54000: test/unit_cuckoo.c and docs/format.md; too heavy for this suite)
 
 -- merging: shapes must match; NULL ignored
 SELECT cf_merge(cf_create(100), cf_create(200));

@@ -1,7 +1,7 @@
 -- Sharded filters: bf_shard, bf_shard_capacity, bf_shards_for.
 
 -- The shard of a value is a contract like the filter's hash: these values
--- follow the README's recipe (MurmurHash3 x64_128 of the canonical bytes,
+-- follow docs/format.md's recipe (MurmurHash3 x64_128 of the canonical bytes,
 -- seed 0x44524853, high 64 bits of h2 * nshards) and must never change.
 SELECT x, bf_shard(x, 2) AS "2", bf_shard(x, 3) AS "3", bf_shard(x, 7) AS "7",
        bf_shard(x, 8) AS "8", bf_shard(x, 1000) AS "1000", bf_shard(x, 65536) AS "65536"

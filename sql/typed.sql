@@ -193,7 +193,7 @@ SELECT bf_add(bf_create(10), ARRAY['sad'::mood]);
 SELECT bf_add(bf_create(10), ROW(1, 'sad'::mood));
 SELECT bf_add(bf_create(10), ROW(1, 'x')) @> ROW(1, 'sad'::mood) AS probe_of_record_with_enum;
 SELECT bf_add(bf_create(10), 'sad'::mood::text) @> 'sad'::mood::text AS by_label;
--- a 1.2 value of enum keys: a rename makes its members absent (README)
+-- a 1.2 value of enum keys: a rename makes its members absent (docs/reference.md)
 CREATE TABLE legacy_mood AS
 	SELECT bf_add(overlay(bf_add(bf_create(10), 0)::bytea placing '\x00' from 13)::bloomfilter, 'sad'::mood) AS f;
 SELECT f @> 'sad'::mood AS before_rename FROM legacy_mood;

@@ -30,7 +30,8 @@
  * XXX The default is the weakest part: a join whose probes are mostly
  * present is underestimated up to tenfold.  Knowing better would need the
  * filter at plan time (statistics of a bloomfilter column keep no value
- * over 1 kB).  The README says how to let the planner see a filter.
+ * over 1 kB).  docs/reference.md (Planner estimates) says how to let the
+ * planner see a filter.
  *
  * The estimators can be attached to any operator (CREATE OPERATOR ...
  * RESTRICT = bloomfilter_contsel) and the support function to any function,

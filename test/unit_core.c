@@ -498,7 +498,7 @@ test_base64(void)
 }
 
 /*
- * The README's "Bit positions" recipe, followed word for word from the
+ * The "Bit positions" recipe of docs/format.md, followed word for word from the
  * serialized bytes a client would fetch (f::bytea): "block = high 64 bits of
  * the 128-bit product h1 x nblocks; x0 = h2, x(i+1) = x(i) x 6364136223846793005
  * + (h1 | 1) mod 2^64; the bit numbers are x1 >> 55, x2 >> 55, ... (x0 itself
@@ -572,7 +572,7 @@ test_readme_recipe(void)
 				all = false;
 		}
 	}
-	CHECK(all, "a bit the README's recipe names is not set in the filter");
+	CHECK(all, "a bit docs/format.md's recipe names is not set in the filter");
 	CHECK(!x0_would_work, "x0's bit was set for every element: the recipe cannot tell x0 from x1");
 	free(value);
 }

@@ -227,7 +227,7 @@ next_key(uint64_t *x)
  * take their whole room (cuckoo_room, at least the capacity) without a
  * failed kick walk: a header claiming that room is filled to it.  Seed 8
  * is left out: MurmurHash3 of 8-byte keys with seed 8 gives h2 = 1.5 h1,
- * which no filter survives (README).
+ * which no filter survives (docs/format.md, Seeds 1 to 8).
  */
 static void
 test_no_growth(int max_capacity, int seeds)
@@ -372,7 +372,7 @@ test_growth(void)
 /*
  * The rate at capacity and 10x and 100x past it, measured with 400,000
  * non-members: under 2e, and cf_fpp (the model) never below it by more
- * than the sampling error.  With --bench, every rate the README lists.
+ * than the sampling error.  With --bench, every rate bench/RESULTS.md lists.
  */
 static void
 test_bound(bool bench)
@@ -792,10 +792,10 @@ test_validation(void)
 	free(f.buf);
 }
 
-/* ---- the README, followed literally ---- */
+/* ---- docs/format.md, followed literally ---- */
 
 /*
- * A cuckoo filter built from the README's words alone (its sections
+ * A cuckoo filter built from docs/format.md's words alone (its sections
  * Sizing, Hash scheme, Inserting and Binary format), with nothing of
  * src/bloom_cuckoo.c but the MurmurHash3 library and its finaliser fmix64
  * (bloom_hash.h's copy, which test/unit_hash.c holds to the library):
@@ -1186,11 +1186,11 @@ test_readme_recipe(void)
 		mine = malloc(f.v.len + 4096);
 		len = r_bytes(&R, mine);
 		CHECK(len == f.v.len && memcmp(mine, f.buf, len) == 0,
-			  "README recipe, cf(%llu, %g, seed %u) with %d adds: %d sub-filters, %zu bytes against the core's %d, %zu",
+			  "format.md recipe, cf(%llu, %g, seed %u) with %d adds: %d sub-filters, %zu bytes against the core's %d, %zu",
 			  (unsigned long long) cases[i].c, cases[i].e, cases[i].seed, cases[i].keys,
 			  R.nsub, len, f.v.hdr.nsub, f.v.len);
 		if (len == f.v.len && memcmp(mine, f.buf, len) == 0)
-			printf("  README recipe: cf(%llu, %g, seed %u), %d adds and %d deletes: %d sub-filters, b=%d, %zu bytes, the core's bytes\n",
+			printf("  format.md recipe: cf(%llu, %g, seed %u), %d adds and %d deletes: %d sub-filters, b=%d, %zu bytes, the core's bytes\n",
 				   (unsigned long long) cases[i].c, cases[i].e, cases[i].seed, cases[i].keys + 30,
 				   (cases[i].keys / 2 + 2) / 3, R.nsub, R.b, len);
 		for (int k = 0; k < R.nsub; k++)

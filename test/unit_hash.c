@@ -237,7 +237,7 @@ test_random(void)
 	CHECK(bad16 == 0, "16-byte fast path differs from lmmh_x64_128 on %ld random keys", bad16);
 }
 
-/* the value the README pins for int8 42, seed 0 */
+/* a pinned value: int8 42, seed 0 */
 static void
 test_pinned(void)
 {
