@@ -252,20 +252,12 @@ bloom_am_row_hash(BloomAmProbe *p, Datum row, const BloomHeader *hdr,
 	HeapTupleHeader td = DatumGetHeapTupleHeader(row);
 	TupleDesc	desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
 											  HeapTupleHeaderGetTypMod(td));
-	HeapTupleData tuple;
 	Datum	   *values = palloc(desc->natts * sizeof(Datum));
 	bool	   *nulls = palloc(desc->natts * sizeof(bool));
 	Datum		keys[INDEX_MAX_KEYS];
 	bool		keynulls[INDEX_MAX_KEYS];
-	int			n = 0;
+	int			n = bloom_deform_record(td, desc, values, nulls);
 
-	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
-	ItemPointerSetInvalid(&tuple.t_self);
-	tuple.t_tableOid = InvalidOid;
-	tuple.t_data = td;
-	heap_deform_tuple(&tuple, desc, values, nulls);
-	for (int i = 0; i < desc->natts; i++)
-		n += !TupleDescAttr(desc, i)->attisdropped;
 	if (n != p->natts)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -436,6 +436,26 @@ bloom_record_cache(BloomElemType *et, TupleDesc desc, Oid typid, int32 typmod)
 	et->rec_cols = cols;
 }
 
+/*
+ * The columns of a record datum into values and nulls (desc's natts each);
+ * returns how many are not dropped, the columns a key of it has.
+ */
+int
+bloom_deform_record(HeapTupleHeader td, TupleDesc desc, Datum *values, bool *nulls)
+{
+	HeapTupleData tuple;
+	int			ncols = 0;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = td;
+	heap_deform_tuple(&tuple, desc, values, nulls);
+	for (int i = 0; i < desc->natts; i++)
+		ncols += !TupleDescAttr(desc, i)->attisdropped;
+	return ncols;
+}
+
 static void
 bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 {
@@ -443,23 +463,15 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 	Oid			typid = HeapTupleHeaderGetTypeId(td);
 	int32		typmod = HeapTupleHeaderGetTypMod(td);
 	TupleDesc	desc = lookup_rowtype_tupdesc(typid, typmod);
-	HeapTupleData tuple;
 	Datum	   *values = palloc(desc->natts * sizeof(Datum));
 	bool	   *nulls = palloc(desc->natts * sizeof(bool));
-	int			ncols = 0;
+	int			ncols;
 
 	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod ||
 		et->rec_natts != desc->natts)
 		bloom_record_cache(et, desc, typid, typmod);
 
-	tuple.t_len = HeapTupleHeaderGetDatumLength(td);
-	ItemPointerSetInvalid(&tuple.t_self);
-	tuple.t_tableOid = InvalidOid;
-	tuple.t_data = td;
-	heap_deform_tuple(&tuple, desc, values, nulls);
-
-	for (int i = 0; i < desc->natts; i++)
-		ncols += !TupleDescAttr(desc, i)->attisdropped;
+	ncols = bloom_deform_record(td, desc, values, nulls);
 	bloom_append_le(buf, (uint32) ncols, 4);
 	for (int i = 0; i < desc->natts; i++)
 	{

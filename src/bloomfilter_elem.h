@@ -13,6 +13,8 @@
 
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "access/tupdesc.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
@@ -104,6 +106,8 @@ extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
 extern BloomHash bloom_elem_hash_slow(BloomElemType *et, Datum value,
 									  const BloomHeader *hdr);
 extern bool bloom_numeric_as_int64(Datum value, int64 *v);
+extern int	bloom_deform_record(HeapTupleHeader td, TupleDesc desc, Datum *values,
+								bool *nulls);
 pg_noreturn extern void bloom_refuse(BloomElemType *et);
 pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
 
