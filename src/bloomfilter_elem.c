@@ -124,6 +124,28 @@ bloom_elem_init_send(BloomElemType *et, Oid typid)
 		oid_in(sendfn, text_send_functions, lengthof(text_send_functions));
 }
 
+/* the kinds bloom_elem_init does not name: enums, arrays, records, the rest */
+static void
+bloom_elem_init_other(BloomElemType *et, Oid base, Oid collation, MemoryContext mcxt)
+{
+	if (type_is_enum(base))
+		et->kind = BLOOM_ELEM_ENUM;
+	else if (OidIsValid(get_element_type(base)))
+	{
+		et->kind = BLOOM_ELEM_ARRAY;
+		et->elem = MemoryContextAlloc(mcxt, sizeof(BloomElemType));
+		bloom_elem_init(et->elem, get_element_type(base), collation, mcxt);
+	}
+	else if (type_is_rowtype(base))
+		et->kind = BLOOM_ELEM_RECORD;
+	else
+	{
+		et->kind = BLOOM_ELEM_SEND;
+		et->send_is_canonical = oid_in(base, canonical_send_types,
+									   lengthof(canonical_send_types));
+	}
+}
+
 void
 bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 {
@@ -186,22 +208,7 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 			et->kind = BLOOM_ELEM_INET;
 			break;
 		default:
-			if (type_is_enum(base))
-				et->kind = BLOOM_ELEM_ENUM;
-			else if (OidIsValid(get_element_type(base)))
-			{
-				et->kind = BLOOM_ELEM_ARRAY;
-				et->elem = MemoryContextAlloc(mcxt, sizeof(BloomElemType));
-				bloom_elem_init(et->elem, get_element_type(base), collation, mcxt);
-			}
-			else if (type_is_rowtype(base))
-				et->kind = BLOOM_ELEM_RECORD;
-			else
-			{
-				et->kind = BLOOM_ELEM_SEND;
-				et->send_is_canonical = oid_in(base, canonical_send_types,
-											   lengthof(canonical_send_types));
-			}
+			bloom_elem_init_other(et, base, collation, mcxt);
 			break;
 	}
 	/* hash id 1 hashes all of these by their send output */
