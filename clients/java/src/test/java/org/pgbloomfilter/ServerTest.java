@@ -426,7 +426,7 @@ class ServerTest {
     /* 8 threads check one filter of each kind at once; every answer compared */
     @Test
     void concurrentChecks() throws Exception {
-        Case[] cases = {plain(100_000, 0.01, 3, Key.INT8), cuckoo(100_000, 0.01, 3, Key.TEXT, 1),
+        Case[] cases = {plain(100_000, 0.01, 3, Key.INT8), cuckoo(100_000, 0.01, 33, Key.TEXT, 1),
                         scalable(10_000, 0.01, 3, 2, Key.UUID), counting(100_000, 0.01, 3, Key.BYTEA, 1)};
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
