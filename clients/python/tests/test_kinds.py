@@ -12,10 +12,11 @@ import struct
 import threading
 import uuid
 
+import psycopg
 import pytest
 
 from pgbloomfilter import (BloomFilter, CountingBloomFilter, CuckooFilter,
-                           ScalableBloomFilter, load, shard)
+                           HashListFilter, ScalableBloomFilter, load, shard)
 from test_server import N, SQL_TYPE, members_and_outsiders
 
 
@@ -89,22 +90,75 @@ def test_scalable_matches_server(conn, cap, rate, seed, expansion, kind):
     assert built.add_many(members).to_bytes() == raw
 
 
-def test_unsized_bf_agg_matches_server(conn):
-    """bf_agg(x) with no sizing (a scalable filter from 1000 keys) in a
-    serial plan: the same bytes as the local adds in the same order."""
+@pytest.mark.parametrize("n,dup", [(30000, 1), (500, 3), (0, 1)])
+def test_unsized_bf_agg_matches_server(conn, n, dup):
+    """bf_agg(x) with no sizing in a serial plan keeps the hashes and
+    builds a scalable filter sized for their estimated distinct count (at
+    least 1000): HashListFilter(...).finish() gives the same bytes, with
+    repeated keys too; the result answers as the server's."""
     members, outsiders = members_and_outsiders("int")
+    keys = members[:n] * dup
     conn.execute("SET max_parallel_workers_per_gather = 0")
     raw = conn.execute("SELECT bf_agg(k ORDER BY o)::bytea FROM "
                        "unnest(%s::int8[]) WITH ORDINALITY u(k, o)",
-                       (members[:30000],)).fetchone()
+                       (keys,)).fetchone()[0]
     conn.execute("RESET max_parallel_workers_per_gather")
-    f = load(raw[0])
+    if n == 0:
+        assert raw is None          # no rows: NULL, as every aggregate
+        return
+    f = load(raw)
     assert isinstance(f, ScalableBloomFilter)
-    local = BloomFilter.create(1000, 0.01, expansion=2).add_many(members[:30000])
-    assert local.to_bytes() == bytes(raw[0])
+    assert f.capacity >= 1000 and len(f.subs) == 1
+    local = HashListFilter.create().add_many(keys).finish()
+    assert local.to_bytes() == bytes(raw)
+    probes = members[:n] + outsiders[:20000]
+    assert f.contains_many(probes) == local.contains_many(probes)
 
 
-CUCKOO = [(100000, 0.01, 0, "int"), (150000, 0.1, 5, "text"),
+def _partial_state(conn, keys):
+    """bf_agg's partial state over the text keys in order: its transition
+    function alone, as Citus's worker_partial_agg runs it."""
+    conn.execute("CREATE OR REPLACE AGGREGATE bf_agg_partial(text) "
+                 "(SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter)")
+    return bytes(conn.execute(
+        "SELECT bf_agg_partial(k ORDER BY o)::bytea FROM unnest(%s::text[]) "
+        "WITH ORDINALITY u(k, o)", (keys,)).fetchone()[0])
+
+
+def test_hash_list_partial_state_reads_as_the_server(conn):
+    """Layout 4: bf_agg's partial state is read, answers contains/count as
+    the server, and a local list of the same keys has its bytes; so do
+    bf_add to it (the cells double), bf_union of two lists and the
+    aggregate's final function."""
+    members, outsiders = members_and_outsiders("text")
+    few = members[:300] + members[:50]
+    state = _partial_state(conn, few)
+    f = load(state)
+    assert isinstance(f, HashListFilter) and f.bits_set == len(few)
+    assert f.key_type_name == "text"
+    probes = members[:1000] + outsiders[:1000]
+    want = conn.execute(
+        "SELECT array_agg(bf_contains(%(f)s::bytea::bloomfilter, k) ORDER BY "
+        "o), array_agg(bf_count(%(f)s::bytea::bloomfilter, k) ORDER BY o) "
+        "FROM unnest(%(p)s::text[]) WITH ORDINALITY u(k, o)",
+        {"f": state, "p": probes}).fetchone()
+    assert f.contains_many(probes) == want[0]
+    assert f._contains_many_py(probes) == want[0]
+    assert [f.count(p) for p in probes] == want[1]
+    assert HashListFilter.create().add_many(few).to_bytes() == state
+    other = _partial_state(conn, members[300:1000])
+    added, union, final = conn.execute(
+        "SELECT bf_add(%(a)s::bytea::bloomfilter, 'x'::text)::bytea, "
+        "bf_union(%(a)s::bytea::bloomfilter, %(b)s::bytea::bloomfilter)::bytea,"
+        " bloomfilter_agg_final(%(a)s::bytea::bloomfilter)::bytea",
+        {"a": state, "b": other}).fetchone()
+    assert load(state).add("x").to_bytes() == bytes(added)
+    assert (f | load(other)).to_bytes() == bytes(union)
+    assert (load(other) | f).to_bytes() == bytes(union)
+    assert f.finish().to_bytes() == bytes(final)
+
+
+CUCKOO = [(100000, 0.01, 0, "int"), (150000, 0.1, 55, "text"),
           (20000, 0.001, 12345, "uuid"), (60000, 0.3, 0, "bytea")]
 
 
@@ -129,9 +183,32 @@ def test_cuckoo_matches_server(conn, cap, rate, seed, kind):
         "cf_delete_all(%%(f)s::bytea::cuckoofilter, %%(d)s::%s[])::bytea"
         % (t, t), {"f": raw, "k": few, "d": members[:3000]}).fetchone()
     assert [f.count(k) for k in few] == counts
-    for k in members[:3000]:
-        assert built.delete(k)
+    # a member matching sub-filters of two shapes is kept (both sides)
+    removed = sum(built.delete(k) for k in members[:3000])
+    assert removed >= 2900
     assert built.to_bytes() == bytes(deleted)
+    assert conn.execute("SELECT cf_items(%s::bytea::cuckoofilter)",
+                        (bytes(deleted),)).fetchone()[0] == built.items
+
+
+def test_cuckoo_refuses_seeds_1_to_8(conn):
+    """cf_create refuses seeds 1..8 (22023) and so does the client; stored
+    values with such a seed (made by 1.2) still read."""
+    for seed in (1, 8):
+        with pytest.raises(ValueError, match="seed must not be between 1 and 8"):
+            CuckooFilter.create(100, 0.01, seed)
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            conn.execute("SELECT cf_create(100, 0.01, %s)", (seed,))
+        conn.rollback()
+    f = CuckooFilter.create(100, 0.01, 9).add(1)
+    raw = bytearray(f.to_bytes())
+    raw[8:12] = (8).to_bytes(4, "little")       # the seed of a 1.2 value
+    old = CuckooFilter.from_bytes(bytes(raw))
+    assert old.seed == 8
+    got = conn.execute("SELECT cf_contains(%s::bytea::cuckoofilter, k) FROM "
+                       "unnest(ARRAY[1, 2, 3]::int8[]) k", (bytes(raw),)
+                       ).fetchall()
+    assert [old.contains(k) for k in (1, 2, 3)] == [r[0] for r in got]
 
 
 # ---- keys of every type: local bytes equal the server's ----

@@ -21,12 +21,14 @@ from ._keys import canonical_bytes, UnsupportedKey
 from ._filter import (BloomFilter, CountingBloomFilter, InvalidFilter,
                       SUPPORTED_HASH_IDS, DEFAULT_HASH_ID)
 from ._scalable import ScalableBloomFilter
+from ._hashes import HashListFilter
 from ._cuckoo import CuckooFilter
 from ._shard import shard, SHARD_SEED
 from ._murmur import BACKEND as HASH_BACKEND
 from ._sizing import EXACT as SIZING_EXACT, FilterTooLarge, size
 
 __all__ = ["BloomFilter", "CountingBloomFilter", "ScalableBloomFilter",
+           "HashListFilter",
            "CuckooFilter", "InvalidFilter", "FilterTooLarge",
            "UnsupportedKey", "canonical_bytes", "load", "shard", "size",
            "SHARD_SEED", "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID",

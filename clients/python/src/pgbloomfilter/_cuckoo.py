@@ -11,10 +11,12 @@ hash (h1, h2):
   H = high 64 bits of fmix64(fp) * n.
 
 Slot k of a sub-filter is bits k*f .. k*f+f-1 of its slot bytes,
-little-endian.  An add takes the first empty slot in either bucket of any
-sub-filter, newest first; else it kicks in the newest one (the kick walk
-below, undone if it fails), and if that fails the filter grows by a
-sub-filter of twice the buckets and one more fingerprint bit (at most 32).
+little-endian.  Sizing (b = 4 or 8, fingerprints of at least 7 bits, each
+sub-filter's room), the steps of an add, growth (sub-filter k for
+capacity * 2^k at 0.9 * rate / 2^k) and deletes are the server's, step
+for step: docs/format.md, "cuckoofilter sizing and growth" and
+"inserting, merging, deleting".  Every float is computed as the C code
+computes it, so local builds have the server's bytes.
 """
 
 import math
@@ -40,13 +42,19 @@ MAX_SUBFILTERS = 64
 DEFAULT_MAX_KICKS = 500
 MAX_KICKS_LIMIT = 4096
 MIN_ERROR_RATE = 1e-8
+FLOOR_FP_BITS = 7
+WEAK_SEED_MAX = 8
 M64 = (1 << 64) - 1
 LCG_MULT = 6364136223846793005
 LCG_ADD = 1442695040888963407
-_LOADS = {2: 0.80, 4: 0.94, 8: 0.96}
 
 HEADER = struct.Struct("<4sBBBBIHHQdQII")
 _DESC = struct.Struct("<QQB7s")
+
+
+class CuckooFull(FilterTooLarge):
+    """An add found no room and the filter cannot grow (54000 "cuckoo
+    filter is full" on the server)."""
 
 
 def _fmix64(k: int) -> int:
@@ -57,10 +65,25 @@ def _fmix64(k: int) -> int:
     return k ^ (k >> 33)
 
 
-def model_fpp(b: int, f: int, load: float) -> float:
-    """cuckoo_model_fpp: rate of one sub-filter at a load."""
-    p = 1.0 / (math.ldexp(1.0, f) - 1.0)
-    return -math.expm1(2.0 * b * load * math.log1p(-p))
+def model_fpp(f: int, items: int, nbuckets: int) -> float:
+    """cuckoo_model_fpp: the expected matches of a non-member in a
+    sub-filter of n buckets and f-bit fingerprints holding items entries,
+    in the server's IEEE double arithmetic."""
+    q = (math.ldexp(1.0, f) + 2.0) / math.ldexp(1.0, 2 * f)
+    return 2.0 * float(items) * q / float(nbuckets)
+
+
+def room(b: int, nbuckets: int) -> int:
+    """cuckoo_room: the most entries adds put in n buckets of b slots."""
+    slots = nbuckets * b
+    permille = 960 if b == 8 else 930 if b == 4 else 800
+    beta = 3 if b == 8 else 4
+    load = slots * permille // 1000
+    x = beta * beta * slots
+    spread = math.isqrt(x - 1) + 1 if x else 0   # the least r with r*r >= x
+    if load <= spread or load - spread < b:
+        return b
+    return load - spread
 
 
 def _slot_bytes(nbuckets: int, b: int, f: int) -> int:
@@ -78,30 +101,64 @@ def _empty_bytes(b: int, f: int, nbuckets: int) -> int:
     return n if n <= MAX_BYTES else 0
 
 
+def _room_buckets(capacity: int, b: int, max_n: int) -> Optional[int]:
+    """ck_room_buckets: the fewest buckets whose room holds capacity (the
+    same float guess, then the same exact steps)."""
+    load = 0.96 if b == 8 else 0.93
+    beta = 3.0 if b == 8 else 4.0
+    guess = (float(capacity) + beta * math.sqrt(float(capacity) / load)) \
+        / (b * load)
+    if guess > float(max_n):
+        return None
+    n = int(guess) if guess > 1.0 else 1
+    while n > 1 and room(b, n - 1) >= capacity:
+        n -= 1
+    while room(b, n) < capacity:
+        n += 1
+        if n > max_n:
+            return None
+    return n
+
+
+def _shape(capacity: int, target: float, b: int) -> Optional[Tuple[int, int]]:
+    """ck_shape: (f, buckets) of the sub-filter for capacity entries at a
+    modelled rate of at most target, in the fewest bits n*f."""
+    max_n = MAX_BYTES * 8 // (b * FLOOR_FP_BITS)
+    n_room = _room_buckets(capacity, b, max_n)
+    if n_room is None:
+        return None
+    best = math.inf
+    choice = None
+    for f in range(FLOOR_FP_BITS, MAX_FP_BITS + 1):
+        need = model_fpp(f, capacity, 1) / target
+        if not need <= float(max_n):
+            continue
+        n = math.ceil(need) if need > float(n_room) else n_room
+        while n > n_room and model_fpp(f, capacity, n - 1) <= target:
+            n -= 1
+        while model_fpp(f, capacity, n) > target:
+            n += 1
+        if _empty_bytes(b, f, n) and float(n) * f < best:
+            best = float(n) * f
+            choice = (f, n)
+    return choice
+
+
 def size(capacity: int, error_rate: float) -> Tuple[int, int, int]:
-    """(bucket size, fingerprint bits, buckets) that cf_create gives."""
+    """(bucket size, fingerprint bits, buckets) that cf_create gives:
+    b = 4 or 8, whichever needs fewer bits (4 on a tie)."""
     target = error_rate * SIZING_MARGIN
     best = math.inf
     choice = (0, 0, 0)
-    for b in (4, 2, 8):
-        f = 3
-        while f <= MAX_FP_BITS and model_fpp(b, f, _LOADS[b]) > target:
-            f += 1
-        for g in (f - 1, f):
-            if g < 3 or g > MAX_FP_BITS:
-                continue
-            p = 1.0 / (math.ldexp(1.0, g) - 1.0)
-            load = math.log1p(-target) / (2.0 * b * math.log1p(-p))
-            if load > _LOADS[b]:
-                load = _LOADS[b]
-            n = math.ceil(capacity / (b * load))
-            if n < 2:
-                n = 2
-            bits = float(n) * b * g
-            if bits < best:
-                best = bits
-                choice = (b, g, n)
-    if best == math.inf or best / 8 > MAX_BYTES or not _empty_bytes(*choice):
+    for b in (4, 8):
+        shape = _shape(capacity, target, b)
+        if shape is None:
+            continue
+        bits = float(shape[1]) * b * shape[0]
+        if bits < best:
+            best = bits
+            choice = (b, shape[0], shape[1])
+    if best == math.inf:
         raise FilterTooLarge("cuckoo filter for %d elements at error rate %g "
                              "is too large" % (capacity, error_rate))
     return choice
@@ -211,6 +268,14 @@ class CuckooFilter:
                              "less than 1, got %r" % (MIN_ERROR_RATE, error_rate))
         if not (isinstance(seed, int) and 0 <= seed <= 0xFFFFFFFF):
             raise ValueError("seed must be between 0 and 4294967295")
+        if 1 <= seed <= WEAK_SEED_MAX:
+            # as cf_create (22023): MurmurHash3 with a seed equal to a key's
+            # length ties its fingerprint to its bucket
+            raise ValueError("cuckoo filter seed must not be between 1 and %d: "
+                             "MurmurHash3 with a seed equal to a key's length "
+                             "in bytes (8 for every integer key) ties the "
+                             "key's fingerprint to its bucket; use seed 0 or "
+                             "any seed above %d" % (WEAK_SEED_MAX, WEAK_SEED_MAX))
         b, f, n = size(capacity, error_rate)
         self = cls.__new__(cls)
         self._init(b, f, seed, DEFAULT_MAX_KICKS, capacity, error_rate,
@@ -354,13 +419,21 @@ class CuckooFilter:
                    ", key_type=%d" % self.key_type if self.key_type else ""))
 
     def fpp(self) -> float:
-        """cf_fpp: modelled rate at the current fill of every sub-filter."""
-        none = 1.0
-        b = self.bucket_size
+        """cf_fpp: the sum of the sub-filters' modelled rates at their
+        fill, at most 1 (an upper bound of the chance of a false match)."""
+        total = 0.0
         for s in self.subs:
-            load = s.count / (float(s.nbuckets) * b)
-            none *= 1.0 - model_fpp(b, s.f, load)
-        return 1.0 - none
+            total += model_fpp(s.f, s.count, s.nbuckets)
+        return total if total < 1.0 else 1.0
+
+    def _room(self, i: int) -> int:
+        """ck_sub_room: entries adds put in sub-filter i (capacity * 2^i,
+        at most its slots for the first, its buckets' room after)."""
+        s = self.subs[i]
+        want = min(self.capacity << i, M64)
+        have = s.nbuckets * self.bucket_size if i == 0 else \
+            room(self.bucket_size, s.nbuckets)
+        return min(want, have)
 
     # ---- keys ----
 
@@ -473,23 +546,77 @@ class CuckooFilter:
             hand = taken
         return False
 
+    def _match(self, s: _Sub, h1: int, h2: int) -> Optional[Tuple[int, int]]:
+        """ck_match: (bucket, slot) of an entry matching the key in s."""
+        b = self.bucket_size
+        fp = s.fingerprint(h2)
+        bucket = s.first(h1)
+        for _ in range(2):
+            slots = s.bucket(bucket, b)
+            if fp in slots:
+                return bucket, slots.index(fp)
+            bucket = s.alt(bucket, fp)
+        return None
+
     def _try_add(self, h1: int, h2: int) -> bool:
-        for s in reversed(self.subs):
-            if self._place(s, s.first(h1), s.fingerprint(h2)):
+        """cuckoo_add: the newest sub-filter the key matches (placing, else
+        kicking, whatever its fill); else placing in each sub-filter below
+        its room, newest first; else kicking in the newest below its room."""
+        subs = self.subs
+        if len(subs) == 1 and subs[0].count < self._room(0):
+            s = subs[0]
+            bucket, fp = s.first(h1), s.fingerprint(h2)
+            return self._place(s, bucket, fp) or self._kick(s, bucket, fp, h2)
+        for s in reversed(subs):
+            if self._match(s, h1, h2) is None:
+                continue
+            bucket, fp = s.first(h1), s.fingerprint(h2)
+            if self._place(s, bucket, fp) or self._kick(s, bucket, fp, h2):
                 return True
-        s = self.subs[-1]
+            break
+        last = len(subs) - 1
+        for i in range(last, -1, -1):
+            s = subs[i]
+            if s.count < self._room(i) and \
+                    self._place(s, s.first(h1), s.fingerprint(h2)):
+                return True
+        s = subs[last]
+        if s.count >= self._room(last):
+            return False
         return self._kick(s, s.first(h1), s.fingerprint(h2), h2)
 
+    def _next_sub(self) -> Tuple[int, int]:
+        """cuckoo_next_sub: (f, buckets) of sub-filter k, sized for
+        capacity * 2^k at 0.9 * rate / 2^k with the filter's b."""
+        k = len(self.subs)
+        full = ("cuckoo filter is full: %d items in %d sub-filters"
+                % (self.items, k))
+        if k >= MAX_SUBFILTERS or self.capacity > M64 >> k:
+            raise CuckooFull(full)
+        target = self.error_rate * SIZING_MARGIN
+        shape = _shape(self.capacity << k, math.ldexp(target, -k),
+                       self.bucket_size)
+        if shape is None:
+            if _shape(self.capacity << k, 1.0, self.bucket_size) is not None:
+                raise CuckooFull(
+                    full + "; to keep the rate below twice %g, another "
+                    "sub-filter would need fingerprints of more than %d bits "
+                    "or a size over the limit of %d bytes"
+                    % (self.error_rate, MAX_FP_BITS, MAX_BYTES))
+            raise CuckooFull(full)
+        return shape
+
     def _grow(self) -> None:
-        last = self.subs[-1]
-        n = last.nbuckets * 2
-        f = min(last.f + 1, MAX_FP_BITS)
+        f, n = self._next_sub()
         b = self.bucket_size
-        if len(self.subs) >= MAX_SUBFILTERS or not _nbuckets_ok(n, b, f) or \
-                self.size_bytes + SUB_HEADER_SIZE + _slot_bytes(n, b, f) > MAX_BYTES:
-            raise FilterTooLarge("cuckoo filter is full: %d items in %d "
-                                 "sub-filters, %d bytes"
-                                 % (self.items, len(self.subs), self.size_bytes))
+        if not _nbuckets_ok(n, b, f) or self.size_bytes + SUB_HEADER_SIZE \
+                + _slot_bytes(n, b, f) > MAX_BYTES:
+            raise CuckooFull("cuckoo filter is full: %d items in %d "
+                             "sub-filters (%d bytes); another sub-filter of %d "
+                             "buckets would exceed the limit of %d sub-filters "
+                             "or %d bytes" % (self.items, len(self.subs),
+                                              self.size_bytes, n,
+                                              MAX_SUBFILTERS, MAX_BYTES))
         self.subs.append(_Sub(n, 0, f, bytearray(_slot_bytes(n, b, f))))
 
     def _add_hash(self, h1: int, h2: int) -> None:
@@ -518,20 +645,26 @@ class CuckooFilter:
         return self
 
     def delete(self, key: Any) -> bool:
-        """cf_delete: remove one copy (newest sub-filter first); returns
-        whether one was found.  Delete only what was added."""
+        """cf_delete: remove one entry matching the key; returns whether
+        one was removed.  When the key matches sub-filters of two shapes
+        (one match may be another key's) nothing is removed, as on the
+        server: the key stays possibly present.  Delete only what was
+        added."""
         h = self.key_hash(key)
         if h is None:
             return False
-        b = self.bucket_size
+        found = None
         for s in reversed(self.subs):
-            fp = s.fingerprint(h[1])
-            bucket = s.first(h[0])
-            for _ in range(2):
-                slots = s.bucket(bucket, b)
-                if fp in slots:
-                    s.set(bucket * b + slots.index(fp), 0)
-                    s.count -= 1
-                    return True
-                bucket = s.alt(bucket, fp)
-        return False
+            at = self._match(s, *h)
+            if at is None:
+                continue
+            if found is None:
+                found = (s, at)
+            elif s.nbuckets != found[0].nbuckets or s.f != found[0].f:
+                return False
+        if found is None:
+            return False
+        s, (bucket, slot) = found
+        s.set(bucket * self.bucket_size + slot, 0)
+        s.count -= 1
+        return True

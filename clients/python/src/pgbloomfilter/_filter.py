@@ -9,7 +9,8 @@ most 1024 draws are made.
 
 Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 (``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
-(``ScalableBloomFilter`` in _scalable.py).  ``BloomFilter.from_bytes`` gives
+(``ScalableBloomFilter`` in _scalable.py), 4 = hashes (``HashListFilter``
+in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
 the class the header names.
 
 Header bytes 12..15 are the key type (uint32 LE, a built-in type OID; 0:
@@ -35,6 +36,7 @@ VERSION = 1
 LAYOUT_BLOCKED512 = 1
 LAYOUT_COUNTING4 = 2
 LAYOUT_SCALABLE = 3
+LAYOUT_HASHES = 4
 SUPPORTED_HASH_IDS = (1, 2)
 DEFAULT_HASH_ID = 2
 MAX_KEY_TYPE = 9999     # key types are built-in types: OIDs below 10000
@@ -285,7 +287,8 @@ class BloomFilter:
                                 "magic number")
         if version != VERSION:
             raise InvalidFilter("format version %d is not supported" % version)
-        if layout not in (LAYOUT_BLOCKED512, LAYOUT_COUNTING4, LAYOUT_SCALABLE):
+        if layout not in (LAYOUT_BLOCKED512, LAYOUT_COUNTING4, LAYOUT_SCALABLE,
+                          LAYOUT_HASHES):
             raise InvalidFilter("bit layout %d is not supported by this client"
                                 % layout)
         if hash_id not in SUPPORTED_HASH_IDS:
@@ -312,6 +315,9 @@ class BloomFilter:
         if layout == LAYOUT_SCALABLE:
             from ._scalable import ScalableBloomFilter
             return ScalableBloomFilter._parse(data, fields)
+        if layout == LAYOUT_HASHES:
+            from ._hashes import HashListFilter
+            return HashListFilter._parse(data, fields)
         kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter
         if cls is not BloomFilter and not issubclass(kind, cls):
             raise InvalidFilter("value is a %s filter, not %s"

@@ -242,6 +242,21 @@ class ScalableBloomFilter(BloomFilter):
         self.bits_set += added
         return added
 
+    def take(self, pairs: List[Pair]) -> int:
+        """bloom_scalable_take: every hash into the last sub-filter however
+        full it gets (a key the others hold is skipped, one that sets no bit
+        is not counted); returns the keys the last one holds."""
+        last = self.subs[-1]
+        older = self.subs[:-1]
+        for h1, h2 in pairs:
+            if any(s._check_hash(h1, h2) for s in older):
+                continue
+            added = last._add_hash(h1, h2)
+            if added:
+                self.bits_set += added
+                self.items[-1] += 1
+        return self.items[-1]
+
     def union(self, other: "ScalableBloomFilter") -> "ScalableBloomFilter":
         raise NotImplementedError("union of scalable filters is done by the "
                                   "server (bf_union)")

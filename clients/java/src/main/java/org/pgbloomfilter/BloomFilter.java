@@ -20,6 +20,8 @@ public final class BloomFilter extends Filter {
     public static final int LAYOUT_PLAIN = 1;
     public static final int LAYOUT_COUNTING = 2;
     public static final int LAYOUT_SCALABLE = 3;
+    /** A list of hashes: an unsized {@code bf_agg(x)}'s partial state ({@link HashList}). */
+    public static final int LAYOUT_HASHES = 4;
 
     static final int HEADER = 48;
     static final int MAGIC = 0x464D4C42;          /* "BLMF" read little-endian */
@@ -38,6 +40,7 @@ public final class BloomFilter extends Filter {
     private int[] subAt = new int[0];
     private long[] subBlocks = new long[0];
     private int[] subK = new int[0];
+    private boolean aggState;           /* hashes: an aggregate's state, trimmed as it leaves */
 
     private BloomFilter(byte[] buf) {
         super(Bytes.load32(buf, 8), Bytes.load32(buf, 12));
@@ -48,6 +51,9 @@ public final class BloomFilter extends Filter {
             this.k = 0;
             this.nblocks = 0;
             locateSubs();
+        } else if (layout == LAYOUT_HASHES) {
+            this.k = 0;
+            this.nblocks = 0;
         } else {
             this.k = buf[7];
             this.nblocks = Bytes.load64(buf, 16) / 512;
@@ -160,6 +166,12 @@ public final class BloomFilter extends Filter {
      * whatever the sizing.
      */
     public BloomFilter emptyCopy() {
+        if (layout == LAYOUT_HASHES)
+        {
+            BloomFilter e = createHashList(errorRate(), Integer.toUnsignedLong(seed), Bytes.load32(buf, HEADER));
+            e.setKeyType(keyType);
+            return e;
+        }
         if (layout == LAYOUT_SCALABLE) {
             byte[] b = Arrays.copyOf(buf, HEADER + PREFIX + SUB_HEAD + (int) (subBlocks[0] * 64));
             Arrays.fill(b, HEADER + PREFIX, b.length, (byte) 0);
@@ -269,7 +281,64 @@ public final class BloomFilter extends Filter {
 
     @Override
     public byte[] toBytes() {
-        return buf.clone();
+        return aggState ? HashList.trimmed(buf) : buf.clone();
+    }
+
+    /* ---- lists of hashes (layout 4) ---- */
+
+    /**
+     * The list an unsized {@code bf_agg(x)} keeps in a serial plan, empty
+     * ({@code bf_agg(x)} uses rate 0.01, seed 0, expansion 2): add keys, then
+     * {@link #finish()} gives the filter the aggregate returns; its bytes
+     * are those of the aggregate's partial state.
+     */
+    public static BloomFilter createHashList(double errorRate, long seed, int expansion) {
+        checkRequest(1, errorRate, seed);
+        if (expansion < 1 || expansion > MAX_EXPANSION)
+            throw new IllegalArgumentException("bloom filter expansion " + expansion
+                + " is out of range (1 .. " + MAX_EXPANSION + ")");
+        byte[] b = new byte[HashList.cellAt(1)];
+        writeHeader(b, 0, LAYOUT_HASHES, 0, (int) seed, 128, 1, errorRate);
+        Bytes.store32(b, HEADER, expansion);
+        BloomFilter f = new BloomFilter(b);
+        f.aggState = true;
+        return f;
+    }
+
+    /** A list of hashes (layout 4): the scalable filter the aggregate's final function makes of it. */
+    public BloomFilter finish() {
+        if (layout != LAYOUT_HASHES)
+            throw new UnsupportedOperationException("only a list of hashes is finished");
+        return HashList.finish(buf);
+    }
+
+    /* an empty scalable filter, hash id and key type as given (bloom_scalable_like) */
+    static BloomFilter scalableLike(long capacity, double errorRate, long seed, int expansion,
+                                    int hashId, int keyType) {
+        BloomFilter f = createScalable(capacity, errorRate, seed, expansion);
+        f.buf[6] = (byte) hashId;
+        f.buf[f.subAt[0] + 8 + 6] = (byte) hashId;
+        f.storeKeyType(keyType);
+        return new BloomFilter(f.buf);
+    }
+
+    /*
+     * bloom_scalable_take: a hash into the last sub-filter however full (one
+     * that sets no bit is not counted); the items the last one holds.
+     */
+    long takeHash(long h1, long h2) {
+        int last = nsub - 1;
+        for (int i = 0; i < last; i++)
+            if (Blocks.test(buf, subAt[i] + SUB_HEAD + (int) Bytes.mulHigh(h1, subBlocks[i]) * 64,
+                            h1, h2, subK[i]))
+                return Bytes.load64(buf, subAt[last]);
+        int at = subAt[last];
+        long before = bitsSet();
+        addBits(at + SUB_HEAD + (int) Bytes.mulHigh(h1, subBlocks[last]) * 64, h1, h2,
+                subK[last], at + 8 + 40);
+        if (bitsSet() != before)
+            Bytes.store64(buf, at, Bytes.load64(buf, at) + 1);
+        return Bytes.load64(buf, at);
     }
 
     /* ---- checks ---- */
@@ -281,6 +350,8 @@ public final class BloomFilter extends Filter {
                 return Blocks.test(buf, HEADER + (int) Bytes.mulHigh(h1, nblocks) * 64, h1, h2, k);
             case LAYOUT_COUNTING:
                 return countCells(h1, h2) > 0;
+            case LAYOUT_HASHES:
+                return HashList.contains(buf, h1, h2);
             default:
                 for (int i = nsub - 1; i >= 0; i--) {
                     int bits = subAt[i] + SUB_HEAD;
@@ -382,6 +453,9 @@ public final class BloomFilter extends Filter {
                 break;
             case LAYOUT_COUNTING:
                 addCounters(h1, h2, 1);
+                break;
+            case LAYOUT_HASHES:
+                buf = HashList.append(buf, h1, h2);
                 break;
             default:
                 addScalable(h1, h2);
@@ -530,7 +604,7 @@ public final class BloomFilter extends Filter {
 
     @Override
     public String toString() {
-        String[] names = {"", "blocked512", "counting4", "scalable"};
+        String[] names = {"", "blocked512", "counting4", "scalable", "hashes"};
         return "BloomFilter[" + names[layout] + ", " + nbits() + " bits, "
             + (layout == LAYOUT_SCALABLE ? nsub + " sub-filters" : k + " hashes")
             + ", seed " + seed() + ", capacity " + capacity() + ", error rate " + errorRate()

@@ -29,6 +29,8 @@ final class BloomValidation {
         int layout = b[5];
         if (layout == BloomFilter.LAYOUT_SCALABLE)
             checkScalable(b);
+        else if (layout == BloomFilter.LAYOUT_HASHES)
+            checkHashes(b);
         else
             checkCells(b, 0, layout == BloomFilter.LAYOUT_COUNTING ? 4 : 1);
     }
@@ -42,7 +44,7 @@ final class BloomValidation {
         int hashId = b[at + 6];
         if (b[at + 4] != 1)
             throw bad("The format version is not supported by this build.");
-        if (layout < 1 || layout > 3)
+        if (layout < 1 || layout > 4 || (!top && layout == BloomFilter.LAYOUT_HASHES))
             throw bad("The bit layout is not supported by this build.");
         if (hashId != 1 && hashId != 2)
             throw bad("The hash function is not supported by this build.");
@@ -51,7 +53,18 @@ final class BloomValidation {
         long nbits = Bytes.load64(b, at + 16);
         int k = b[at + 7] & 0xFF;
         long bitsSet = Bytes.load64(b, at + 40);
-        if (layout == BloomFilter.LAYOUT_SCALABLE) {
+        if (layout == BloomFilter.LAYOUT_HASHES) {
+            if (k != 0)
+                throw bad("A list of hashes must have k 0 and capacity equal to its cells.");
+            if (nbits <= 0 || nbits % 128 != 0 || nbits / 128 > HashList.MAX_CELLS)
+                throw bad("The number of bits must be a positive multiple of 512 within the size limit.");
+            if (len - HEADER != 16 + nbits / 8)
+                throw bad("The length does not match the header.");
+            if (Long.compareUnsigned(bitsSet, nbits / 128) > 0)
+                throw bad("The count of bits set does not match the bits.");
+            if (Bytes.load64(b, at + 24) != nbits / 128)
+                throw bad("A list of hashes must have k 0 and capacity equal to its cells.");
+        } else if (layout == BloomFilter.LAYOUT_SCALABLE) {
             if (k == 0 || k > 64)
                 throw bad("The number of hash functions must be between 1 and 64.");
             if (nbits <= 0 || nbits % 512 != 0 || nbits / 8 > Sizing.MAX_BYTES)
@@ -93,6 +106,17 @@ final class BloomValidation {
         }
         if (count != Bytes.load64(b, at + 40))
             throw bad("The count of bits set does not match the bits.");
+    }
+
+    /* layout 4: the prefix (expansion 1..1024, zeros) and zero cells past the count */
+    private static void checkHashes(byte[] b) {
+        long expansion = Integer.toUnsignedLong(Bytes.load32(b, HEADER));
+        if (expansion < 1 || expansion > 1024 || Bytes.load32(b, HEADER + 4) != 0
+            || Bytes.load64(b, HEADER + 8) != 0)
+            throw bad("Reserved header fields must be zero.");
+        for (int i = (int) (HEADER + 16 + Bytes.load64(b, 40) * 16); i < b.length; i++)
+            if (b[i] != 0)
+                throw bad("A list of hashes must have zero cells past its count.");
     }
 
     private static void checkScalable(byte[] b) {

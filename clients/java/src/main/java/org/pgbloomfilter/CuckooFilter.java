@@ -21,6 +21,8 @@ public final class CuckooFilter extends Filter {
     private static final int MAX_KICKS_LIMIT = 4096;
     private static final int DEFAULT_MAX_KICKS = 500;
     private static final double MIN_ERROR_RATE = 1e-8;
+    private static final int FLOOR_FP_BITS = 7;
+    private static final int WEAK_SEED_MAX = 8;
     private static final long KICK_MULT = 6364136223846793005L;
     private static final long KICK_ADD = 1442695040888963407L;
     /* 8 bytes past the value, so that a slot word can always be read whole */
@@ -55,6 +57,10 @@ public final class CuckooFilter extends Filter {
 
     static int slotBytes(long nbuckets, int b, int f) {
         return (int) ((nbuckets * b * f + 7) / 8);
+    }
+
+    static long slotBytesLong(long nbuckets, int b, int f) {
+        return (nbuckets * b * f + 7) / 8;
     }
 
     /* ---- reading ---- */
@@ -107,6 +113,11 @@ public final class CuckooFilter extends Filter {
                 + MIN_ERROR_RATE + " and less than 1, got " + errorRate);
         if (seed < 0 || seed > 0xFFFFFFFFL)
             throw new IllegalArgumentException("cuckoo filter seed must be between 0 and 4294967295");
+        if (seed >= 1 && seed <= WEAK_SEED_MAX)
+            throw new IllegalArgumentException("cuckoo filter seed must not be between 1 and "
+                + WEAK_SEED_MAX + ": MurmurHash3 with a seed equal to a key's length in bytes (8 for every"
+                + " integer key) ties the key's fingerprint to its bucket; use seed 0 or any seed above "
+                + WEAK_SEED_MAX);
         long[] shape = size(capacity, errorRate);
         if (shape == null)
             throw new IllegalArgumentException("cuckoo filter for " + capacity
@@ -130,48 +141,95 @@ public final class CuckooFilter extends Filter {
         return new CuckooFilter(v, total);
     }
 
-    private static double targetLoad(int b) {
-        return b == 2 ? 0.80 : b == 8 ? 0.96 : 0.94;
+    /**
+     * cuckoo_model_fpp: the expected matches of a non-member in a sub-filter
+     * of n buckets and f-bit fingerprints holding items entries, in the
+     * server's double arithmetic.
+     */
+    static double modelFpp(int f, long items, long n) {
+        double q = (Math.scalb(1.0, f) + 2.0) / Math.scalb(1.0, 2 * f);
+        return 2.0 * (double) items * q / (double) n;
     }
 
-    private static double modelFpp(int b, int f, double load) {
-        double p = 1.0 / (Math.scalb(1.0, f) - 1.0);
-        return -StrictMath.expm1(2.0 * b * load * StrictMath.log1p(-p));
+    /** cuckoo_room: the most entries adds put in n buckets of b slots. */
+    static long room(int b, long n) {
+        long slots = n * b;
+        long permille = b == 8 ? 960 : b == 4 ? 930 : 800;
+        long beta = b == 8 ? 3 : 4;
+        long load = slots * permille / 1000;
+        long x = beta * beta * slots;
+        long spread = (long) Math.sqrt((double) x);
+        while (spread * spread < x)
+            spread++;
+        while (spread > 0 && (spread - 1) * (spread - 1) >= x)
+            spread--;
+        if (load <= spread || load - spread < b)
+            return b;
+        return load - spread;
+    }
+
+    /* ck_room_buckets: the fewest buckets whose room holds capacity, or -1 */
+    private static long roomBuckets(long capacity, int b, long maxN) {
+        double load = b == 8 ? 0.96 : 0.93;
+        double beta = b == 8 ? 3.0 : 4.0;
+        double guess = ((double) capacity + beta * Math.sqrt((double) capacity / load)) / (b * load);
+        if (guess > (double) maxN)
+            return -1;
+        long n = guess > 1.0 ? (long) guess : 1;
+        while (n > 1 && room(b, n - 1) >= capacity)
+            n--;
+        while (room(b, n) < capacity)
+            if (++n > maxN)
+                return -1;
+        return n;
+    }
+
+    /*
+     * ck_shape: {f, buckets} of the sub-filter for capacity entries at a
+     * modelled rate of at most target with b slots per bucket, in the fewest
+     * bits n f (the smaller f on a tie); null if none fits the size limit.
+     */
+    static long[] shape(long capacity, double target, int b) {
+        long maxN = Sizing.MAX_BYTES * 8 / ((long) b * FLOOR_FP_BITS);
+        long nRoom = roomBuckets(capacity, b, maxN);
+        if (nRoom < 0)
+            return null;
+        double best = Double.POSITIVE_INFINITY;
+        long[] out = null;
+        for (int f = FLOOR_FP_BITS; f <= 32; f++) {
+            double need = modelFpp(f, capacity, 1) / target;
+            if (!(need <= (double) maxN))
+                continue;
+            long n = need > (double) nRoom ? (long) Math.ceil(need) : nRoom;
+            while (n > nRoom && modelFpp(f, capacity, n - 1) <= target)
+                n--;
+            while (modelFpp(f, capacity, n) > target)
+                n++;
+            if (nbucketsOk(n, b, f) && HEADER + SUB_HEADER + slotBytesLong(n, b, f) <= Sizing.MAX_BYTES
+                && (double) n * f < best) {
+                best = (double) n * f;
+                out = new long[] {f, n};
+            }
+        }
+        return out;
     }
 
     /** cuckoo_size: {bucket size, fingerprint bits, buckets}, or null if too large. */
     static long[] size(long capacity, double errorRate) {
-        int[] sizes = {4, 2, 8};
         double target = errorRate * Sizing.MARGIN;
         double best = Double.POSITIVE_INFINITY;
-        long[] shape = null;
-        for (int bs : sizes) {
-            int f = 3;
-            while (f <= 32 && modelFpp(bs, f, targetLoad(bs)) > target)
-                f++;
-            for (int g = f - 1; g <= f && g <= 32; g++) {
-                if (g < 3)
-                    continue;
-                double p = 1.0 / (Math.scalb(1.0, g) - 1.0);
-                double load = StrictMath.log1p(-target) / (2.0 * bs * StrictMath.log1p(-p));
-                if (load > targetLoad(bs))
-                    load = targetLoad(bs);
-                double n = Math.ceil((double) capacity / (bs * load));
-                if (n < 2)
-                    n = 2;
-                double bits = n * bs * g;
-                if (bits < best) {
-                    best = bits;
-                    shape = new long[] {bs, g, (long) n};
-                }
+        long[] out = null;
+        for (int bs : new int[] {4, 8}) {
+            long[] fn = shape(capacity, target, bs);
+            if (fn == null)
+                continue;
+            double bits = (double) fn[1] * bs * fn[0];
+            if (bits < best) {
+                best = bits;
+                out = new long[] {bs, fn[0], fn[1]};
             }
         }
-        if (shape == null || best / 8 > (double) Sizing.MAX_BYTES)
-            return null;
-        if (!nbucketsOk(shape[2], (int) shape[0], (int) shape[1])
-            || HEADER + SUB_HEADER + (shape[2] * shape[0] * shape[1] + 7) / 8 > Sizing.MAX_BYTES)
-            return null;
-        return shape;
+        return out;
     }
 
     static boolean nbucketsOk(long n, int b, int f) {
@@ -367,7 +425,11 @@ public final class CuckooFilter extends Filter {
         return true;
     }
 
-    /** {@code cf_delete}: one copy removed; false (nothing changed) if none is there. */
+    /**
+     * {@code cf_delete}: one copy removed; false (nothing changed) if none is
+     * there, or if the key matches sub-filters of two shapes (kept, as the
+     * server keeps it).
+     */
     public boolean delete(long key) {
         long[] h = hashLong(key);
         return deleteHash(h[0], h[1]);
@@ -388,21 +450,42 @@ public final class CuckooFilter extends Filter {
         return deleteHash(h[0], h[1]);
     }
 
-    private boolean deleteHash(long h1, long h2) {
-        for (int s = nsub - 1; s >= 0; s--) {
-            int fp = fingerprint(h2, fpBits[s]);
-            long bucket = Bytes.mulHigh(h1, nbuckets[s]);
-            for (int pass = 0; pass < 2; pass++) {
-                int j = find(s, bucket, fp);
-                if (j >= 0) {
-                    set(s, bucket * b + j, 0);
-                    addCount(s, -1);
-                    return true;
-                }
-                bucket = alt(bucket, fp, nbuckets[s]);
-            }
+    /* ck_match: {bucket, slot} of an entry matching the key in sub-filter s, or null */
+    private long[] match(int s, long h1, long h2) {
+        int fp = fingerprint(h2, fpBits[s]);
+        long bucket = Bytes.mulHigh(h1, nbuckets[s]);
+        for (int pass = 0; pass < 2; pass++) {
+            int j = find(s, bucket, fp);
+            if (j >= 0)
+                return new long[] {bucket, j};
+            bucket = alt(bucket, fp, nbuckets[s]);
         }
-        return false;
+        return null;
+    }
+
+    /*
+     * cuckoo_delete: the newest matching sub-filter's entry, unless the key
+     * matches sub-filters of two shapes (one match may be another key's):
+     * then nothing is removed, as on the server.
+     */
+    private boolean deleteHash(long h1, long h2) {
+        int found = -1;
+        long[] at = null;
+        for (int s = nsub - 1; s >= 0; s--) {
+            long[] m = match(s, h1, h2);
+            if (m == null)
+                continue;
+            if (found < 0) {
+                found = s;
+                at = m;
+            } else if (nbuckets[s] != nbuckets[found] || fpBits[s] != fpBits[found])
+                return false;
+        }
+        if (found < 0)
+            return false;
+        set(found, at[0] * b + at[1], 0);
+        addCount(found, -1);
+        return true;
     }
 
     private void addCount(int s, long delta) {
@@ -410,21 +493,48 @@ public final class CuckooFilter extends Filter {
         Bytes.store64(buf, 32, Bytes.load64(buf, 32) + delta);
     }
 
+    private long count(int s) {
+        return Bytes.load64(buf, descAt[s] + 8);
+    }
+
+    /* ck_sub_room: capacity 2^s entries, at most the slots (first) or the room (after) */
+    private long subRoom(int s) {
+        long cap = capacity();
+        long want = cap > (Long.MAX_VALUE >>> s) ? Long.MAX_VALUE : cap << s;
+        long have = s == 0 ? nbuckets[s] * b : room(b, nbuckets[s]);
+        return Math.min(want, have);
+    }
+
     /*
-     * The first empty slot in either bucket of any sub-filter, newest first;
-     * else the kick walk in the newest; else a new sub-filter, and again.
+     * cuckoo_add: the newest sub-filter the key matches (placing, else the
+     * kick walk, whatever its fill); else placing in each sub-filter below
+     * its room, newest first; else the kick walk in the newest, if below its
+     * room; else a new sub-filter, and again.
      */
     @Override
     void addHash(long h1, long h2) {
-        for (;;) {
-            for (int s = nsub - 1; s >= 0; s--)
-                if (place(s, Bytes.mulHigh(h1, nbuckets[s]), fingerprint(h2, fpBits[s])))
-                    return;
-            int last = nsub - 1;
-            if (kick(last, Bytes.mulHigh(h1, nbuckets[last]), fingerprint(h2, fpBits[last]), h2))
-                return;
+        while (!tryAdd(h1, h2))
             grow();
+    }
+
+    private boolean tryAdd(long h1, long h2) {
+        int last = nsub - 1;
+        for (int s = last; s >= 0; s--) {
+            if (match(s, h1, h2) == null)
+                continue;
+            long bucket = Bytes.mulHigh(h1, nbuckets[s]);
+            int fp = fingerprint(h2, fpBits[s]);
+            if (place(s, bucket, fp) || kick(s, bucket, fp, h2))
+                return true;
+            break;
         }
+        for (int s = last; s >= 0; s--)
+            if (count(s) < subRoom(s)
+                && place(s, Bytes.mulHigh(h1, nbuckets[s]), fingerprint(h2, fpBits[s])))
+                return true;
+        if (count(last) >= subRoom(last))
+            return false;
+        return kick(last, Bytes.mulHigh(h1, nbuckets[last]), fingerprint(h2, fpBits[last]), h2);
     }
 
     private boolean place(int s, long bucket, int fp) {
@@ -474,15 +584,32 @@ public final class CuckooFilter extends Filter {
         return false;
     }
 
-    /* append a sub-filter of twice the buckets and one more fingerprint bit */
+    /*
+     * cuckoo_next_sub and the growth: sub-filter k sized for capacity 2^k at
+     * 0.9 e / 2^k with the filter's b; full (54000 on the server) past 64
+     * sub-filters, the size limit, or when no fingerprint of at most 32 bits
+     * meets the share.
+     */
     private void grow() {
-        int last = nsub - 1;
-        long n = nbuckets[last] * 2;
-        int f = Math.min(fpBits[last] + 1, 32);
-        if (nsub >= MAX_SUBS || !nbucketsOk(n, b, f)
-            || (long) len + SUB_HEADER + slotBytes(n, b, f) > Sizing.MAX_BYTES)
-            throw new IllegalStateException("cuckoo filter is full: it holds " + items()
-                + " items in " + nsub + " sub-filters (" + len + " bytes)");
+        int k = nsub;
+        String full = "cuckoo filter is full: it holds " + items() + " items in " + nsub + " sub-filters";
+        if (k >= MAX_SUBS || capacity() > (Long.MAX_VALUE >>> k))
+            throw new IllegalStateException(full + " (" + len + " bytes)");
+        long c = capacity() << k;
+        long[] fn = shape(c, Math.scalb(errorRate() * Sizing.MARGIN, -k), b);
+        if (fn == null) {
+            if (shape(c, 1.0, b) != null)
+                throw new IllegalStateException(full + "; to keep the rate below twice " + errorRate()
+                    + ", another sub-filter would need fingerprints of more than 32 bits or a size"
+                    + " over the limit of " + Sizing.MAX_BYTES + " bytes");
+            throw new IllegalStateException(full + " (" + len + " bytes)");
+        }
+        int f = (int) fn[0];
+        long n = fn[1];
+        if (!nbucketsOk(n, b, f) || (long) len + SUB_HEADER + slotBytesLong(n, b, f) > Sizing.MAX_BYTES)
+            throw new IllegalStateException(full + " (" + len + " bytes); another sub-filter of " + n
+                + " buckets would exceed the limit of " + MAX_SUBS + " sub-filters or "
+                + Sizing.MAX_BYTES + " bytes");
         int at = len;
         int grown = len + SUB_HEADER + slotBytes(n, b, f);
         buf = Arrays.copyOf(buf, grown + PAD);
@@ -492,6 +619,14 @@ public final class CuckooFilter extends Filter {
         Bytes.store16(buf, 12, nsub + 1);
         len = grown;
         locateSubs();
+    }
+
+    /** {@code cf_fpp}: the sum of the sub-filters' modelled rates at their fill, at most 1. */
+    public double fpp() {
+        double sum = 0.0;
+        for (int s = 0; s < nsub; s++)
+            sum += modelFpp(fpBits[s], count(s), nbuckets[s]);
+        return sum < 1.0 ? sum : 1.0;
     }
 
     /** Entries per sub-filter, {buckets, fingerprint bits, occupied slots} each. */

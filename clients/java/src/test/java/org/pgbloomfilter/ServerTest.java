@@ -3,6 +3,7 @@ package org.pgbloomfilter;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -268,25 +269,101 @@ class ServerTest {
         runCase(cuckoo(100_000, 0.01, 0, Key.INT8, 1));
         runCase(cuckoo(30_000, 0.01, 11, Key.TEXT, 1));      /* grows to 3 sub-filters */
         runCase(cuckoo(100_000, 0.001, 4294967295L, Key.UUID, 2));
-        runCase(cuckoo(80_000, 0.05, 3, Key.BYTEA, 1));
+        runCase(cuckoo(80_000, 0.05, 33, Key.BYTEA, 1));   /* cf_create refuses seeds 1 to 8 */
         runCase(cuckoo(20_000, 0.1, 21, Key.INT8, 4));       /* four copies of each key, grown */
     }
 
-    /* bf_agg(x) without sizing: the scalable filter createScalable(1000, 0.01, 0, 2) */
+    /*
+     * bf_agg(x) without sizing keeps hashes and builds a scalable filter
+     * sized for their estimated distinct count: createHashList(0.01, 0, 2),
+     * the keys, finish(); repeated keys too.
+     */
     @Test
     void unsizedAggregate() throws SQLException {
-        try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT bf_agg(i::int8 ORDER BY i)::bytea, "
-                 + "cf_agg(i::int8, 2000, 0.01 ORDER BY i)::bytea FROM generate_series(1, 20000) i")) {
-            rs.next();
-            BloomFilter b = BloomFilter.createScalable(1000, 0.01, 0, 2);
-            CuckooFilter c = CuckooFilter.create(2000, 0.01, 0);
-            for (long i = 1; i <= 20000; i++) {
-                b.add(i);
-                c.add(i);
+        for (int dup : new int[] {1, 3}) {
+            try (Statement st = conn.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT bf_agg((i % " + (20000 / dup) + ")::int8 ORDER BY i)"
+                     + "::bytea, cf_agg(i::int8, 2000, 0.01 ORDER BY i)::bytea FROM generate_series(1, 20000) i")) {
+                rs.next();
+                BloomFilter b = BloomFilter.createHashList(0.01, 0, 2);
+                CuckooFilter c = CuckooFilter.create(2000, 0.01, 0);
+                for (long i = 1; i <= 20000; i++) {
+                    b.add(i % (20000 / dup));
+                    c.add(i);
+                }
+                BloomFilter fin = b.finish();
+                assertEquals(BloomFilter.LAYOUT_SCALABLE, fin.layout());
+                assertTrue(java.util.Arrays.equals(rs.getBytes(1), fin.toBytes()), "bf_agg x" + dup);
+                assertTrue(java.util.Arrays.equals(rs.getBytes(2), c.toBytes()), "cf_agg");
             }
-            assertTrue(java.util.Arrays.equals(rs.getBytes(1), b.toBytes()), "bf_agg");
-            assertTrue(java.util.Arrays.equals(rs.getBytes(2), c.toBytes()), "cf_agg");
+        }
+    }
+
+    /*
+     * Layout 4, an unsized bf_agg's partial state (its transition function
+     * alone): read, answered (contains, count) as the server does, its bytes
+     * those of the local list; bf_add to it doubles its cells as locally;
+     * the final function's filter equals finish().
+     */
+    @Test
+    void hashListPartialState() throws SQLException {
+        try (Statement st = conn.createStatement()) {
+            st.execute("CREATE OR REPLACE AGGREGATE bf_agg_partial(bigint) "
+                + "(SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter)");
+        }
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("WITH s AS (SELECT bf_agg_partial(i % 700 ORDER BY i) AS s "
+                 + "FROM generate_series(1, 900) i) SELECT s::bytea, "
+                 + "(SELECT string_agg(CASE WHEN bf_contains(s, g::int8) THEN '1' ELSE '0' END, '' "
+                 + "ORDER BY g) FROM generate_series(-500, 1500) g), "
+                 + "(SELECT string_agg(bf_count(s, g::int8)::text, ',' ORDER BY g) "
+                 + "FROM generate_series(-500, 1500) g), "
+                 + "bf_add(s, 5000::int8)::bytea, bloomfilter_agg_final(s)::bytea FROM s")) {
+            rs.next();
+            BloomFilter f = BloomFilter.fromBytes(rs.getBytes(1));
+            assertEquals(BloomFilter.LAYOUT_HASHES, f.layout());
+            StringBuilder answers = new StringBuilder();
+            StringBuilder counts = new StringBuilder();
+            for (long g = -500; g <= 1500; g++) {
+                answers.append(f.mightContain(g) ? '1' : '0');
+                counts.append(g > -500 ? "," : "").append(f.count(g));
+            }
+            assertEquals(rs.getString(2), answers.toString(), "contains on a list of hashes");
+            assertEquals(rs.getString(3), counts.toString(), "count on a list of hashes");
+            BloomFilter local = BloomFilter.createHashList(0.01, 0, 2);
+            for (long i = 1; i <= 900; i++)
+                local.add(i % 700);
+            assertTrue(java.util.Arrays.equals(rs.getBytes(1), local.toBytes()), "partial state");
+            assertTrue(java.util.Arrays.equals(rs.getBytes(4), BloomFilter.fromBytes(rs.getBytes(1))
+                .add(5000L).toBytes()), "bf_add to a list");
+            assertTrue(java.util.Arrays.equals(rs.getBytes(5), f.finish().toBytes()), "final function");
+        }
+    }
+
+    /* cf_create refuses seeds 1 to 8, and so does the client; a stored value with one still reads */
+    @Test
+    void cuckooWeakSeeds() throws SQLException {
+        for (long seed = 1; seed <= 8; seed++) {
+            final long s = seed;
+            assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(100, 0.01, s));
+        }
+        byte[] raw = CuckooFilter.create(100, 0.01, 9).add(1L).toBytes();
+        Bytes.store32(raw, 8, 8);
+        CuckooFilter old = CuckooFilter.fromBytes(raw);
+        try (PreparedStatement ps = conn.prepareStatement(
+                 "SELECT string_agg(CASE WHEN cf_contains(?::bytea::cuckoofilter, k::int8) THEN '1' "
+                 + "ELSE '0' END, '' ORDER BY k) FROM generate_series(1, 50) k")) {
+            ps.setBytes(1, raw);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                StringBuilder mine = new StringBuilder();
+                for (long k = 1; k <= 50; k++)
+                    mine.append(old.mightContain(k) ? '1' : '0');
+                assertEquals(rs.getString(1), mine.toString());
+            }
+        }
+        try (Statement st = conn.createStatement()) {
+            assertThrows(SQLException.class, () -> st.executeQuery("SELECT cf_create(100, 0.01, 8)"));
         }
     }
 
@@ -349,7 +426,7 @@ class ServerTest {
     /* 8 threads check one filter of each kind at once; every answer compared */
     @Test
     void concurrentChecks() throws Exception {
-        Case[] cases = {plain(100_000, 0.01, 3, Key.INT8), cuckoo(100_000, 0.01, 3, Key.TEXT, 1),
+        Case[] cases = {plain(100_000, 0.01, 3, Key.INT8), cuckoo(100_000, 0.01, 33, Key.TEXT, 1),
                         scalable(10_000, 0.01, 3, 2, Key.UUID), counting(100_000, 0.01, 3, Key.BYTEA, 1)};
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
