@@ -76,13 +76,16 @@ check-symbols: all
 	if [ -n "$$clash" ]; then echo "symbols that clash with the server's: $$clash"; exit 1; fi; \
 	echo "check-symbols: no exported name clashes with the server's"
 
-# Build, install, then run every suite against a throwaway cluster.
+# Build, install, then run every suite against a throwaway cluster, and both
+# clients' tests against servers of their own.
 test: deps
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) install
 	$(MAKE) unit
 	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
+	$(MAKE) check-python
+	$(MAKE) check-java
 
 demo: deps
 	$(MAKE) all
