@@ -96,9 +96,8 @@ INSERT INTO filters VALUES
 	(8, 'rate 1e-10, seed 0', bf_add_all(bf_create(20000, 1e-10, 0), ARRAY(SELECT g FROM generate_series(1, 20000, 2) g))),
 	(9, 'union of two', (SELECT bf_agg(g, 30000, 0.05) FROM generate_series(1, 10000) g)
 	                    | (SELECT bf_agg(g, 30000, 0.05) FROM generate_series(15000, 19000) g)),
-	(10, 'negative ints and texts, seed 7', bf_add_all(bf_add_all(bf_create(40000, 0.01, 7),
-	                                        ARRAY(SELECT -g FROM generate_series(1, 20000, 7) g)),
-	                                        ARRAY(SELECT 'k' || g FROM generate_series(3000, 6000, 5) g))),
+	(10, 'negative ints, seed 7', bf_add_all(bf_create(40000, 0.01, 7),
+	                                        ARRAY(SELECT -g FROM generate_series(1, 20000, 7) g))),
 	(11, 'counting, 3000 ints, two removed', bf_remove(bf_remove(
 	        (SELECT bf_agg(g, bf_create(5000, 0.01, counting => true)) FROM generate_series(1, 3000) g), 1), 2)),
 	(12, 'scalable, grown 10x', (SELECT bf_agg(g, bf_create(1000, 0.01, expansion => 2)) FROM generate_series(1, 10000) g)),
@@ -146,20 +145,24 @@ fingerprint() {	# fingerprint DB: one line per filter value
 		  FROM every_filter e,
 		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
 		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
-		                  FROM (SELECT g, bf_contains(e.bf, g) AS a FROM generate_series(-20000, 20000) g) s) i,
+		                  FROM (SELECT g, CASE WHEN bf_key_type(e.bf) IS DISTINCT FROM 'text'::regtype THEN bf_contains(e.bf, g) END AS a
+		                          FROM generate_series(-20000, 20000) g) s) i,
 		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
 		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
-		                  FROM (SELECT g, bf_contains(e.bf, 'k' || g) AS a FROM generate_series(1, 6000) g) s) t
+		                  FROM (SELECT g, CASE WHEN coalesce(bf_key_type(e.bf), 'text'::regtype) = 'text'::regtype THEN bf_contains(e.bf, 'k' || g) END AS a
+		                          FROM generate_series(1, 6000) g) s) t
 		 ORDER BY 1, 2, 3"
 	psql_v -d "$1" -c "
 		SELECT 'cuckoos', c.id, coalesce(md5(c.cf::bytea), 'null'), i.hits, i.md5, t.hits, t.md5
 		  FROM cuckoos c,
 		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
 		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
-		                  FROM (SELECT g, cf_contains(c.cf, g) AS a FROM generate_series(-20000, 20000) g) s) i,
+		                  FROM (SELECT g, CASE WHEN cf_key_type(c.cf) IS DISTINCT FROM 'text'::regtype THEN cf_contains(c.cf, g) END AS a
+		                          FROM generate_series(-20000, 20000) g) s) i,
 		       LATERAL (SELECT count(*) FILTER (WHERE a) AS hits,
 		                       md5(string_agg(CASE WHEN a THEN '1' WHEN NOT a THEN '0' ELSE 'n' END, '' ORDER BY g))
-		                  FROM (SELECT g, cf_contains(c.cf, 'k' || g) AS a FROM generate_series(1, 6000) g) s) t
+		                  FROM (SELECT g, CASE WHEN coalesce(cf_key_type(c.cf), 'text'::regtype) = 'text'::regtype THEN cf_contains(c.cf, 'k' || g) END AS a
+		                          FROM generate_series(1, 6000) g) s) t
 		 ORDER BY 2"
 	psql_v -d bf_upgrade_10 -c "SELECT 'v1.0', md5(bf::bytea), count(*) FILTER (WHERE bf_contains(bf, g))
 	                              FROM t, generate_series(-20000, 20000) g GROUP BY bf::bytea"
