@@ -282,6 +282,102 @@ ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint, d
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint) RENAME TO cuckoofilter_agg_trans;
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
 
+-- ---- cuckoofilter: what bloomfilter has ----
+
+-- comparison, as bloomfilter's: by the binary form, the same C functions
+-- (they compare the bytes of any varlena), so that DISTINCT, GROUP BY,
+-- UNION, IN, hash and merge joins, btree indexes and REPLICA IDENTITY FULL
+-- work on cuckoofilter columns
+CREATE FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) IS 'true if both filters have the same bytes';
+
+CREATE FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) IS 'true if the filters differ in any byte';
+
+CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'btree comparison of filters by their bytes';
+
+CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of a filter''s bytes, for hash joins and hash aggregation';
+
+CREATE FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) IS 'seeded 64-bit hash of a filter''s bytes';
+
+CREATE OPERATOR = (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+COMMENT ON OPERATOR = (cuckoofilter, cuckoofilter) IS 'filters are byte for byte the same';
+
+CREATE OPERATOR <> (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (cuckoofilter, cuckoofilter) IS 'filters differ';
+
+CREATE OPERATOR < (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR <= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR > (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR >= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 cuckoofilter_cmp(cuckoofilter, cuckoofilter);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 cuckoofilter_hash(cuckoofilter),
+	FUNCTION 2 cuckoofilter_hash_extended(cuckoofilter, bigint);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+
 -- ---- index access method ----
 
 -- CREATE INDEX ... USING bloomfilter (key) WITH (capacity = n, error_rate = p):
