@@ -1479,3 +1479,8 @@ CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING hash 
 COMMENT ON OPERATOR CLASS cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
 COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
 COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+
+-- batch checks, as bf_contains_all (bloom_contains_all for both types)
+CREATE FUNCTION cf_contains_all(cuckoofilter, anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains_all(cuckoofilter, anyarray) IS 'cf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
