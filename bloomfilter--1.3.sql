@@ -1484,3 +1484,33 @@ COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING hash IS 'filters hashed by the
 CREATE FUNCTION cf_contains_all(cuckoofilter, anyarray) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'cuckoofilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_contains_all(cuckoofilter, anyarray) IS 'cf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+-- names that line up with bloomfilter's verbs (bf_remove, bf_remove_all,
+-- bf_union, |): aliases of the cuckoofilter functions, the same C
+-- functions, so both names give the same bytes; the old names stay
+CREATE FUNCTION cf_remove(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, anyelement) IS 'alias of cf_delete: copy of the filter with one copy of the element removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, text) IS 'alias of cf_delete: copy of the filter with one copy of the text removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, "char") IS 'alias of cf_delete: copy of the filter with one copy of the "char" removed; delete only what was added';
+
+CREATE FUNCTION cf_remove_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove_all(cuckoofilter, anyarray) IS 'alias of cf_delete_all: one copy of every non-NULL array element removed; delete only what was added';
+
+CREATE FUNCTION cf_union(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_merge' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_union(cuckoofilter, cuckoofilter) IS 'alias of cf_merge: filter holding the entries of both (same capacity, error rate and seed required); a NULL operand is ignored';
+
+-- no COMMUTATOR: a | b and b | a answer alike but need not have the same
+-- bytes (b's entries are re-inserted into a)
+CREATE OPERATOR | (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cf_merge
+);
+COMMENT ON OPERATOR | (cuckoofilter, cuckoofilter) IS 'cf_merge of two cuckoo filters';
