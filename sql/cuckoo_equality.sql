@@ -57,6 +57,7 @@ SELECT count(*) AS equal_records FROM cfs a, cfs b WHERE (a.k, a.cf) = (b.k, b.c
 SELECT o.oprname, o.oprcanhash, o.oprcanmerge
 FROM pg_operator o
 WHERE o.oprleft = 'cuckoofilter'::regtype AND o.oprright = 'cuckoofilter'::regtype
+  AND o.oprresult = 'boolean'::regtype
 ORDER BY 1;
 SELECT am.amname, oc.opcname, oc.opcdefault
 FROM pg_opclass oc JOIN pg_am am ON am.oid = oc.opcmethod
