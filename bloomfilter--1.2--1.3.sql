@@ -282,6 +282,137 @@ ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint, d
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint) RENAME TO cuckoofilter_agg_trans;
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
 
+-- ---- cuckoofilter: what bloomfilter has ----
+
+-- comparison, as bloomfilter's: by the binary form, the same C functions
+-- (they compare the bytes of any varlena), so that DISTINCT, GROUP BY,
+-- UNION, IN, hash and merge joins, btree indexes and REPLICA IDENTITY FULL
+-- work on cuckoofilter columns
+CREATE FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) IS 'true if both filters have the same bytes';
+
+CREATE FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) IS 'true if the filters differ in any byte';
+
+CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'btree comparison of filters by their bytes';
+
+CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of a filter''s bytes, for hash joins and hash aggregation';
+
+CREATE FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) IS 'seeded 64-bit hash of a filter''s bytes';
+
+CREATE OPERATOR = (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+COMMENT ON OPERATOR = (cuckoofilter, cuckoofilter) IS 'filters are byte for byte the same';
+
+CREATE OPERATOR <> (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (cuckoofilter, cuckoofilter) IS 'filters differ';
+
+CREATE OPERATOR < (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR <= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR > (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR >= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 cuckoofilter_cmp(cuckoofilter, cuckoofilter);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 cuckoofilter_hash(cuckoofilter),
+	FUNCTION 2 cuckoofilter_hash_extended(cuckoofilter, bigint);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+
+-- batch checks, as bf_contains_all (bloom_contains_all for both types)
+CREATE FUNCTION cf_contains_all(cuckoofilter, anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains_all(cuckoofilter, anyarray) IS 'cf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+-- names that line up with bloomfilter's verbs (bf_remove, bf_remove_all,
+-- bf_union, |): aliases of the cuckoofilter functions, the same C
+-- functions, so both names give the same bytes; the old names stay
+CREATE FUNCTION cf_remove(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, anyelement) IS 'alias of cf_delete: copy of the filter with one copy of the element removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, text) IS 'alias of cf_delete: copy of the filter with one copy of the text removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, "char") IS 'alias of cf_delete: copy of the filter with one copy of the "char" removed; delete only what was added';
+
+CREATE FUNCTION cf_remove_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove_all(cuckoofilter, anyarray) IS 'alias of cf_delete_all: one copy of every non-NULL array element removed; delete only what was added';
+
+CREATE FUNCTION cf_union(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_merge' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_union(cuckoofilter, cuckoofilter) IS 'alias of cf_merge: filter holding the entries of both (same capacity, error rate and seed required); a NULL operand is ignored';
+
+-- no COMMUTATOR: a | b and b | a answer alike but need not have the same
+-- bytes (b's entries are re-inserted into a)
+CREATE OPERATOR | (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cf_merge
+);
+COMMENT ON OPERATOR | (cuckoofilter, cuckoofilter) IS 'cf_merge of two cuckoo filters';
+
 -- ---- index access method ----
 
 -- CREATE INDEX ... USING bloomfilter (key) WITH (capacity = n, error_rate = p):

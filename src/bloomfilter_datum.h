@@ -59,6 +59,17 @@ extern void bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg,
 							 const Datum *elems, const bool *nulls, int n,
 							 bool *found);
 
+/*
+ * bf_contains_all and cf_contains_all: the answers for the array argument 1
+ * from the filter type's check of many elements (bloom_probe_many, or
+ * cf_probe_many), whose cache holds the element type et.
+ */
+typedef void (*BloomProbeManyFn) (FunctionCallInfo fcinfo, int filter_arg,
+								  const Datum *elems, const bool *nulls, int n,
+								  bool *found);
+extern Datum bloom_contains_all(FunctionCallInfo fcinfo, struct BloomElemType *et,
+								BloomProbeManyFn probe_many);
+
 /* Values to write: new, copied, or made from outside bytes (validated). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);

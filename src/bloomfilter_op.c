@@ -354,15 +354,15 @@ bloom_bool_array_finish(ArrayType *result, int ndata, bool anynull)
 }
 
 /*
- * bf_contains for every element of an array (RedisBloom's BF.MEXISTS): an
- * array of answers of the same shape, NULL for NULL elements.  The reading
- * is bloom_probe_many's, a batch at a time: hashes first, then the spans,
- * read together.
+ * A check of every element of an array (RedisBloom's BF.MEXISTS): an array
+ * of answers of the same shape, NULL for NULL elements.  The elements go to
+ * the filter type's batch check (probe_many) a batch at a time; et is the
+ * call site's element type, which that check's own cache holds.  Shared by
+ * bf_contains_all and cf_contains_all.
  */
 Datum
-bloomfilter_contains_all(PG_FUNCTION_ARGS)
+bloom_contains_all(FunctionCallInfo fcinfo, BloomElemType *et, BloomProbeManyFn probe_many)
 {
-	BloomElemType *et = bloom_probe_elem_type(fcinfo, 1, true);
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
 	int			ndim = AARR_NDIM(arr);
 	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
@@ -392,7 +392,7 @@ bloomfilter_contains_all(PG_FUNCTION_ARGS)
 		for (int i = 0; i < n; i++)
 			elems[i] = array_iter_next(&it, &nulls[i], start + i, et->typlen,
 									   et->typbyval, et->typalign);
-		bloom_probe_many(fcinfo, 0, elems, nulls, n, found);
+		probe_many(fcinfo, 0, elems, nulls, n, found);
 		for (int i = 0; i < n; i++)
 		{
 			anynull |= nulls[i];
@@ -405,6 +405,18 @@ bloomfilter_contains_all(PG_FUNCTION_ARGS)
 	}
 	bloom_bool_array_finish(result, ndata, anynull);
 	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+/*
+ * bf_contains_all(filter, elements): bf_contains for each; the reading is
+ * bloom_probe_many's, a batch at a time: hashes first, then the spans,
+ * read together.
+ */
+Datum
+bloomfilter_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_contains_all(fcinfo, bloom_probe_elem_type(fcinfo, 1, true),
+							  bloom_probe_many);
 }
 
 /*

@@ -93,4 +93,14 @@ pg_noreturn extern void cf_report_corrupt(CuckooCheck check);
  */
 extern uint64 cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count);
 
+/*
+ * cf_contains_all's halves of bloom_contains_all: the call site's element
+ * type (argument elem_arg, or its array elements), set up first, and the
+ * check of n elements at once (found[i] false for NULLs).
+ */
+extern struct BloomElemType *cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg,
+												bool array_element);
+extern void cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
+						  const bool *nulls, int n, bool *found);
+
 #endif							/* CUCKOOFILTER_H */

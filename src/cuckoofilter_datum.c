@@ -405,6 +405,9 @@ cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 
 /* ---- probing ---- */
 
+/* elements between checks for a cancel in cf_probe_many (a power of 2) */
+#define CF_PROBE_INTERRUPT_ELEMS 4096
+
 typedef struct CfProbeCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
@@ -415,47 +418,93 @@ typedef struct CfProbeCache
 	struct varlena *held;
 } CfProbeCache;
 
+/*
+ * The filter argument opened for checks: a stored value through the cache
+ * (held until another stored value comes), any other form into *local and
+ * *lbh.  Returns the view and sets *bh to the header elements hash with.
+ */
+static const CuckooView *
+cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
+			  CuckooView *local, BloomHeader *lbh, const BloomHeader **bh)
+{
+	Datum		d = PG_GETARG_DATUM(filter_arg);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varatt_external ptr;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		cf_read(d, local);
+		cf_hash_header(local, lbh);
+		*bh = lbh;
+		return local;
+	}
+	VARATT_EXTERNAL_GET_POINTER(ptr, raw);
+	if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		if (pc->held)
+			pfree(pc->held);
+		pc->held = NULL;
+		pc->have_key = false;
+		pc->held = detoast_attr(raw);
+		MemoryContextSwitchTo(old);
+		cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
+		cf_hash_header(&pc->view, &pc->bhdr);
+		pc->key = ptr;
+		pc->have_key = true;
+	}
+	*bh = &pc->bhdr;
+	return &pc->view;
+}
+
 uint64
 cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
 {
 	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(CfProbeCache));
-	Datum		d = PG_GETARG_DATUM(filter_arg);
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	CuckooView	local;
-	CuckooView *v = &local;
-	BloomHeader bhdr;
-	BloomHeader *bh = &bhdr;
+	BloomHeader lbh;
+	const BloomHeader *bh;
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
 	BloomHash	h;
 
-	if (VARATT_IS_EXTERNAL_ONDISK(raw))
-	{
-		struct varatt_external ptr;
-
-		VARATT_EXTERNAL_GET_POINTER(ptr, raw);
-		if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
-		{
-			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-			if (pc->held)
-				pfree(pc->held);
-			pc->held = NULL;
-			pc->have_key = false;
-			pc->held = detoast_attr(raw);
-			MemoryContextSwitchTo(old);
-			cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
-			cf_hash_header(&pc->view, &pc->bhdr);
-			pc->key = ptr;
-			pc->have_key = true;
-		}
-		v = &pc->view;
-		bh = &pc->bhdr;
-	}
-	else
-	{
-		cf_read(d, v);
-		cf_hash_header(v, bh);
-	}
 	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh, &h))
 		return 0;				/* no key of the filter's type equals it */
 	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
+}
+
+BloomElemType *
+cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
+{
+	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, array_element,
+									  sizeof(CfProbeCache));
+
+	return &pc->elem;
+}
+
+/*
+ * cf_contains_all's batch (a BloomProbeManyFn): the filter opened once, a
+ * stored one detoasted once for all batches of the call site, then every
+ * element hashed and looked up in its two buckets of each sub-filter.
+ */
+void
+cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
+			  const bool *nulls, int n, bool *found)
+{
+	CfProbeCache *pc = (CfProbeCache *) fcinfo->flinfo->fn_extra;
+	CuckooView	local;
+	BloomHeader lbh;
+	const BloomHeader *bh;
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
+
+	for (int i = 0; i < n; i++)
+	{
+		BloomHash	h;
+
+		if ((i & (CF_PROBE_INTERRUPT_ELEMS - 1)) == CF_PROBE_INTERRUPT_ELEMS - 1)
+			CHECK_FOR_INTERRUPTS();
+		/* NULLs, and values no key of the filter's type equals: false */
+		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], bh, &h) &&
+			cuckoo_contains(v, h);
+	}
 }

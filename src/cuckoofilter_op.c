@@ -37,6 +37,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_delete);
 PG_FUNCTION_INFO_V1(cuckoofilter_delete_all);
 PG_FUNCTION_INFO_V1(cuckoofilter_contains);
 PG_FUNCTION_INFO_V1(cuckoofilter_contained);
+PG_FUNCTION_INFO_V1(cuckoofilter_contains_all);
 PG_FUNCTION_INFO_V1(cuckoofilter_count);
 PG_FUNCTION_INFO_V1(cuckoofilter_merge);
 PG_FUNCTION_INFO_V1(cuckoofilter_capacity);
@@ -223,6 +224,16 @@ Datum
 cuckoofilter_contained(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(cf_probe(fcinfo, 1, 0, false) != 0);
+}
+
+/*
+ * cf_contains_all(filter, elements): cf_contains for each element, in the
+ * array's shape, NULL for NULL elements; batched as bf_contains_all.
+ */
+Datum
+cuckoofilter_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_contains_all(fcinfo, cf_probe_elem_type(fcinfo, 1, true), cf_probe_many);
 }
 
 Datum
