@@ -182,6 +182,14 @@ SELECT bf_add(bf_create(10), c) FROM ci;
 SELECT bf_agg(c) FROM ci;
 -- an explicit cast says the text is what to hash
 SELECT bf_add(bf_create(10), lower('Abc'::citext)::text) @> 'abc' AS explicit_cast;
+-- a citext parameter of a generic plan is seen through the call expression
+-- too (one of a custom plan is folded into a text constant first: the
+-- reference's limits)
+SET plan_cache_mode = force_generic_plan;
+PREPARE ci_probe(citext) AS SELECT bf_contains(bf_add(bf_create(10), 'abc'::text), $1);
+EXECUTE ci_probe('ABC');
+DEALLOCATE ci_probe;
+RESET plan_cache_mode;
 
 -- ---- enums: refused by new filters; 1.2 values keep hashing labels ----
 CREATE TYPE mood AS ENUM ('sad', 'ok');
