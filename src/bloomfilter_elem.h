@@ -111,8 +111,12 @@ extern int	bloom_deform_record(HeapTupleHeader td, TupleDesc desc, Datum *values
 pg_noreturn extern void bloom_refuse(BloomElemType *et);
 pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
 
-/* the hash of an element; integers, the common case, without a call */
-static inline BloomHash
+/*
+ * The hash of an element; integers, the common case, without a call.  This
+ * and the key-type checks below are forced inline: each is on the per-row
+ * path of every check and add, and the compiler left them out of line.
+ */
+static pg_attribute_always_inline BloomHash
 bloom_elem_hash(BloomElemType *et, Datum value, const BloomHeader *hdr)
 {
 	switch (et->kind)
@@ -152,7 +156,7 @@ extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
  * per call site and key type; integers against an integer filter go
  * straight to bloom_elem_hash.
  */
-static inline bool
+static pg_attribute_always_inline bool
 bloom_key_hash(BloomElemType *et, Datum value, const BloomHeader *hdr, BloomHash *h)
 {
 	if (likely(et->plan_key == hdr->key_type && et->plan_hash_id == hdr->hash_id &&
@@ -182,7 +186,7 @@ bloom_key_first_add(BloomElemType *et, uint32 *key_type, bool empty)
 }
 
 /* the same for an add: a value no key of the filter's type equals is an error */
-static inline BloomHash
+static pg_attribute_always_inline BloomHash
 bloom_key_hash_add(BloomElemType *et, Datum value, const BloomHeader *hdr)
 {
 	if (likely(et->plan_key == hdr->key_type && et->plan_hash_id == hdr->hash_id &&
