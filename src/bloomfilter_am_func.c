@@ -11,8 +11,10 @@
  * the table holds.  A point check reads the metapage from the relcache and
  * one data page.
  *
- * A probe key is converted to the indexed column's type in one place,
- * bloom_am_key_datum, before it is hashed as the build hashed the column.
+ * A probe key of a one-column index is converted to the column's type by
+ * the typed-key rules (bloomfilter_key.c), as a filter of that key type
+ * converts it; each column of a row for a multi-column index by the
+ * simpler rules of bloom_am_key_datum.
  *
  * src/bloomfilter_am_func.c
  *
@@ -198,9 +200,11 @@ bloom_am_key_conv_init(BloomAmKeyConv *conv, BloomElemType *et, Oid srctype,
  * integers of any width among themselves, text or an untyped literal read
  * by the column type's input function; anything else is refused (42804).
  *
- * XXX The one place the conversion rules live; the typed-keys work's
- * general rules (numeric and float against integers, dates against
- * timestamps, ...) are meant to replace the body.
+ * XXX Only the columns of a row for a multi-column index come here; a
+ * one-column probe goes through bloomfilter_key.c.  Rows would take the
+ * same general rules (numeric and float against integers, dates against
+ * timestamps, ...) if bloom_key_convert, which yields the converted datum
+ * rather than its hash, were exported.
  */
 static Datum
 bloom_am_key_datum(BloomAmProbe *p, int col, Oid srctype, Datum value,

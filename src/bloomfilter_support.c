@@ -95,38 +95,37 @@ extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
  * may keep such values from ever reaching the check.
  */
 static bool
-bloom_stats_hash_as_is(Datum filter, Oid column_type)
+bloom_stats_hash_as_is(const BloomHeader *hdr, Oid column_type)
 {
-	BloomView	v;
-
-	bloom_read_header(filter, &v);
-	return v.hdr.key_type == 0 ||
-		bloom_key_same_bytes(bloom_key_type_of(column_type), v.hdr.key_type,
-							 v.hdr.hash_id);
+	return hdr->key_type == 0 ||
+		bloom_key_same_bytes(bloom_key_type_of(column_type), hdr->key_type,
+							 hdr->hash_id);
 }
 
 /*
  * The false-positive rate of a filter as the header's count of bits set
  * predicts it: each of k bits set with the probability of the fill (for a
  * scalable filter, the sum its layout estimates over the sub-filters).
+ * The header read is left in v.
  */
 static double
-bloom_header_fpp(Datum filter)
+bloom_header_fpp(Datum filter, BloomView *v)
 {
-	BloomView	v;
 	double		fill;
 
-	bloom_read_header(filter, &v);
-	if (v.hdr.nbits == 0)
+	bloom_read_header(filter, v);
+	if (v->hdr.nbits == 0)
 		return 0.0;
-	if (v.layout->grow != NULL)
+	if (v->layout->grow != NULL)
 	{
+		BloomView	whole;
+
 		/* byte 7 counts sub-filters there: ask the layout, over the value */
-		bloom_read(filter, &v);
-		return v.layout->fpp(&v.hdr, v.payload);
+		bloom_read(filter, &whole);
+		return whole.layout->fpp(&whole.hdr, whole.payload);
 	}
-	fill = (double) v.hdr.bits_set / (double) v.hdr.nbits;
-	return pow(fill, v.hdr.nhashes);
+	fill = (double) v->hdr.bits_set / (double) v->hdr.nbits;
+	return pow(fill, v->hdr.nhashes);
 }
 
 /* whether typid (or the base type of a domain over it) is bloomfilter */
@@ -208,6 +207,7 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	Node	   *filter;
 	Node	   *elem;
 	Const	   *fconst;
+	BloomView	fview;		/* its header, read once */
 	VariableStatData vardata;
 	FmgrInfo	flinfo;
 	List	   *fargs;
@@ -230,11 +230,11 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	fconst = (Const *) filter;
 	if (fconst->constisnull)
 		return 0.0;				/* strict: a NULL filter passes nothing */
-	fpp = bloom_header_fpp(fconst->constvalue);
+	fpp = bloom_header_fpp(fconst->constvalue, &fview);
 
 	examine_variable(root, elem, varRelid, &vardata);
 	if (!HeapTupleIsValid(vardata.statsTuple) ||
-		!bloom_stats_hash_as_is(fconst->constvalue, vardata.atttype))
+		!bloom_stats_hash_as_is(&fview.hdr, vardata.atttype))
 	{
 		ReleaseVariableStats(vardata);
 		return Max(BLOOM_DEFAULT_SELECTIVITY, fpp);
