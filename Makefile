@@ -6,7 +6,7 @@ MODULE_big = bloomfilter
 # fuzzers link it alone); src/bloomfilter_*.c, src/cuckoofilter_*.c: the
 # PostgreSQL glue
 CORE_SRCS = $(sort $(wildcard src/bloom_*.c))
-OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter_*.c src/cuckoofilter_*.c)))
+OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter.c src/bloomfilter_*.c src/cuckoofilter_*.c)))
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
 

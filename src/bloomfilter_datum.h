@@ -19,6 +19,7 @@
 #include "fmgr.h"
 #include "nodes/nodes.h"
 #include "utils/expandeddatum.h"
+#include "utils/relcache.h"
 
 #include "bloom_blocked.h"		/* layout 1 and the lists of layout 4 */
 #include "bloomfilter.h"
@@ -32,9 +33,25 @@ typedef struct BloomView
 	const uint8 *payload;		/* NULL when only the header was read */
 } BloomView;
 
+/* payloads in memory are kept aligned to this, so that a check touches one line */
+#define BLOOM_CACHE_LINE	64
+
+/* decode a header and check it against the value's total length */
+extern void bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes,
+							size_t len);
 extern void bloom_read_header(Datum d, BloomView *v);
 extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
+
+/*
+ * Slices of an uncompressed out-of-line value (bloomfilter_datum.c), for
+ * the checks that read only what they need (bloomfilter_probe.c).
+ */
+extern bool bloom_is_sliceable(Datum d, struct varatt_external *ptr);
+extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
+							  int32 offset, int32 len, struct varlena *dst);
+extern void bloom_read_header_slice(Relation toastrel,
+									const struct varatt_external *ptr, BloomView *v);
 
 /*
  * Check an element (argument elem_arg) against the filter (argument

@@ -4,10 +4,10 @@
  *	  SQL entry points: creating, adding to, checking, combining, comparing
  *	  and describing filters.
  *
- * These functions know neither how a value is stored (bloomfilter_datum.c)
- * nor how its payload is laid out (the layout table of bloom_core.h): they
- * open a value, hash elements (bloomfilter_elem.c) and hand the work to the
- * value's layout.  Functions that return a filter work on a copy; arguments
+ * These functions know neither how a value is stored (bloomfilter_datum.c,
+ * bloomfilter_probe.c) nor how its payload is laid out (the layout table of
+ * bloom_core.h): they open a value, hash elements (bloomfilter_elem.c) and
+ * hand the work to the value's layout.  Functions that return a filter work on a copy; arguments
  * are never modified, except an aggregate's own state (bloom_agg_writable).
  *
  * src/bloomfilter_op.c

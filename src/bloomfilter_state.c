@@ -1,0 +1,271 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomfilter_state.c
+ *	  The aggregates' state: an expanded object holding a payload and the
+ *	  hashes not yet added, and what transition, combine and final
+ *	  functions of either filter type share (ownership of the state, the
+ *	  result handed over flat, partial states of parallel plans).
+ *
+ * src/bloomfilter_state.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "utils/memutils.h"
+
+#include "bloomfilter_datum.h"
+
+/* ---- the expanded aggregate state ---- */
+
+static Size
+bloom_state_flat_size(ExpandedObjectHeader *eoh)
+{
+	BloomState *s = (BloomState *) eoh;
+	BloomHeader hdr = s->hdr;
+
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&hdr));
+}
+
+/* the flat form, with the pending hashes added to it and not to the state */
+static void
+bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	BloomState *s = (BloomState *) eoh;
+	BloomFilter *bf = (BloomFilter *) result;
+	BloomHeader hdr = s->hdr;
+
+	Assert(size == bloom_state_flat_size(eoh));
+	SET_VARSIZE(bf, size);
+	bloom_fill_chunked(BLOOMFILTER_PAYLOAD(bf), s->payload,
+					   size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	/* a list leaves with the cells it uses, the state's spare ones unwritten */
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
+	bloom_header_encode(&hdr, bf->data);
+}
+
+static const ExpandedObjectMethods bloom_state_methods = {
+	bloom_state_flat_size,
+	bloom_state_flatten_into
+};
+
+static bool
+bloom_is_expanded(Datum d)
+{
+	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
+		DatumGetEOHP(d)->eoh_methods == &bloom_state_methods;
+}
+
+/* our state passed read-write, which only its aggregate can do; else NULL */
+BloomState *
+bloom_state_of(Datum d)
+{
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) && bloom_is_expanded(d))
+		return (BloomState *) DatumGetEOHP(d);
+	return NULL;
+}
+
+/* a new state in a child of parent: empty (payload NULL) or a copy */
+BloomState *
+bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *payload)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "bloom filter state",
+											  ALLOCSET_SMALL_SIZES);
+	BloomState *s = MemoryContextAlloc(cxt, sizeof(BloomState));
+	size_t		nbytes;
+	char	   *alloc;
+
+	EOH_init_header(&s->eoh, &bloom_state_methods, cxt);
+	s->hdr = *hdr;
+	s->layout = bloom_layout_for(hdr->layout);
+	s->npending = 0;
+	s->nparts = 0;
+	nbytes = s->layout->payload_bytes(hdr);
+	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
+	s->alloc = alloc;
+	s->payload = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+	bloom_fill_chunked(s->payload, payload, nbytes);
+	return s;
+}
+
+/* one step of growth of the state's payload, into memory of its own */
+static void
+bloom_state_grow(BloomState *s)
+{
+	uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
+	char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
+	uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+
+	s->layout->grow(&s->hdr, s->payload, grown);
+	pfree(s->alloc);
+	s->alloc = alloc;
+	s->payload = grown;
+}
+
+/*
+ * n hashes into the state, growing it when its layout must.  A list of
+ * hashes grows up to its bound, and past it becomes a filter
+ * (bloomfilter_hashes.c).
+ */
+void
+bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
+{
+	size_t		done = 0;
+
+	while ((done += s->layout->add(&s->hdr, s->payload, hashes + done, n - done)) < n)
+	{
+		if (s->layout->holds_hashes)
+			bloom_state_list_grow(s);
+		else
+			bloom_state_grow(s);
+	}
+}
+
+/* the pending hashes into the state (the array is not touched by settling) */
+void
+bloom_state_flush(BloomState *s)
+{
+	int			n = s->npending;
+
+	s->npending = 0;
+	bloom_state_add_many(s, s->pending, n);
+}
+
+/*
+ * Grow the state's payload until it is as large as payload_bytes (a
+ * scalable filter's, before a union with one that has more sub-filters).
+ */
+void
+bloom_state_reserve(BloomState *s, uint64 payload_bytes)
+{
+	while (s->layout->payload_bytes(&s->hdr) < payload_bytes)
+		bloom_state_grow(s);
+}
+
+
+/*
+ * Whether argument argno is the flat state of the aggregate calling us
+ * (bf_union_agg's transition, a combine step of either filter type): only
+ * an aggregate's own state may be modified in place, and copying it once
+ * per row would make the aggregate quadratic.
+ */
+bool
+bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
+{
+	return AggCheckCallContext(fcinfo, NULL) &&
+		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(argno)));
+}
+
+/*
+ * The aggregate context of a transition function (into *aggcxt if not
+ * NULL).  Called directly (SELECT bloomfilter_agg_trans(...)) it has none to keep
+ * its state in: a user's mistake, so a user's error, not XX000.
+ */
+void
+bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
+						const char *fname, const char *aggname)
+{
+	if (!AggCheckCallContext(fcinfo, aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as an aggregate's transition function",
+						fname),
+				 errhint("Use the aggregate %s.", aggname)));
+}
+
+/* argument argno to change: itself if the aggregate owns it, else a copy */
+BloomFilter *
+bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)
+{
+	if (bloom_agg_owns(fcinfo, argno))
+	{
+		BloomFilter *bf = (BloomFilter *) DatumGetPointer(PG_GETARG_DATUM(argno));
+
+		bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
+		v->payload = BLOOMFILTER_PAYLOAD(bf);
+		return bf;
+	}
+	return bloom_copy(PG_GETARG_DATUM(argno), v);
+}
+
+/*
+ * An aggregate's result: a flat copy of its state (of any form) in the
+ * current memory context, which the layout is told has left the aggregate.
+ */
+BloomFilter *
+bloom_agg_result(Datum d)
+{
+	BloomView	v;
+	BloomFilter *bf;
+
+	if (bloom_is_expanded(d))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+		BloomState *s = (BloomState *) eoh;
+		Size		size;
+
+		/* a layout that grows has no pending hashes (bloom_state_add) */
+		if (s->layout->holds_hashes)
+			return bloom_hashes_finish(&s->hdr, s->payload);
+		size = EOH_get_flat_size(eoh);
+
+		bf = bloom_palloc(CurrentMemoryContext, size);
+		EOH_flatten_into(eoh, bf, size);
+		bloom_view_init(&v, bf->data, size - VARHDRSZ, size - VARHDRSZ);
+	}
+	else
+	{
+		bloom_read(d, &v);
+		if (v.layout->holds_hashes)
+			return bloom_hashes_finish(&v.hdr, v.payload);
+		bf = bloom_copy(d, &v);
+	}
+	if (v.layout->finish)
+	{
+		v.layout->finish(&v.hdr, BLOOMFILTER_PAYLOAD(bf));
+		bloom_set_header(bf, &v.hdr);
+	}
+	return bf;
+}
+
+/*
+ * How many partial states the aggregate calling us can have, if it is
+ * computing one that will be combined with others (a parallel plan); 0 if
+ * it is not.
+ */
+int
+bloom_agg_partial_parts(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context && IsA(fcinfo->context, AggState) &&
+		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
+		return max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0);
+	return 0;
+}
+
+/*
+ * A new aggregate state from a template value.  If the aggregate is
+ * computing a partial result that will be combined with others (a parallel
+ * plan), the layout is told how many there can be.
+ */
+BloomState *
+bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
+{
+	BloomView	v;
+	BloomState *s;
+
+	bloom_read(template, &v);
+	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
+	s->nparts = bloom_agg_partial_parts(fcinfo);
+	if (s->layout->partial && s->nparts > 0)
+		s->layout->partial(&s->hdr, s->payload, s->nparts);
+	return s;
+}
+
