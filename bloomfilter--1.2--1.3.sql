@@ -25,6 +25,7 @@
 DO $$
 DECLARE
 	f pg_catalog.regprocedure;
+	fname pg_catalog.text;
 BEGIN
 	FOREACH f IN ARRAY ARRAY['bf_create(bigint, float8, bigint, boolean, integer)'::pg_catalog.regprocedure,
 							 'cf_create(bigint, float8)'::pg_catalog.regprocedure,
@@ -33,16 +34,16 @@ BEGIN
 							 'cf_count(cuckoofilter, anyelement)'::pg_catalog.regprocedure,
 							 'cf_count(cuckoofilter, text)'::pg_catalog.regprocedure]
 	LOOP
+		fname := pg_catalog.split_part(f::pg_catalog.text, '(', 1);
 		IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend
 				   WHERE refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 					 AND refobjid OPERATOR(pg_catalog.=) f
 					 AND deptype OPERATOR(pg_catalog.=) 'n') THEN
 			EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO %I', f,
-				CASE WHEN f OPERATOR(pg_catalog.=) 'bf_shard(text, integer)'::pg_catalog.regprocedure
-					 THEN 'bf_shard_text_1_2'
-					 ELSE pg_catalog.split_part(f::pg_catalog.text, '(', 1) OPERATOR(pg_catalog.||) '_1_2' END);
+				CASE WHEN fname OPERATOR(pg_catalog.=) 'bf_shard' THEN 'bf_shard_text_1_2'
+					 ELSE fname OPERATOR(pg_catalog.||) '_1_2' END);
 			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', f,
-				CASE WHEN pg_catalog.split_part(f::pg_catalog.text, '(', 1) OPERATOR(pg_catalog.=) 'cf_count'
+				CASE WHEN fname OPERATOR(pg_catalog.=) 'cf_count'
 					 THEN 'the 1.2 form (bigint), kept for the objects that depend on it; new calls reach the 1.3 function (integer)'
 					 ELSE 'the 1.2 form (untyped filters), kept for the objects that depend on it; new calls reach the 1.3 function' END);
 		ELSE
