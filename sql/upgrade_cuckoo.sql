@@ -29,7 +29,7 @@ SELECT id, n, pg_typeof(n) FROM uc_counts ORDER BY id;
 SELECT pg_get_viewdef('uc_counts') LIKE '%cf_count_1_2(%' AS view_calls_kept_form;
 SELECT p.oid::regprocedure AS function, p.prorettype::regtype AS returns, p.prosrc,
        obj_description(p.oid, 'pg_proc') AS comment
-FROM pg_proc p WHERE p.proname IN ('cf_count', 'cf_count_1_2') ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname IN ('cf_count', 'cf_count_1_2') ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- new calls: integer, for every element form
 SELECT pg_typeof(cf_count(cf, 1)) AS any_form, cf_count(cf, 1) AS n,
        pg_typeof(cf_count(cf_add(cf_create(10), 'a'::text), 'a')) AS text_form,
@@ -40,9 +40,9 @@ CREATE VIEW uc_counts_now AS SELECT cf_count(cf, 2) AS n FROM uc_filter;
 SELECT n, pg_typeof(n) FROM uc_counts_now;
 -- the checks of 1.2 have planner support and estimators now
 SELECT p.oid::regprocedure AS check, p.prosupport FROM pg_proc p
-WHERE p.proname IN ('cf_contains', 'cf_contained') ORDER BY 1::text;
+WHERE p.proname IN ('cf_contains', 'cf_contained') ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT o.oid::regoperator AS operator, o.oprrest, o.oprjoin FROM pg_operator o
-WHERE 'cuckoofilter'::regtype IN (o.oprleft, o.oprright) AND o.oprname IN ('@>', '<@') ORDER BY 1::text;
+WHERE 'cuckoofilter'::regtype IN (o.oprleft, o.oprright) AND o.oprname IN ('@>', '<@') ORDER BY o.oid::regoperator::text COLLATE "C";
 DROP VIEW uc_counts, uc_counts_now, uc_filter;
 DROP TABLE uc_items;
 
@@ -52,7 +52,7 @@ DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter VERSION '1.2';
 ALTER EXTENSION bloomfilter UPDATE TO '1.3';
 SELECT p.oid::regprocedure AS function, p.prorettype::regtype AS returns
-FROM pg_proc p WHERE p.proname IN ('cf_count', 'cf_count_1_2') ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname IN ('cf_count', 'cf_count_1_2') ORDER BY p.oid::regprocedure::text COLLATE "C";
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
