@@ -19,27 +19,33 @@
 -- The 1.2 forms are dropped, or, where user objects (views, column
 -- defaults) depend on them, kept under a _1_2 name so those keep working:
 -- the one conditional step, calling only pg_catalog's functions and
--- operators (sql/install_hostile.sql).
+-- operators (sql/install_hostile.sql).  cf_count's forms go the same way:
+-- it returns integer from 1.3 on, as bf_count does (below).
 
 DO $$
 DECLARE
 	f pg_catalog.regprocedure;
+	fname pg_catalog.text;
 BEGIN
 	FOREACH f IN ARRAY ARRAY['bf_create(bigint, float8, bigint, boolean, integer)'::pg_catalog.regprocedure,
 							 'cf_create(bigint, float8)'::pg_catalog.regprocedure,
 							 'cf_create(bigint, float8, bigint)'::pg_catalog.regprocedure,
-							 'bf_shard(text, integer)'::pg_catalog.regprocedure]
+							 'bf_shard(text, integer)'::pg_catalog.regprocedure,
+							 'cf_count(cuckoofilter, anyelement)'::pg_catalog.regprocedure,
+							 'cf_count(cuckoofilter, text)'::pg_catalog.regprocedure]
 	LOOP
+		fname := pg_catalog.split_part(f::pg_catalog.text, '(', 1);
 		IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend
 				   WHERE refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 					 AND refobjid OPERATOR(pg_catalog.=) f
 					 AND deptype OPERATOR(pg_catalog.=) 'n') THEN
 			EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO %I', f,
-				CASE WHEN f OPERATOR(pg_catalog.=) 'bf_shard(text, integer)'::pg_catalog.regprocedure
-					 THEN 'bf_shard_text_1_2'
-					 ELSE pg_catalog.split_part(f::pg_catalog.text, '(', 1) OPERATOR(pg_catalog.||) '_1_2' END);
+				CASE WHEN fname OPERATOR(pg_catalog.=) 'bf_shard' THEN 'bf_shard_text_1_2'
+					 ELSE fname OPERATOR(pg_catalog.||) '_1_2' END);
 			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', f,
-				'the 1.2 form (untyped filters), kept for the objects that depend on it; new calls reach the 1.3 function');
+				CASE WHEN fname OPERATOR(pg_catalog.=) 'cf_count'
+					 THEN 'the 1.2 form (bigint), kept for the objects that depend on it; new calls reach the 1.3 function (integer)'
+					 ELSE 'the 1.2 form (untyped filters), kept for the objects that depend on it; new calls reach the 1.3 function' END);
 		ELSE
 			EXECUTE pg_catalog.format('DROP FUNCTION %s', f);
 		END IF;
@@ -89,6 +95,47 @@ COMMENT ON FUNCTION bf_shard(text, integer, regtype) IS 'shard (0 to nshards - 1
 CREATE FUNCTION bf_shard(element "char", nshards integer, key_type regtype) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bf_shard("char", integer, regtype) IS 'shard (0 to nshards - 1) of a "char" converted to key_type first';
+
+-- ---- cuckoofilter: planner support ----
+
+-- cf_contains, cf_contained and the cuckoofilter operators get what
+-- bloomfilter's have: selectivity from the filter when the planner can see
+-- it (its rate and the column's statistics), the documented default when
+-- it cannot, and the cost of a check.  The same C functions as
+-- bloomfilter's, which tell the types apart by the arguments' types.
+
+CREATE FUNCTION cuckoofilter_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'bloomfilter_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_support(internal) IS 'planner support for cf_contains and cf_contained: selectivity and cost of a check';
+
+CREATE FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) IS 'restriction selectivity of @> and <@ on cuckoo filters: the filter checked against the column''s most common values and histogram';
+
+CREATE FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contjoinsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ on cuckoo filters (the filter is unknown at plan time: 0.1)';
+
+ALTER FUNCTION cf_contains(cuckoofilter, anyelement) SUPPORT cuckoofilter_support;
+ALTER FUNCTION cf_contains(cuckoofilter, text) SUPPORT cuckoofilter_support;
+ALTER FUNCTION cf_contained(anyelement, cuckoofilter) SUPPORT cuckoofilter_support;
+ALTER FUNCTION cf_contained(text, cuckoofilter) SUPPORT cuckoofilter_support;
+ALTER OPERATOR @> (cuckoofilter, anyelement) SET (RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+ALTER OPERATOR <@ (anyelement, cuckoofilter) SET (RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+ALTER OPERATOR @> (cuckoofilter, text) SET (RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+ALTER OPERATOR <@ (text, cuckoofilter) SET (RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+
+-- ---- cf_count: integer ----
+
+-- as bf_count; an element matches in at most two buckets per sub-filter
+-- (1024 entries at most).  The 1.2 forms went in the DO block above.
+CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, anyelement) IS 'entries matching the element: at least the copies added and not deleted';
+
+CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, text) IS 'entries matching the text: at least the copies added and not deleted';
 
 -- "char" matches both anyelement and text (its category is Z), so a call
 -- with a "char" was ambiguous (42725): an overload of its own, sharing the
@@ -141,27 +188,31 @@ CREATE FUNCTION cf_delete(cuckoofilter, "char") RETURNS cuckoofilter
 COMMENT ON FUNCTION cf_delete(cuckoofilter, "char") IS 'copy of the filter with one copy of the "char" removed (unchanged if absent)';
 
 CREATE FUNCTION cf_contains(cuckoofilter, "char") RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contains(cuckoofilter, "char") IS 'false if the "char" is certainly not in the filter, true if it possibly is';
 
 CREATE FUNCTION cf_contained("char", cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contained("char", cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = "char", FUNCTION = cf_contains,
-	COMMUTATOR = <@
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR @> (cuckoofilter, "char") IS 'cuckoo filter possibly contains "char"';
 
 CREATE OPERATOR <@ (
 	LEFTARG = "char", RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR <@ ("char", cuckoofilter) IS '"char" possibly contained in cuckoo filter';
 
-CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS bigint
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_count(cuckoofilter, "char") IS 'entries matching the "char": at least the copies added and not deleted';
 
 -- ---- cuckoo filters ----
@@ -281,6 +332,81 @@ ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint) R
 ALTER FUNCTION cf_agg_trans(cuckoofilter, timestamp without time zone, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint) RENAME TO cuckoofilter_agg_trans;
 ALTER FUNCTION cf_agg_trans(cuckoofilter, uuid, bigint, double precision) RENAME TO cuckoofilter_agg_trans;
+
+-- ---- cf_agg hands its result over flat ----
+
+-- A final function, as bf_agg's: a grown state is an expanded object, which
+-- every consumer of the result would otherwise flatten for itself.  ALTER
+-- AGGREGATE cannot add one; CREATE OR REPLACE AGGREGATE can, keeping each
+-- aggregate's OID, comment and privileges, so the views and functions of
+-- users that call cf_agg keep working unchanged and need no conditional
+-- step.  It replaces only members of this extension (PostgreSQL refuses
+-- any other object under the name).
+
+CREATE FUNCTION cuckoofilter_agg_final(cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_final(cuckoofilter) IS 'cf_agg final function: the state, flat';
+
+CREATE OR REPLACE AGGREGATE cf_agg(anyelement, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(anyelement, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int2, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int2, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int4, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int4, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int8, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(int8, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(text, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(text, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(varchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(varchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(bytea, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(bytea, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(uuid, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(uuid, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(numeric, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(numeric, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(date, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(date, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(timestamp, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(timestamp, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(timestamptz, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(timestamptz, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(bpchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(bpchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(name, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg(name, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg("char", bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE cf_agg("char", bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 
 -- ---- cuckoofilter: what bloomfilter has ----
 

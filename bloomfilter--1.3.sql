@@ -830,52 +830,75 @@ COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter
 
 -- checking
 
+-- planner support, as for bloomfilter's checks: the same C functions,
+-- which tell the types apart by the arguments' types
+
+CREATE FUNCTION cuckoofilter_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'bloomfilter_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_support(internal) IS 'planner support for cf_contains and cf_contained: selectivity and cost of a check';
+
+CREATE FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) IS 'restriction selectivity of @> and <@ on cuckoo filters: the filter checked against the column''s most common values and histogram';
+
+CREATE FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contjoinsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ on cuckoo filters (the filter is unknown at plan time: 0.1)';
+
 CREATE FUNCTION cf_contains(cuckoofilter, anyelement) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contains(cuckoofilter, anyelement) IS 'false if the element is certainly not in the filter, true if it possibly is';
 
 CREATE FUNCTION cf_contains(cuckoofilter, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contains(cuckoofilter, text) IS 'false if the text is certainly not in the filter, true if it possibly is';
 
 CREATE FUNCTION cf_contained(anyelement, cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contained(anyelement, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
 
 CREATE FUNCTION cf_contained(text, cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contained(text, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
-	COMMUTATOR = <@
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR @> (cuckoofilter, anyelement) IS 'cuckoo filter possibly contains element';
 
 CREATE OPERATOR <@ (
 	LEFTARG = anyelement, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR <@ (anyelement, cuckoofilter) IS 'element possibly contained in cuckoo filter';
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = text, FUNCTION = cf_contains,
-	COMMUTATOR = <@
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR @> (cuckoofilter, text) IS 'cuckoo filter possibly contains text';
 
 CREATE OPERATOR <@ (
 	LEFTARG = text, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR <@ (text, cuckoofilter) IS 'text possibly contained in cuckoo filter';
 
-CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_count(cuckoofilter, anyelement) IS 'entries matching the element: at least the copies added and not deleted';
 
-CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_count(cuckoofilter, text) IS 'entries matching the text: at least the copies added and not deleted';
 
 -- merging: not strict, a NULL operand is ignored
@@ -906,7 +929,13 @@ CREATE FUNCTION cf_info(cuckoofilter) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'cuckoofilter_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_info(cuckoofilter) IS 'parameters, sub-filters, fill and size of a cuckoo filter';
 
--- the aggregate: state cuckoofilter (not internal), cf_merge combines
+-- the aggregate: state cuckoofilter (not internal), cf_merge combines, the
+-- final function hands the result over flat (a grown state is an expanded
+-- object)
+
+CREATE FUNCTION cuckoofilter_agg_final(cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_final(cuckoofilter) IS 'cf_agg final function: the state, flat';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -919,6 +948,7 @@ COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint) IS 
 CREATE AGGREGATE cf_agg(anyelement, bigint, float8) (
 	SFUNC = cuckoofilter_agg_trans,
 	STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final,
 	COMBINEFUNC = cf_merge,
 	PARALLEL = SAFE
 );
@@ -927,6 +957,7 @@ COMMENT ON AGGREGATE cf_agg(anyelement, bigint, float8) IS 'cuckoo filter of the
 CREATE AGGREGATE cf_agg(anyelement, bigint) (
 	SFUNC = cuckoofilter_agg_trans,
 	STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final,
 	COMBINEFUNC = cf_merge,
 	PARALLEL = SAFE
 );
@@ -937,182 +968,182 @@ CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint, float8) RETUR
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint, float8) IS 'cf_agg transition function for int2';
 CREATE AGGREGATE cf_agg(int2, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int2, bigint, float8) IS 'cuckoo filter of the non-NULL int2 elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint) IS 'cf_agg transition function for int2';
 CREATE AGGREGATE cf_agg(int2, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int2, bigint) IS 'cuckoo filter of the non-NULL int2 elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint, float8) IS 'cf_agg transition function for int4';
 CREATE AGGREGATE cf_agg(int4, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int4, bigint, float8) IS 'cuckoo filter of the non-NULL int4 elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint) IS 'cf_agg transition function for int4';
 CREATE AGGREGATE cf_agg(int4, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int4, bigint) IS 'cuckoo filter of the non-NULL int4 elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint, float8) IS 'cf_agg transition function for int8';
 CREATE AGGREGATE cf_agg(int8, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int8, bigint, float8) IS 'cuckoo filter of the non-NULL int8 elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint) IS 'cf_agg transition function for int8';
 CREATE AGGREGATE cf_agg(int8, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(int8, bigint) IS 'cuckoo filter of the non-NULL int8 elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint, float8) IS 'cf_agg transition function for text';
 CREATE AGGREGATE cf_agg(text, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(text, bigint, float8) IS 'cuckoo filter of the non-NULL text elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint) IS 'cf_agg transition function for text';
 CREATE AGGREGATE cf_agg(text, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(text, bigint) IS 'cuckoo filter of the non-NULL text elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint, float8) IS 'cf_agg transition function for varchar';
 CREATE AGGREGATE cf_agg(varchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(varchar, bigint, float8) IS 'cuckoo filter of the non-NULL varchar elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint) IS 'cf_agg transition function for varchar';
 CREATE AGGREGATE cf_agg(varchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(varchar, bigint) IS 'cuckoo filter of the non-NULL varchar elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint, float8) IS 'cf_agg transition function for bytea';
 CREATE AGGREGATE cf_agg(bytea, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(bytea, bigint, float8) IS 'cuckoo filter of the non-NULL bytea elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint) IS 'cf_agg transition function for bytea';
 CREATE AGGREGATE cf_agg(bytea, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(bytea, bigint) IS 'cuckoo filter of the non-NULL bytea elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint, float8) IS 'cf_agg transition function for uuid';
 CREATE AGGREGATE cf_agg(uuid, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(uuid, bigint, float8) IS 'cuckoo filter of the non-NULL uuid elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint) IS 'cf_agg transition function for uuid';
 CREATE AGGREGATE cf_agg(uuid, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(uuid, bigint) IS 'cuckoo filter of the non-NULL uuid elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint, float8) IS 'cf_agg transition function for numeric';
 CREATE AGGREGATE cf_agg(numeric, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(numeric, bigint, float8) IS 'cuckoo filter of the non-NULL numeric elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint) IS 'cf_agg transition function for numeric';
 CREATE AGGREGATE cf_agg(numeric, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(numeric, bigint) IS 'cuckoo filter of the non-NULL numeric elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint, float8) IS 'cf_agg transition function for date';
 CREATE AGGREGATE cf_agg(date, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(date, bigint, float8) IS 'cuckoo filter of the non-NULL date elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint) IS 'cf_agg transition function for date';
 CREATE AGGREGATE cf_agg(date, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(date, bigint) IS 'cuckoo filter of the non-NULL date elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint, float8) IS 'cf_agg transition function for timestamp';
 CREATE AGGREGATE cf_agg(timestamp, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(timestamp, bigint, float8) IS 'cuckoo filter of the non-NULL timestamp elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint) IS 'cf_agg transition function for timestamp';
 CREATE AGGREGATE cf_agg(timestamp, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(timestamp, bigint) IS 'cuckoo filter of the non-NULL timestamp elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint, float8) IS 'cf_agg transition function for timestamptz';
 CREATE AGGREGATE cf_agg(timestamptz, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(timestamptz, bigint, float8) IS 'cuckoo filter of the non-NULL timestamptz elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint) IS 'cf_agg transition function for timestamptz';
 CREATE AGGREGATE cf_agg(timestamptz, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(timestamptz, bigint) IS 'cuckoo filter of the non-NULL timestamptz elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint, float8) IS 'cf_agg transition function for bpchar';
 CREATE AGGREGATE cf_agg(bpchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(bpchar, bigint, float8) IS 'cuckoo filter of the non-NULL bpchar elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint) IS 'cf_agg transition function for bpchar';
 CREATE AGGREGATE cf_agg(bpchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(bpchar, bigint) IS 'cuckoo filter of the non-NULL bpchar elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint, float8) IS 'cf_agg transition function for name';
 CREATE AGGREGATE cf_agg(name, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(name, bigint, float8) IS 'cuckoo filter of the non-NULL name elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint) IS 'cf_agg transition function for name';
 CREATE AGGREGATE cf_agg(name, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg(name, bigint) IS 'cuckoo filter of the non-NULL name elements';
 
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint, float8) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint, float8) IS 'cf_agg transition function for "char"';
 CREATE AGGREGATE cf_agg("char", bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg("char", bigint, float8) IS 'cuckoo filter of the non-NULL "char" elements';
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint) IS 'cf_agg transition function for "char"';
 CREATE AGGREGATE cf_agg("char", bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
-	COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
 COMMENT ON AGGREGATE cf_agg("char", bigint) IS 'cuckoo filter of the non-NULL "char" elements';
 
 -- sharded filters (issue 10): a table (shard int PRIMARY KEY, bf bloomfilter)
@@ -1219,27 +1250,31 @@ CREATE FUNCTION cf_delete(cuckoofilter, "char") RETURNS cuckoofilter
 COMMENT ON FUNCTION cf_delete(cuckoofilter, "char") IS 'copy of the filter with one copy of the "char" removed (unchanged if absent)';
 
 CREATE FUNCTION cf_contains(cuckoofilter, "char") RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contains(cuckoofilter, "char") IS 'false if the "char" is certainly not in the filter, true if it possibly is';
 
 CREATE FUNCTION cf_contained("char", cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
 COMMENT ON FUNCTION cf_contained("char", cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = "char", FUNCTION = cf_contains,
-	COMMUTATOR = <@
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR @> (cuckoofilter, "char") IS 'cuckoo filter possibly contains "char"';
 
 CREATE OPERATOR <@ (
 	LEFTARG = "char", RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
 COMMENT ON OPERATOR <@ ("char", cuckoofilter) IS '"char" possibly contained in cuckoo filter';
 
-CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS bigint
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_count(cuckoofilter, "char") IS 'entries matching the "char": at least the copies added and not deleted';
 
 -- the bloomfilter index access method

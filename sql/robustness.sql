@@ -38,7 +38,9 @@ SELECT rb_rows('SELECT * FROM rb WHERE 7 #@> i') AS fake_restrict,
        rb_rows('SELECT * FROM rb a JOIN rb b ON a.i #@> b.i') AS fake_join;
 -- a filter on the side the function's name does not suggest: functions
 -- named like ours in another schema, with their sides swapped, as
--- operators and as functions given our support function
+-- operators and as functions given our support function.  The argument
+-- types say which side is the filter: estimated by calling them (3 of 1000
+-- rows; 10 is the histogram's step), joins at the default
 CREATE SCHEMA rb_other;
 CREATE FUNCTION rb_other.bf_contains(int, bloomfilter) RETURNS boolean
 	LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN public.bf_contains($2, $1); END';
@@ -60,8 +62,8 @@ SELECT rb_rows('SELECT * FROM rb WHERE i #<@ bf_add_all(bf_create(100), ARRAY[1,
        rb_rows('SELECT * FROM rb, rb_filters f WHERE f.bf #@> i') AS swapped_join2;
 SELECT count(*) FROM rb WHERE rb_other.bf_contains(i, bf_add_all(bf_create(100), ARRAY[1, 2, 3]));
 SELECT count(*) FROM rb, rb_filters f WHERE f.bf #@> i;
--- a cuckoofilter check given bloomfilter's estimators: the default, not a
--- cuckoo filter's bytes read as a bloom filter's header
+-- a cuckoofilter check given bloomfilter's estimators: estimated as a
+-- cuckoo filter (its type says so), not its bytes read as a bloom filter's
 CREATE OPERATOR #~> (LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
 	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 SELECT rb_rows('SELECT * FROM rb WHERE cf_add(cf_create(100), 1) #~> i') AS cuckoo_restrict;

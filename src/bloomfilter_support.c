@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_support.c
- *	  What the planner knows about checks: the selectivity of
- *	  bf_contains(filter, x), filter @> x and x <@ filter, and their cost.
+ *	  What the planner knows about checks of both filter types: the
+ *	  selectivity of bf_contains(filter, x), cf_contains(filter, x),
+ *	  filter @> x and x <@ filter, and their cost.
  *
  * A check is true for the elements added to the filter and for a fraction
  * of the others near its false-positive rate.  Which values of a column
@@ -35,15 +36,21 @@
  *
  * The estimators can be attached to any operator (CREATE OPERATOR ...
  * RESTRICT = bloomfilter_contsel) and the support function to any function,
- * so nothing about what they are given is assumed: an operator or call that
- * is not one of our checks (recognized by its C entry point, not its name)
- * with a bloomfilter on the side that check reads it from gets the default
- * too, rather than another type's bytes read as a filter.
+ * so nothing about what they are given is assumed.  The filter is the
+ * argument whose type is a filter type (bloomfilter, cuckoofilter, or a
+ * domain over one, recognized by its input function, not its name) beside
+ * one that is not: aliases and functions of the user's with the filter on
+ * either side are estimated like ours, by calling them, and a value is
+ * only ever read as the type it has.  Anything else (no filter, two
+ * filters) gets the default.  A cuckoo filter is estimated as a bloom
+ * filter is; its rate is what its sub-filters' fill predicts.
  *
  * The cost of a check is the hash plus the one cache line its block is in
  * (the probe cache holds a stored filter after its first use):
- * BLOOM_CHECK_COST operator costs.  The one-time read of a stored value is
- * not charged; the planner cannot know its size.
+ * BLOOM_CHECK_COST operator costs; a cuckoo filter's check reads two
+ * buckets, CUCKOO_CHECK_COST (XXX for one sub-filter: a grown filter reads
+ * two more per sub-filter, which the cost does not see).  The one-time
+ * read of a stored value is not charged; the planner cannot know its size.
  *
  * src/bloomfilter_support.c
  *
@@ -68,23 +75,53 @@
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
+#include "cuckoofilter.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
-/* the entry points the estimators recognize (bloomfilter_op.c, _io.c) */
-extern PGDLLEXPORT Datum bloomfilter_contains(PG_FUNCTION_ARGS);
-extern PGDLLEXPORT Datum bloomfilter_contained(PG_FUNCTION_ARGS);
+/* the input functions that recognize our types (bloomfilter_io.c, cuckoofilter_io.c) */
 extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum cuckoofilter_in(PG_FUNCTION_ARGS);
 
 #define BLOOM_DEFAULT_SELECTIVITY	0.1
 
 /* a hash and one cache line, in units of cpu_operator_cost */
 #define BLOOM_CHECK_COST			2.0
+/* a hash and the two buckets of a sub-filter, two cache lines */
+#define CUCKOO_CHECK_COST			3.0
 
 /* fewer histogram bounds than this are not worth asking */
 #define BLOOM_MIN_HIST_SIZE			10
+
+/* What a filter value tells the estimators */
+typedef struct FilterFacts
+{
+	double		fpp;			/* false-positive rate at its fill */
+	uint32		key_type;		/* of its keys, 0 untyped */
+	uint8		hash_id;		/* how it hashes them */
+} FilterFacts;
+
+/*
+ * A type of filter: the input function that recognizes it (its name and
+ * schema are the user's to choose; its input function is ours), the cost
+ * of one check, and how to read a value's facts.
+ */
+typedef struct FilterKind
+{
+	PGFunction	input;
+	double		check_cost;
+	void		(*facts) (Datum filter, FilterFacts *facts);
+} FilterKind;
+
+static void bloom_filter_facts(Datum filter, FilterFacts *facts);
+static void cuckoo_filter_facts(Datum filter, FilterFacts *facts);
+
+static const FilterKind filter_kinds[] = {
+	{bloomfilter_in, BLOOM_CHECK_COST, bloom_filter_facts},
+	{cuckoofilter_in, CUCKOO_CHECK_COST, cuckoo_filter_facts}
+};
 
 /*
  * Whether the column's common values can be checked against the filter as
@@ -92,14 +129,15 @@ extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
  * they hash as its keys do.  Any other column's values would be converted
  * first, and a conversion can raise (text read by the key type's input, a
  * type the filter refuses) where the query itself would not: other clauses
- * may keep such values from ever reaching the check.
+ * may keep such values from ever reaching the check.  Both types hash
+ * elements alike (bloomfilter_elem.c), so one rule serves both.
  */
 static bool
-bloom_stats_hash_as_is(const BloomHeader *hdr, Oid column_type)
+bloom_stats_hash_as_is(const FilterFacts *facts, Oid column_type)
 {
-	return hdr->key_type == 0 ||
-		bloom_key_same_bytes(bloom_key_type_of(column_type), hdr->key_type,
-							 hdr->hash_id);
+	return facts->key_type == 0 ||
+		bloom_key_same_bytes(bloom_key_type_of(column_type), facts->key_type,
+							 facts->hash_id);
 }
 
 /*
@@ -128,125 +166,104 @@ bloom_header_fpp(Datum filter, BloomView *v)
 	return pow(fill, v->hdr.nhashes);
 }
 
-/* whether typid (or the base type of a domain over it) is bloomfilter */
-static bool
-bloom_is_filter_type(Oid typid)
+static void
+bloom_filter_facts(Datum filter, FilterFacts *facts)
+{
+	BloomView	v;
+
+	facts->fpp = bloom_header_fpp(filter, &v);
+	facts->key_type = v.hdr.key_type;
+	facts->hash_id = v.hdr.hash_id;
+}
+
+/*
+ * A cuckoo filter's rate is the sum over its sub-filters of the entries a
+ * non-member matches at their fill (cuckoo_fpp), from the directory that
+ * opening the value reads anyway.
+ */
+static void
+cuckoo_filter_facts(Datum filter, FilterFacts *facts)
+{
+	CuckooView *v = palloc(sizeof(CuckooView));
+
+	cf_read(filter, v);
+	facts->fpp = cuckoo_fpp(v);
+	facts->key_type = v->hdr.key_type;
+	facts->hash_id = v->hdr.hash_id;
+	pfree(v);
+}
+
+/* the kind of filter typid (or the base type of a domain over it) is, or NULL */
+static const FilterKind *
+filter_kind_of(Oid typid)
 {
 	HeapTuple	tup;
 	Oid			typinput;
 	FmgrInfo	flinfo;
 
+	if (!OidIsValid(typid))
+		return NULL;
 	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(getBaseType(typid)));
 	if (!HeapTupleIsValid(tup))
-		return false;
+		return NULL;
 	typinput = ((Form_pg_type) GETSTRUCT(tup))->typinput;
 	ReleaseSysCache(tup);
-	/* the type's name and schema are the user's to choose; its input is ours */
 	if (!OidIsValid(typinput))
-		return false;
+		return NULL;
 	fmgr_info(typinput, &flinfo);
-	return flinfo.fn_addr == bloomfilter_in;
+	for (int i = 0; i < lengthof(filter_kinds); i++)
+		if (flinfo.fn_addr == filter_kinds[i].input)
+			return &filter_kinds[i];
+	return NULL;
 }
 
 /*
- * Which argument of funcid holds the filter: 0 for bf_contains, 1 for
- * bf_contained, -1 for any other function.
+ * Which of a check's arguments is the filter, by their types, not by the
+ * function's name or entry point, so that aliases and functions of the
+ * user's get estimates too: the one argument of a filter type beside one
+ * that is not.  Its kind, with the argument in *filter_arg; NULL for two
+ * filters, none, or other than two arguments.
  */
-static int
-bloom_check_filter_arg(Oid funcid)
+static const FilterKind *
+filter_check_args(List *args, int *filter_arg)
 {
-	FmgrInfo	flinfo;
+	const FilterKind *first;
+	const FilterKind *second;
 
-	if (!OidIsValid(funcid))
-		return -1;
-	fmgr_info(funcid, &flinfo);
-	if (flinfo.fn_addr == bloomfilter_contains)
-		return 0;
-	if (flinfo.fn_addr == bloomfilter_contained)
-		return 1;
-	return -1;
+	if (list_length(args) != 2)
+		return NULL;
+	first = filter_kind_of(exprType(linitial(args)));
+	second = filter_kind_of(exprType(lsecond(args)));
+	if ((first == NULL) == (second == NULL))
+		return NULL;
+	*filter_arg = first != NULL ? 0 : 1;
+	return first != NULL ? first : second;
 }
 
 /*
- * The function of operator opno if the operator is one of our checks
- * declared with a bloomfilter on the side the check reads it from, else
- * InvalidOid.
- */
-static Oid
-bloom_check_operator(Oid opno)
-{
-	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
-	Form_pg_operator op;
-	Oid			funcid;
-	int			filter_arg;
-
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	op = (Form_pg_operator) GETSTRUCT(tup);
-	funcid = op->oprcode;
-	filter_arg = bloom_check_filter_arg(funcid);
-	if (filter_arg < 0 ||
-		!bloom_is_filter_type(filter_arg == 0 ? op->oprleft : op->oprright))
-		funcid = InvalidOid;
-	ReleaseSysCache(tup);
-	return funcid;
-}
-
-/*
- * Selectivity of funcid(args) as a restriction on varRelid (0 for a join
- * clause): BLOOM_DEFAULT_SELECTIVITY unless it is a check of ours
- * (bf_contains: the filter first; bf_contained: the element first) whose
- * filter argument is a bloomfilter the planner can see.
+ * Selectivity of funcid(filter, element) (or with the filter second) over
+ * the column statistics of the element in vardata: the check, called as
+ * the executor would call it, asked about the most common values and the
+ * histogram's bounds.
  */
 static Selectivity
-bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
-						List *args, int varRelid)
+filter_stats_selectivity(VariableStatData *vardata, Oid funcid, Oid collation,
+						 Const *fconst, bool filter_first, double fpp)
 {
-	int			filter_arg;
-	bool		filter_first;
-	Node	   *filter;
-	Node	   *elem;
-	Const	   *fconst;
-	BloomView	fview;		/* its header, read once */
-	VariableStatData vardata;
 	FmgrInfo	flinfo;
 	List	   *fargs;
 	double		mcvsum,
 				sumcommon,
 				selec,
-				fpp,
 				nullfrac;
 	int			hist_size;
 
-	filter_arg = bloom_check_filter_arg(funcid);
-	if (filter_arg < 0 || list_length(args) != 2 ||
-		!bloom_is_filter_type(exprType(list_nth(args, filter_arg))))
-		return BLOOM_DEFAULT_SELECTIVITY;
-	filter_first = filter_arg == 0;
-	filter = estimate_expression_value(root, filter_first ? linitial(args) : lsecond(args));
-	elem = filter_first ? lsecond(args) : linitial(args);
-	if (!IsA(filter, Const))
-		return BLOOM_DEFAULT_SELECTIVITY;
-	fconst = (Const *) filter;
-	if (fconst->constisnull)
-		return 0.0;				/* strict: a NULL filter passes nothing */
-	fpp = bloom_header_fpp(fconst->constvalue, &fview);
-
-	examine_variable(root, elem, varRelid, &vardata);
-	if (!HeapTupleIsValid(vardata.statsTuple) ||
-		!bloom_stats_hash_as_is(&fview.hdr, vardata.atttype))
-	{
-		ReleaseVariableStats(vardata);
-		return Max(BLOOM_DEFAULT_SELECTIVITY, fpp);
-	}
-
 	/*
-	 * The check, called as the executor would call it: with an expression
-	 * whose arguments have the filter's and the statistics' types, so that
-	 * the element type resolves as at run time.
+	 * An expression whose arguments have the filter's and the statistics'
+	 * types, so that the element type resolves as at run time.
 	 */
 	fmgr_info(funcid, &flinfo);
-	fargs = list_make2(fconst, makeNullConst(vardata.atttype, vardata.atttypmod,
+	fargs = list_make2(fconst, makeNullConst(vardata->atttype, vardata->atttypmod,
 											 collation));
 	if (!filter_first)
 		fargs = list_make2(lsecond(fargs), linitial(fargs));
@@ -255,11 +272,11 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 					   &flinfo);
 
 	/* the most common values, exactly */
-	mcvsum = mcv_selectivity(&vardata, &flinfo, collation, fconst->constvalue,
+	mcvsum = mcv_selectivity(vardata, &flinfo, collation, fconst->constvalue,
 							 !filter_first, &sumcommon);
 
 	/* the rest, from the histogram's bounds, but no lower than the fpp */
-	selec = histogram_selectivity(&vardata, &flinfo, collation, fconst->constvalue,
+	selec = histogram_selectivity(vardata, &flinfo, collation, fconst->constvalue,
 								  !filter_first, BLOOM_MIN_HIST_SIZE, 0, &hist_size);
 	if (selec < 0)
 		selec = BLOOM_DEFAULT_SELECTIVITY;
@@ -273,16 +290,69 @@ bloom_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	selec = Max(selec, fpp);
 	CLAMP_PROBABILITY(selec);
 
-	/* a NULL element is not true either: the check is strict */
-	nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac;
+	/* a NULL element is not true either, if the check is strict */
+	nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata->statsTuple))->stanullfrac;
+	if (!func_strict(funcid))
+		nullfrac = 0.0;
 	selec = selec * (1.0 - nullfrac - sumcommon) + mcvsum;
-	ReleaseVariableStats(vardata);
 	CLAMP_PROBABILITY(selec);
 	return selec;
 }
 
 /*
- * Planner support of bf_contains and bf_contained (and through them of the
+ * Selectivity of funcid(args) as a restriction on varRelid (0 for a join
+ * clause): BLOOM_DEFAULT_SELECTIVITY unless one argument is a filter the
+ * planner can see and the other is not a filter.
+ */
+static Selectivity
+filter_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
+						 List *args, int varRelid)
+{
+	const FilterKind *kind;
+	int			filter_arg;
+	Node	   *filter;
+	Const	   *fconst;
+	FilterFacts facts;
+	VariableStatData vardata;
+	Selectivity selec;
+
+	kind = filter_check_args(args, &filter_arg);
+	if (kind == NULL || !OidIsValid(funcid))
+		return BLOOM_DEFAULT_SELECTIVITY;
+	filter = estimate_expression_value(root, list_nth(args, filter_arg));
+	if (!IsA(filter, Const))
+		return BLOOM_DEFAULT_SELECTIVITY;
+	fconst = (Const *) filter;
+	if (fconst->constisnull)	/* a strict check passes nothing */
+		return func_strict(funcid) ? 0.0 : BLOOM_DEFAULT_SELECTIVITY;
+	kind->facts(fconst->constvalue, &facts);
+
+	examine_variable(root, list_nth(args, 1 - filter_arg), varRelid, &vardata);
+	if (!HeapTupleIsValid(vardata.statsTuple) ||
+		!bloom_stats_hash_as_is(&facts, vardata.atttype))
+		selec = Max(BLOOM_DEFAULT_SELECTIVITY, facts.fpp);
+	else
+		selec = filter_stats_selectivity(&vardata, funcid, collation, fconst,
+										 filter_arg == 0, facts.fpp);
+	ReleaseVariableStats(vardata);
+	return selec;
+}
+
+/* the arguments of the call or operator a cost request is for, if any */
+static List *
+filter_cost_args(Node *node)
+{
+	if (node == NULL)
+		return NIL;
+	if (IsA(node, FuncExpr))
+		return ((FuncExpr *) node)->args;
+	if (IsA(node, OpExpr))
+		return ((OpExpr *) node)->args;
+	return NIL;
+}
+
+/*
+ * Planner support of the checks of both types (and through them of the
  * operators' costs): selectivity when they are called as functions in a
  * WHERE clause, and the cost of a call.
  */
@@ -295,17 +365,20 @@ bloomfilter_support(PG_FUNCTION_ARGS)
 	{
 		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
 
-		req->selectivity = bloom_check_selectivity(req->root, req->funcid,
-												   req->inputcollid, req->args,
-												   req->is_join ? 0 : req->varRelid);
+		req->selectivity = filter_check_selectivity(req->root, req->funcid,
+													req->inputcollid, req->args,
+													req->is_join ? 0 : req->varRelid);
 		PG_RETURN_POINTER(req);
 	}
 	if (IsA(rawreq, SupportRequestCost))
 	{
 		SupportRequestCost *req = (SupportRequestCost *) rawreq;
+		int			filter_arg;
+		const FilterKind *kind = filter_check_args(filter_cost_args(req->node),
+												   &filter_arg);
 
 		req->startup = 0;
-		req->per_tuple = BLOOM_CHECK_COST * cpu_operator_cost;
+		req->per_tuple = (kind ? kind->check_cost : BLOOM_CHECK_COST) * cpu_operator_cost;
 		PG_RETURN_POINTER(req);
 	}
 	PG_RETURN_POINTER(NULL);
@@ -320,8 +393,8 @@ bloomfilter_contsel(PG_FUNCTION_ARGS)
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
-											 PG_GET_COLLATION(), args, varRelid));
+	PG_RETURN_FLOAT8(filter_check_selectivity(root, get_opcode(operator),
+											  PG_GET_COLLATION(), args, varRelid));
 }
 
 /* JOIN estimator of @> and <@: the filter is another relation's, unknown */
@@ -332,6 +405,6 @@ bloomfilter_contjoinsel(PG_FUNCTION_ARGS)
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 
-	PG_RETURN_FLOAT8(bloom_check_selectivity(root, bloom_check_operator(operator),
-											 PG_GET_COLLATION(), args, 0));
+	PG_RETURN_FLOAT8(filter_check_selectivity(root, get_opcode(operator),
+											  PG_GET_COLLATION(), args, 0));
 }

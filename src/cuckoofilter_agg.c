@@ -12,7 +12,9 @@
  * from, so consecutive rows of a group do not decode it again.  A state
  * that grows (a new sub-filter) moves into an expanded object that the
  * executor adopts without a copy and that grows in place from then on
- * (cuckoofilter_datum.c); the cache forgets the old one.
+ * (cuckoofilter_datum.c); the cache forgets the old one.  The final
+ * function hands the result over flat, so that what reads it (a table, a
+ * second use in the query, a sort, a client) does not flatten it again.
  *
  * src/cuckoofilter_agg.c
  *
@@ -25,6 +27,7 @@
 #include "cuckoofilter.h"
 
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
 
 typedef struct CfAggCache
 {
@@ -85,4 +88,21 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 	c->state = st == in ? st : NULL;
 	c->state_size = st == in ? VARSIZE(st) : 0;
 	PG_RETURN_DATUM(result);
+}
+
+/*
+ * cuckoofilter_agg_final(state): the result, flat, in the current memory
+ * context (the executor's for the result), as bloomfilter_agg_final.  A
+ * grown state is an expanded object: without this the executor would hand
+ * it over as one, and each consumer would flatten its own copy.  The state
+ * is left as it was (FINALFUNC_MODIFY = READ_ONLY), so a window aggregate
+ * may go on adding to it; the copy is also what keeps the result apart
+ * from a state the transition function changes in place.
+ */
+Datum
+cuckoofilter_agg_final(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+
+	PG_RETURN_POINTER(cf_copy(PG_GETARG_DATUM(0), &v));
 }

@@ -39,6 +39,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_contains);
 PG_FUNCTION_INFO_V1(cuckoofilter_contained);
 PG_FUNCTION_INFO_V1(cuckoofilter_contains_all);
 PG_FUNCTION_INFO_V1(cuckoofilter_count);
+PG_FUNCTION_INFO_V1(cuckoofilter_count_int4);
 PG_FUNCTION_INFO_V1(cuckoofilter_merge);
 PG_FUNCTION_INFO_V1(cuckoofilter_capacity);
 PG_FUNCTION_INFO_V1(cuckoofilter_error_rate);
@@ -236,6 +237,21 @@ cuckoofilter_contains_all(PG_FUNCTION_ARGS)
 	return bloom_contains_all(fcinfo, cf_probe_elem_type(fcinfo, 1, true), cf_probe_many);
 }
 
+/*
+ * cf_count(filter, element): the entries matching the element, an integer
+ * as bf_count's is.  Only the element's two buckets in each sub-filter can
+ * match: at most 2 x 8 slots x CUCKOO_MAX_SUBFILTERS (64) = 1024.
+ */
+Datum
+cuckoofilter_count_int4(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32((int32) cf_probe(fcinfo, 0, 1, true));
+}
+
+/*
+ * 1.2's cf_count, bigint: what a 1.2 catalog calls until the upgrade, and
+ * the cf_count_1_2 an upgrade keeps for objects that depend on it.
+ */
 Datum
 cuckoofilter_count(PG_FUNCTION_ARGS)
 {
