@@ -1,10 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_state.c
- *	  The aggregates' state: an expanded object holding a payload and the
- *	  hashes not yet added, and what transition, combine and final
- *	  functions of either filter type share (ownership of the state, the
- *	  result handed over flat, partial states of parallel plans).
+ *	  The aggregates' state, for both filter types: an expanded object in a
+ *	  context of its own under the aggregate's, recognised by its methods,
+ *	  returned read-write so that the executor keeps it without a copy, and
+ *	  grown in place.  A bloomfilter state holds a payload and the hashes
+ *	  not yet added; a cuckoofilter state holds the flat value and its open
+ *	  view.  Also what transition, combine and final functions share
+ *	  (ownership of the state, the result handed over flat, partial states
+ *	  of parallel plans).
  *
  * src/bloomfilter_state.c
  *
@@ -19,8 +23,24 @@
 #include "utils/memutils.h"
 
 #include "bloomfilter_datum.h"
+#include "cuckoofilter.h"
 
-/* ---- the expanded aggregate state ---- */
+/* ---- what both types' states share ---- */
+
+/* d's expanded object if it has methods m (and is read-write if rw_only) */
+static ExpandedObjectHeader *
+bloom_expanded_of(Datum d, const ExpandedObjectMethods *m, bool rw_only)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (rw_only ? !VARATT_IS_EXTERNAL_EXPANDED_RW(raw) : !VARATT_IS_EXTERNAL_EXPANDED(raw))
+		return NULL;
+	if (DatumGetEOHP(d)->eoh_methods != m)
+		return NULL;
+	return DatumGetEOHP(d);
+}
+
+/* ---- the bloomfilter state ---- */
 
 static Size
 bloom_state_flat_size(ExpandedObjectHeader *eoh)
@@ -60,17 +80,14 @@ static const ExpandedObjectMethods bloom_state_methods = {
 static bool
 bloom_is_expanded(Datum d)
 {
-	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
-		DatumGetEOHP(d)->eoh_methods == &bloom_state_methods;
+	return bloom_expanded_of(d, &bloom_state_methods, false) != NULL;
 }
 
 /* our state passed read-write, which only its aggregate can do; else NULL */
 BloomState *
 bloom_state_of(Datum d)
 {
-	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) && bloom_is_expanded(d))
-		return (BloomState *) DatumGetEOHP(d);
-	return NULL;
+	return (BloomState *) bloom_expanded_of(d, &bloom_state_methods, true);
 }
 
 /* a new state in a child of parent: empty (payload NULL) or a copy */
@@ -269,3 +286,65 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 	return s;
 }
 
+
+/* ---- the cuckoofilter state ---- */
+
+static Size
+cf_state_flat_size(ExpandedObjectHeader *eoh)
+{
+	return VARSIZE(((CuckooState *) eoh)->flat);
+}
+
+static void
+cf_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	memcpy(result, ((CuckooState *) eoh)->flat, size);
+}
+
+static const ExpandedObjectMethods cf_state_methods = {
+	cf_state_flat_size,
+	cf_state_flatten_into
+};
+
+/* d's cuckoofilter state (read-write only if rw_only), else NULL */
+CuckooState *
+cf_state_of(Datum d, bool rw_only)
+{
+	return (CuckooState *) bloom_expanded_of(d, &cf_state_methods, rw_only);
+}
+
+/*
+ * A new state for cf_agg holding a copy of the value d (a template, or a
+ * state that is not ours), or a new filter of the sizing arguments when d
+ * is NULL.  The flat value lives in the state's context, where growth
+ * reallocates it in place (cf_add_hash).
+ */
+CuckooState *
+cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity, double error_rate)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "cuckoo filter state",
+											  ALLOCSET_SMALL_SIZES);
+	CuckooState *s = MemoryContextAllocZero(cxt, sizeof(CuckooState));
+	MemoryContext old;
+
+	EOH_init_header(&s->eoh, &cf_state_methods, cxt);
+	if (d == (Datum) 0)
+	{
+		s->flat = cf_create(capacity, error_rate, BLOOM_DEFAULT_SEED, cxt);
+		cf_read(PointerGetDatum(s->flat), &s->view);
+	}
+	else
+	{
+		old = MemoryContextSwitchTo(cxt);
+		s->flat = cf_copy(d, &s->view);
+		MemoryContextSwitchTo(old);
+	}
+	return s;
+}
+
+/* add h to the state, growing its value in place when it must */
+void
+cf_state_add(CuckooState *s, BloomHash h)
+{
+	cf_add_hash(&s->flat, &s->view, h, s->eoh.eoh_context, true);
+}

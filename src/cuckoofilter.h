@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/expandeddatum.h"
 
 #include "bloom_cuckoo.h"
 #include "compat.h"
@@ -53,14 +54,22 @@ extern void cf_check_shape(const CuckooView *a, const CuckooView *b);
 /* only what cf_check_shape reads, from the front of the value */
 extern void cf_read_shape(Datum d, CuckooView *v);
 /*
- * cf_agg's state: the flat value of its state argument, and the add (h, or
- * nothing if NULL) to the state *st opened in v (ours: not the one the
- * executor holds), which returns the state to return: growth moves it into
- * an expanded object the executor adopts without a copy.
+ * cf_agg's state (bloomfilter_state.c): an expanded object holding the
+ * flat value, grown in place, and its open view; hash is the header
+ * element hashing reads (cf_hash_header).
  */
-extern CuckooFilter *cf_agg_state_value(Datum d);
-extern Datum cf_agg_add_hash(FunctionCallInfo fcinfo, CuckooFilter **st, CuckooView *v,
-							 const BloomHash *h, bool ours);
+typedef struct CuckooState
+{
+	ExpandedObjectHeader eoh;
+	CuckooFilter *flat;			/* in eoh_context */
+	CuckooView	view;			/* open on flat */
+	BloomHeader hash;
+} CuckooState;
+
+extern CuckooState *cf_state_of(Datum d, bool rw_only);
+extern CuckooState *cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity,
+								 double error_rate);
+extern void cf_state_add(CuckooState *s, BloomHash h);
 /* merge src into *dst, growing as needed; shapes must match (22000) */
 extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 						  MemoryContext cxt, bool free_old);

@@ -5,14 +5,11 @@
  *
  * The state type is cuckoofilter itself (not internal), so engines that
  * ship partial aggregates as text (Citus) can run it distributed, and
- * cf_merge is the combine function of parallel plans.  The state is kept
- * flat and changed in place by the transition function: a row costs a
- * hash and one cuckoo insertion.  The open view of the state (header and
- * sub-filter directory) is cached in fn_extra for the state it was made
- * from, so consecutive rows of a group do not decode it again.  A state
- * that grows (a new sub-filter) moves into an expanded object that the
- * executor adopts without a copy and that grows in place from then on
- * (cuckoofilter_datum.c); the cache forgets the old one.  The final
+ * cf_merge is the combine function of parallel plans.  From a group's
+ * first row the state is an expanded object (bloomfilter_state.c, as
+ * bf_agg's) holding the flat value and its open view: the executor keeps
+ * it without a copy, a row costs a hash and one cuckoo insertion, and
+ * growth (a new sub-filter) reallocates the value in place.  The final
  * function hands the result over flat, so that what reads it (a table, a
  * second use in the query, a sort, a client) does not flatten it again.
  *
@@ -29,65 +26,44 @@
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
 
-typedef struct CfAggCache
-{
-	BloomElemType elem;			/* first: see bloom_fn_cache */
-	CuckooFilter *state;		/* the state view is of, or NULL */
-	Size		state_size;
-	CuckooView	view;
-	BloomHeader bhdr;
-} CfAggCache;
-
 /*
  * cuckoofilter_agg_trans(state, element, capacity [, error_rate])
  *
  * Not strict: the first row of a group makes the state from the sizing
- * arguments; NULL elements are skipped.
+ * arguments; NULL elements are skipped.  A state that is not ours (NULL, or
+ * a value some other path put there) becomes one by a copy.
  */
 Datum
 cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
-	CfAggCache *c = bloom_fn_cache(fcinfo, 1, false, sizeof(CfAggCache));
-	CuckooFilter *in = PG_ARGISNULL(0) ? NULL : cf_agg_state_value(PG_GETARG_DATUM(0));
-	CuckooFilter *st = in;
-	BloomHash	h;
-	Datum		result;
+	BloomElemType *et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
+	CuckooState *s = PG_ARGISNULL(0) ? NULL : cf_state_of(PG_GETARG_DATUM(0), true);
 
-	if (st == NULL || st != c->state || VARSIZE_ANY(st) != c->state_size)
+	if (unlikely(s == NULL))
 	{
-		/* a group's first row, or another group's state: open it */
-		bloom_require_aggregate(fcinfo, NULL, "cuckoofilter_agg_trans", "cf_agg");
-		if (st == NULL)
-		{
-			if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("cf_agg capacity and error rate must not be null")));
-			st = cf_create(PG_GETARG_INT64(2), PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : 0.01,
-						   BLOOM_DEFAULT_SEED, CurrentMemoryContext);
-			cf_read(PointerGetDatum(st), &c->view);
-		}
-		else if (VARATT_IS_EXTENDED(st))
-			st = cf_copy(PointerGetDatum(st), &c->view);	/* not ours: a copy */
-		else
-			cf_read(PointerGetDatum(st), &c->view);
-		cf_hash_header(&c->view, &c->bhdr);
+		MemoryContext aggcxt;
+
+		bloom_require_aggregate(fcinfo, &aggcxt, "cuckoofilter_agg_trans", "cf_agg");
+		if (PG_ARGISNULL(0) &&
+			(PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3))))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("cf_agg capacity and error rate must not be null")));
+		s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
+						 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
+						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : 0.01);
+		cf_hash_header(&s->view, &s->hash);
 	}
 	if (!PG_ARGISNULL(1))
 	{
-		if (unlikely(c->bhdr.key_type == 0) && c->view.hdr.items == 0)
+		if (unlikely(s->hash.key_type == 0) && s->view.hdr.items == 0)
 		{
-			bloom_key_first_add(&c->elem, &c->bhdr.key_type, true);
-			cf_set_key_type(&c->view, c->bhdr.key_type);
+			bloom_key_first_add(et, &s->hash.key_type, true);
+			cf_set_key_type(&s->view, s->hash.key_type);
 		}
-		h = bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), &c->bhdr);
+		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), &s->hash));
 	}
-	result = cf_agg_add_hash(fcinfo, &st, &c->view, PG_ARGISNULL(1) ? NULL : &h, st != in);
-
-	/* the executor copies a state that is not the one it passed in */
-	c->state = st == in ? st : NULL;
-	c->state_size = st == in ? VARSIZE(st) : 0;
-	PG_RETURN_DATUM(result);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&s->eoh));
 }
 
 /*

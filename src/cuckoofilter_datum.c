@@ -5,9 +5,8 @@
  *	  writable copies, growth, merging, the probe cache, and the checks of
  *	  parameters with the errors users see.
  *
- * A cuckoofilter is kept flat in every form, the aggregate's state
- * included (its transition function changes it in place); so unlike
- * bloomfilter_datum.c there is no expanded object here.  Every read checks
+ * A cuckoofilter is flat in every form; cf_agg's state is an expanded
+ * object holding the flat value (bloomfilter_state.c).  Every read checks
  * the header and the sub-filter directory against the length first
  * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
  * validation on input raises XX001 instead of sending a read past its end.
@@ -33,15 +32,6 @@
 #include "bloomfilter_elem.h"
 #include "cuckoofilter.h"
 
-/* cf_agg's state once it has grown (below) */
-typedef struct CfAggState
-{
-	ExpandedObjectHeader eoh;
-	CuckooFilter *flat;			/* in eoh_context */
-} CfAggState;
-
-static CfAggState *cf_agg_state_of(Datum d, bool rw_only);
-
 void
 cf_report_corrupt(CuckooCheck check)
 {
@@ -63,8 +53,8 @@ cf_open(const uint8 *bytes, size_t len, CuckooView *v)
 void
 cf_read(Datum d, CuckooView *v)
 {
-	CfAggState *es = cf_agg_state_of(d, false);
-	struct varlena *flat = es ? es->flat : PG_DETOAST_DATUM_PACKED(d);
+	CuckooState *s = cf_state_of(d, false);
+	struct varlena *flat = s ? s->flat : PG_DETOAST_DATUM_PACKED(d);
 
 	cf_open((const uint8 *) VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), v);
 }
@@ -243,92 +233,6 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 	}
 }
 
-/*
- * ---- cf_agg's state once it has grown ----
- *
- * The state is flat and changed in place, but growth cannot be in place:
- * a grown flat state returned to the executor is copied into the
- * aggregate's memory while the old state is still held, three values at
- * once (2.4 times the largest value at the limit).  So a state that must
- * grow moves into an expanded object in a child of the aggregate's context,
- * whose flat value later growth reallocates in place; returned read-write,
- * the executor adopts it as it is.  Readers of the aggregate's result see
- * the flat value inside (cf_read) or flatten it (a copy, as any expanded
- * value).
- */
-
-static Size
-cf_agg_state_flat_size(ExpandedObjectHeader *eoh)
-{
-	return VARSIZE(((CfAggState *) eoh)->flat);
-}
-
-static void
-cf_agg_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
-{
-	memcpy(result, ((CfAggState *) eoh)->flat, size);
-}
-
-static const ExpandedObjectMethods cf_agg_state_methods = {
-	cf_agg_state_flat_size,
-	cf_agg_state_flatten_into
-};
-
-/* our expanded state if d is one (read-write or not), else NULL */
-static CfAggState *
-cf_agg_state_of(Datum d, bool rw_only)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-
-	if (rw_only ? !VARATT_IS_EXTERNAL_EXPANDED_RW(raw) : !VARATT_IS_EXTERNAL_EXPANDED(raw))
-		return NULL;
-	if (DatumGetEOHP(d)->eoh_methods != &cf_agg_state_methods)
-		return NULL;
-	return (CfAggState *) DatumGetEOHP(d);
-}
-
-CuckooFilter *
-cf_agg_state_value(Datum d)
-{
-	CfAggState *es = cf_agg_state_of(d, true);
-
-	return es ? es->flat : (CuckooFilter *) DatumGetPointer(d);
-}
-
-Datum
-cf_agg_add_hash(FunctionCallInfo fcinfo, CuckooFilter **st, CuckooView *v,
-				const BloomHash *h, bool ours)
-{
-	CfAggState *es = PG_ARGISNULL(0) ? NULL : cf_agg_state_of(PG_GETARG_DATUM(0), true);
-
-	while (h != NULL && !cuckoo_add(v, *h))
-	{
-		uint64		n;
-		int			f;
-		CuckooFilter *old = *st;
-
-		cf_next_growth(v, &n, &f);
-		if (es == NULL)
-		{
-			MemoryContext aggcxt;
-			MemoryContext cxt;
-
-			bloom_require_aggregate(fcinfo, &aggcxt, "cf_agg_trans", "cf_agg");
-			cxt = AllocSetContextCreate(aggcxt, "cuckoofilter aggregate state",
-										ALLOCSET_SMALL_SIZES);
-			es = MemoryContextAllocZero(cxt, sizeof(CfAggState));
-			EOH_init_header(&es->eoh, &cf_agg_state_methods, cxt);
-		}
-		/* in place once the state is in es; the first time, a copy there */
-		cf_grow(st, v, n, f, es->eoh.eoh_context, old == es->flat);
-		if (old != es->flat && ours)
-			pfree(old);
-		es->flat = *st;
-		ours = true;
-	}
-	return es ? EOHPGetRWDatum(&es->eoh) : PointerGetDatum(*st);
-}
-
 static void
 cf_describe(StringInfo buf, const CuckooView *v)
 {
@@ -367,8 +271,8 @@ void
 cf_read_shape(Datum d, CuckooView *v)
 {
 	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
-	CfAggState *es = cf_agg_state_of(d, false);
-	struct varlena *raw = es ? es->flat : (struct varlena *) DatumGetPointer(d);
+	CuckooState *s = cf_state_of(d, false);
+	struct varlena *raw = s ? s->flat : (struct varlena *) DatumGetPointer(d);
 	struct varlena *front = raw;
 	const uint8 *bytes;
 
