@@ -76,11 +76,18 @@ check-symbols: all
 	if [ -n "$$clash" ]; then echo "symbols that clash with the server's: $$clash"; exit 1; fi; \
 	echo "check-symbols: no exported name clashes with the server's"
 
+# A layout's id and table are named only in its own file, the registry and
+# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout).
+.PHONY: check-layouts
+check-layouts:
+	python3 scripts/check-layouts.py --self-test
+
 # Build, install, then run every suite against a throwaway cluster, and both
 # clients' tests against servers of their own.
 test: deps
 	$(MAKE) all
 	$(MAKE) check-symbols
+	$(MAKE) check-layouts
 	$(MAKE) install
 	$(MAKE) unit
 	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
