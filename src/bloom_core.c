@@ -161,7 +161,10 @@ bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n)
 const BloomLayout *
 bloom_layout_for(uint8_t id)
 {
-	if (id >= sizeof(bloom_layouts) / sizeof(bloom_layouts[0]))
+	size_t		nlayouts = sizeof(bloom_layouts) / sizeof(bloom_layouts[0]);
+
+	/* (with the toy's id 255 the table covers every id) */
+	if ((size_t) id >= nlayouts)
 		return NULL;
 	return bloom_layouts[id];
 }
