@@ -39,6 +39,26 @@ bloom_json_begin(BloomJson *js)
 	pushJsonbValue(&js->state, WJB_BEGIN_OBJECT, NULL);
 }
 
+/*
+ * An object that starts with the members bf_info and cf_info share, from
+ * their headers and the value's size.
+ */
+void
+bloom_json_begin_filter(BloomJson *js, uint8 version, uint8 hash_id, uint32 seed,
+						uint32 key_type, uint64 capacity, double error_rate,
+						uint64 size_bytes)
+{
+	bloom_json_begin(js);
+	bloom_json_uint(js, "version", version);
+	bloom_json_string(js, "hash", bloom_hash_name(hash_id));
+	bloom_json_uint(js, "hash_id", hash_id);
+	bloom_json_uint(js, "seed", seed);
+	bloom_json_uint(js, "capacity", capacity);
+	bloom_json_float8(js, "error_rate", error_rate);
+	bloom_json_uint(js, "size_bytes", size_bytes);
+	bloom_json_string(js, "key_type", key_type == 0 ? NULL : format_type_be((Oid) key_type));
+}
+
 Jsonb *
 bloom_json_end(BloomJson *js)
 {
@@ -131,13 +151,6 @@ bloom_json_string(BloomJson *js, const char *name, const char *value)
 		v.val.string.len = strlen(value);
 	}
 	bloom_json_put(js, name, &v);
-}
-
-/* the key type's name, null if the filter is untyped */
-void
-bloom_json_key_type(BloomJson *js, uint32 key_type)
-{
-	bloom_json_string(js, "key_type", key_type == 0 ? NULL : format_type_be((Oid) key_type));
 }
 
 /* a list or object a layout opens or closes */

@@ -29,11 +29,14 @@ typedef struct BloomJson
 } BloomJson;
 
 extern void bloom_json_begin(BloomJson *js);
+/* what bf_info and cf_info both show first; key_type 0 is untyped (null) */
+extern void bloom_json_begin_filter(BloomJson *js, uint8 version, uint8 hash_id,
+									uint32 seed, uint32 key_type, uint64 capacity,
+									double error_rate, uint64 size_bytes);
 extern Jsonb *bloom_json_end(BloomJson *js);
 extern void bloom_json_int(BloomJson *js, const char *name, int64 value);
 extern void bloom_json_uint(BloomJson *js, const char *name, uint64 value);
 extern void bloom_json_float8(BloomJson *js, const char *name, double value);
 extern void bloom_json_string(BloomJson *js, const char *name, const char *value);
-extern void bloom_json_key_type(BloomJson *js, uint32 key_type);
 
 #endif							/* BLOOMFILTER_JSON_H */

@@ -596,19 +596,13 @@ bloomfilter_info(PG_FUNCTION_ARGS)
 	BloomJson	js;
 
 	bloom_read(PG_GETARG_DATUM(0), &v);
-	bloom_json_begin(&js);
-	bloom_json_uint(&js, "version", v.hdr.version);
+	bloom_json_begin_filter(&js, v.hdr.version, v.hdr.hash_id, v.hdr.seed, v.hdr.key_type,
+							v.hdr.capacity, v.hdr.error_rate,
+							(uint64) VARHDRSZ + bloom_total_bytes(&v.hdr));
 	bloom_json_string(&js, "layout", v.layout->name);
-	bloom_json_string(&js, "hash", bloom_hash_name(v.hdr.hash_id));
-	bloom_json_uint(&js, "hash_id", v.hdr.hash_id);
-	bloom_json_uint(&js, "seed", v.hdr.seed);
-	bloom_json_uint(&js, "capacity", v.hdr.capacity);
-	bloom_json_float8(&js, "error_rate", v.hdr.error_rate);
 	bloom_json_uint(&js, "bits_set", v.hdr.bits_set);
 	bloom_json_int(&js, "cardinality", llround(v.layout->cardinality(&v.hdr, v.payload)));
 	bloom_json_float8(&js, "fpp", v.layout->fpp(&v.hdr, v.payload));
-	bloom_json_uint(&js, "size_bytes", (uint64) VARHDRSZ + bloom_total_bytes(&v.hdr));
-	bloom_json_key_type(&js, v.hdr.key_type);
 	v.layout->info(&v.hdr, v.payload, &js.sink);
 	PG_RETURN_JSONB_P(bloom_json_end(&js));
 }

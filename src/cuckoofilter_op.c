@@ -349,13 +349,8 @@ cuckoofilter_info(PG_FUNCTION_ARGS)
 	slots = cuckoo_slots(&v);
 	for (int i = 0; i < v.hdr.nsub; i++)
 		buckets += v.sub[i].nbuckets;
-	bloom_json_begin(&js);
-	bloom_json_uint(&js, "version", v.hdr.version);
-	bloom_json_string(&js, "hash", bloom_hash_name(v.hdr.hash_id));
-	bloom_json_uint(&js, "hash_id", v.hdr.hash_id);
-	bloom_json_uint(&js, "seed", v.hdr.seed);
-	bloom_json_uint(&js, "capacity", v.hdr.capacity);
-	bloom_json_float8(&js, "error_rate", v.hdr.error_rate);
+	bloom_json_begin_filter(&js, v.hdr.version, v.hdr.hash_id, v.hdr.seed, v.hdr.key_type,
+							v.hdr.capacity, v.hdr.error_rate, (uint64) VARHDRSZ + v.len);
 	bloom_json_uint(&js, "bucket_size", v.hdr.bucket_size);
 	bloom_json_uint(&js, "fingerprint_bits", v.hdr.fp_bits);
 	bloom_json_uint(&js, "max_kicks", v.hdr.max_kicks);
@@ -364,8 +359,6 @@ cuckoofilter_info(PG_FUNCTION_ARGS)
 	bloom_json_uint(&js, "slots", slots);
 	bloom_json_float8(&js, "load", (double) v.hdr.items / (double) slots);
 	bloom_json_float8(&js, "fpp", cuckoo_fpp(&v));
-	bloom_json_uint(&js, "size_bytes", (uint64) VARHDRSZ + v.len);
-	bloom_json_key_type(&js, v.hdr.key_type);
 	bloom_info_open(&js.sink, "subfilters", BLOOM_INFO_LIST);
 	for (int i = 0; i < v.hdr.nsub; i++)
 	{
