@@ -240,7 +240,8 @@ bloom_info_close(BloomInfoSink *sink)
  * place that adds to, tests, combines and describes it.  The header's
  * layout byte picks the entry (bloom_layout_for); every I/O path,
  * validation, SQL function and fuzzer goes through it, and the server asks
- * the entry what the layout can do and how to show it, never its id.  A
+ * the entry what the layout can do and how to show it, not its id (named
+ * only where it is the format something makes: scripts/check-layouts.py).  A
  * new layout is a new file defining one of these plus its id and its line
  * in bloom_layouts[] (bloom_core.c); bloom_layout_problem says what an
  * entry lacks, and test/unit_layout.c adds a layout that way.
@@ -347,8 +348,9 @@ typedef struct BloomLayout
 
 	/*
 	 * The value's shape as a shape error shows each operand ("The first
-	 * filter has ..."): every field same_shape compares but the hash id,
-	 * written as snprintf would (returns the length it needs).
+	 * filter has ..."): the fields that decide it, seed included, but not
+	 * the hash id, which the server adds; written as snprintf would
+	 * (returns the length it needs).
 	 */
 	size_t		(*describe) (const BloomHeader *hdr, char *buf, size_t size);
 
@@ -359,6 +361,7 @@ typedef struct BloomLayout
 	 */
 	void		(*info) (const BloomHeader *hdr, const uint8_t *payload,
 						 BloomInfoSink *sink);
+
 	/*
 	 * An aggregate's partial state is about to be built into payload, to be
 	 * unioned with at most nparts - 1 others; finish: a value leaves the
