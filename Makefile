@@ -31,7 +31,7 @@ $(OBJS): $(wildcard src/*.h)
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
-EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo bench/hash_micro
+EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo test/unit_layout bench/hash_micro
 CORE_HDRS = $(wildcard src/bloom_*.h)
 
 test/unit_core: test/unit_core.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
@@ -43,20 +43,27 @@ test/unit_sizing: test/unit_sizing.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 test/unit_cuckoo: test/unit_cuckoo.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_cuckoo.c $(CORE_SRCS) -lmurmurhash -lm
 
+# the core with a layout of the tests' own, added as CONTRIBUTING.md says
+test/unit_layout: test/unit_layout.c test/unit_layout_toy.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -DBLOOM_TOY_LAYOUT -o $@ test/unit_layout.c test/unit_layout_toy.c $(CORE_SRCS) -lmurmurhash -lm
+
 test/unit_hash: test/unit_hash.c test/unit.h src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
 
 bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
-.PHONY: deps unit unit-hash unit-sizing unit-cuckoo bench-sizing test demo check-all bench \
+.PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout bench-sizing test demo check-all bench \
 	bench-1b bench-index bench-hash fuzz check-symbols check-citus check-versions
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core unit-hash unit-sizing unit-cuckoo
+unit: test/unit_core unit-hash unit-sizing unit-cuckoo unit-layout
 	./test/unit_core
+
+unit-layout: test/unit_layout
+	./test/unit_layout
 
 unit-cuckoo: test/unit_cuckoo
 	./test/unit_cuckoo
@@ -76,11 +83,18 @@ check-symbols: all
 	if [ -n "$$clash" ]; then echo "symbols that clash with the server's: $$clash"; exit 1; fi; \
 	echo "check-symbols: no exported name clashes with the server's"
 
+# A layout's id and table are named only in its own file, the registry and
+# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout).
+.PHONY: check-layouts
+check-layouts:
+	python3 scripts/check-layouts.py --self-test
+
 # Build, install, then run every suite against a throwaway cluster, and both
 # clients' tests against servers of their own.
 test: deps
 	$(MAKE) all
 	$(MAKE) check-symbols
+	$(MAKE) check-layouts
 	$(MAKE) install
 	$(MAKE) unit
 	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck

@@ -354,6 +354,32 @@ fuzz_check_layout(const BloomHeader *hdr, const uint8_t *bits, uint64_t bits_set
  */
 #define FUZZ_MAX_GROWN	(16 * 1024 * 1024)
 
+/* a sink for a layout's bf_info members that checks they are well formed */
+typedef struct FuzzInfo
+{
+	BloomInfoSink sink;
+	int			members;
+	int			depth;
+	bool		ok;				/* every container closed that was opened */
+	int			nonfinite;		/* reals that JSON cannot hold */
+} FuzzInfo;
+
+static void
+fuzz_info_put(BloomInfoSink *sink, const char *name, BloomInfoKind kind, uint64_t u, double d)
+{
+	FuzzInfo   *info = (FuzzInfo *) sink;
+
+	(void) name;
+	(void) u;
+	info->members++;
+	if (kind == BLOOM_INFO_END)
+		info->ok &= --info->depth >= 0;
+	else if (kind == BLOOM_INFO_LIST || kind == BLOOM_INFO_OBJECT)
+		info->depth++;
+	else if (kind == BLOOM_INFO_REAL && !isfinite(d))
+		info->nonfinite++;
+}
+
 static void
 fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 					 bool full, const uint8_t *data, size_t size)
@@ -366,7 +392,8 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 	BloomHash	hashes[FUZZ_MAX_HASHES];
 	int			nh = fuzz_make_hashes(data, size, hdr->seed, fh);
 	size_t		done = 0;
-	char		info[64];
+	FuzzInfo	info = {{fuzz_info_put}, 0, 0, true, 0};
+	char		text[BLOOM_DESCRIBE_MAX];
 
 	FUZZ_CHECK(layout->payload_bytes(hdr) == plen, "layout %s: payload of %zu bytes, %llu expected",
 			   layout->name, plen, (unsigned long long) layout->payload_bytes(hdr));
@@ -383,8 +410,15 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 	}
 	(void) layout->fpp(hdr, payload);
 	(void) layout->cardinality(hdr, payload);
-	if (layout->info)
-		FUZZ_CHECK(layout->info(hdr, payload, info, sizeof(info)) > 0, "empty info");
+	layout->info(hdr, payload, &info.sink);
+	FUZZ_CHECK(info.members > 0 && info.depth == 0 && info.ok,
+			   "layout %s: info of %d members, %d left open, well formed %d",
+			   layout->name, info.members, info.depth, (int) info.ok);
+	/* bf_info refuses a non-finite number; a validated value has none */
+	FUZZ_CHECK(!full || info.nonfinite == 0, "layout %s: %d non-finite info numbers",
+			   layout->name, info.nonfinite);
+	FUZZ_CHECK(layout->describe(hdr, text, sizeof(text)) > 0, "layout %s: empty description",
+			   layout->name);
 	if (layout->union_overfills)
 	{
 		double		fpp,
@@ -407,7 +441,7 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 
 		if (grown_len == 0 || grown_len > FUZZ_MAX_GROWN)
 			break;
-		FUZZ_CHECK(layout->grow != NULL && grown_len > plen, "layout %s stopped adding", layout->name);
+		FUZZ_CHECK(layout->grows && grown_len > plen, "layout %s stopped adding", layout->name);
 		grown = fuzz_alloc(grown_len);
 		layout->grow(&h, payload, grown);
 		free(payload);

@@ -72,6 +72,8 @@ SELECT (SELECT bool_and((a.f | b.f) @> g) FROM (SELECT generate_series(1, 400) U
        (bf_info(a.f | b.f)->>'items')::int = (bf_info(a.f)->>'items')::int + (bf_info(b.f)->>'items')::int AS items_add
 FROM a, b;
 SELECT bf_create(1000, 0.01, expansion => 2) & bf_create(1000, 0.01, expansion => 2);
+-- either operand: the layout that cannot intersect says why, before shapes
+SELECT bf_create(1000, 0.01) & bf_create(1000, 0.01, expansion => 2);
 SELECT bf_create(1000, 0.01, expansion => 2) | bf_create(2000, 0.01, expansion => 2);
 SELECT bf_create(1000, 0.01, expansion => 2) | bf_create(1000, 0.01, expansion => 3);
 SELECT bf_create(1000, 0.01, expansion => 2) | bf_create(1000, 0.01);

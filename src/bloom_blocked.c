@@ -379,9 +379,25 @@ blocked_fpp(const BloomHeader *hdr, const uint8_t *payload)
 	return bloom_estimate_fpp(payload, bloom_nblocks(hdr), hdr->nhashes);
 }
 
+/* the plain filter: its description does not name the layout */
+static size_t
+blocked_describe(const BloomHeader *hdr, char *buf, size_t size)
+{
+	return bloom_describe_cells(hdr, "bits", NULL, buf, size);
+}
+
+static void
+blocked_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
+{
+	(void) payload;
+	bloom_info_cells(hdr, sink);
+}
+
 const BloomLayout bloom_blocked_layout = {
 	.id = BLOOM_LAYOUT_BLOCKED512,
 	.name = "blocked512",
+	.intersects = true,
+	.shape_hint = BLOOM_HINT_SAME_SIZING,
 	.check_header = blocked_check_header,
 	.check_payload = blocked_check_payload,
 	.payload_bytes = blocked_payload_bytes,
@@ -395,5 +411,7 @@ const BloomLayout bloom_blocked_layout = {
 	.combine = blocked_combine,
 	.cardinality = blocked_cardinality,
 	.fpp = blocked_fpp,
-	.info = NULL,
+	.header_fpp = bloom_fill_fpp,
+	.describe = blocked_describe,
+	.info = blocked_info,
 };

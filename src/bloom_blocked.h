@@ -20,20 +20,14 @@
 #define BLOOM_BLOCK_BITS		(BLOOM_BLOCK_BYTES * 8)
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
-extern const BloomLayout bloom_blocked_layout;
 extern BloomCheck bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits);
 /* layouts 2 and 3 build on the blocked cells: bloom_counting.c, bloom_scalable.c */
-extern const BloomLayout bloom_counting_layout;
-extern const BloomLayout bloom_scalable_layout;
 extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
 extern void bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
 extern uint64_t bloom_scalable_take(BloomHeader *hdr, uint8_t *payload,
 									const BloomHash *hashes, size_t n);
-/* layout 4, an unsized aggregate's hashes: bloom_hashes.c */
-extern const BloomLayout bloom_hashes_layout;
-
-/* its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
+/* layout 4, an unsized aggregate's hashes (bloom_hashes.c): its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
 #define BLOOM_HASHES_PREFIX		16
 #define BLOOM_HASHES_CELL		16
 

@@ -48,9 +48,9 @@
  *-------------------------------------------------------------------------
  */
 #include "bloom_core.h"
-#include "bloom_blocked.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -111,12 +111,28 @@ bloom_header_init(BloomHeader *hdr, uint64_t capacity, double error_rate,
 
 void		(*bloom_interrupt_hook) (void) = NULL;
 
-/* indexed by layout id; NULL where no layout has that id */
+/*
+ * The registry, indexed by layout id; NULL where no layout has that id.  A
+ * layout's table is defined in its own file and named nowhere else but
+ * here (scripts/check-layouts.sh), so each layout is its declaration and
+ * its entry.  The unit tests build the core with a toy layout as well.
+ */
+extern const BloomLayout bloom_blocked_layout;	/* bloom_blocked.c */
+extern const BloomLayout bloom_counting_layout; /* bloom_counting.c */
+extern const BloomLayout bloom_scalable_layout; /* bloom_scalable.c */
+extern const BloomLayout bloom_hashes_layout;	/* bloom_hashes.c */
+#ifdef BLOOM_TOY_LAYOUT
+extern const BloomLayout bloom_toy_layout;	/* test/unit_layout_toy.c */
+#endif
+
 static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_BLOCKED512] = &bloom_blocked_layout,
 	[BLOOM_LAYOUT_COUNTING4] = &bloom_counting_layout,
 	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
 	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
+#ifdef BLOOM_TOY_LAYOUT
+	[BLOOM_LAYOUT_TOY] = &bloom_toy_layout,
+#endif
 };
 
 uint64_t
@@ -145,9 +161,72 @@ bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n)
 const BloomLayout *
 bloom_layout_for(uint8_t id)
 {
-	if (id >= sizeof(bloom_layouts) / sizeof(bloom_layouts[0]))
+	size_t		nlayouts = sizeof(bloom_layouts) / sizeof(bloom_layouts[0]);
+
+	/* (with the toy's id 255 the table covers every id) */
+	if ((size_t) id >= nlayouts)
 		return NULL;
 	return bloom_layouts[id];
+}
+
+/*
+ * What a layout's entry lacks or contradicts: the callbacks every layout
+ * needs, and the flags against the callbacks they stand for.  The server
+ * calls what the flags allow without testing for NULL, so an entry that
+ * fails this would crash it; the unit tests check every registered entry.
+ */
+const char *
+bloom_layout_problem(const BloomLayout *l)
+{
+	if (l->name == NULL || l->check_header == NULL || l->check_payload == NULL ||
+		l->payload_bytes == NULL || l->add == NULL || l->same_shape == NULL ||
+		l->combine == NULL || l->cardinality == NULL || l->fpp == NULL)
+		return "a callback every layout needs is missing";
+	if (l->span_of == NULL || l->test_span == NULL || l->count == NULL)
+		return "a check callback (span_of, test_span, count) is missing";
+	if (l->describe == NULL || l->info == NULL || l->shape_hint == NULL)
+		return "describe, info or shape_hint is missing";
+	if (l->grows != (l->grown_bytes != NULL) || l->grows != (l->grow != NULL))
+		return "grows disagrees with grown_bytes and grow";
+	if (l->removes != (l->remove != NULL))
+		return "removes disagrees with remove";
+	if (l->intersects != (l->no_intersect_detail == NULL))
+		return "a layout that does not intersect needs no_intersect_detail, and only it";
+	if (l->no_intersect_hint != NULL && l->no_intersect_detail == NULL)
+		return "no_intersect_hint without no_intersect_detail";
+	return NULL;
+}
+
+size_t
+bloom_describe_cells(const BloomHeader *hdr, const char *cells, const char *name,
+					 char *buf, size_t size)
+{
+	return (size_t) snprintf(buf, size, "%llu %s, %d hashes, seed %u%s%s",
+							 (unsigned long long) hdr->nbits, cells, hdr->nhashes,
+							 hdr->seed, name ? ", layout " : "", name ? name : "");
+}
+
+size_t
+bloom_describe_sized(const BloomHeader *hdr, const char *name, char *buf, size_t size)
+{
+	return (size_t) snprintf(buf, size, "capacity %llu at error rate %g, seed %u%s%s",
+							 (unsigned long long) hdr->capacity, hdr->error_rate,
+							 hdr->seed, name ? ", layout " : "", name ? name : "");
+}
+
+double
+bloom_fill_fpp(const BloomHeader *hdr)
+{
+	if (hdr->nbits == 0)
+		return 0.0;
+	return pow((double) hdr->bits_set / (double) hdr->nbits, hdr->nhashes);
+}
+
+void
+bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink)
+{
+	bloom_info_uint(sink, "nbits", hdr->nbits);
+	bloom_info_uint(sink, "nhashes", hdr->nhashes);
 }
 
 const char *

@@ -33,6 +33,9 @@
 #define BLOOM_LAYOUT_COUNTING4	2
 #define BLOOM_LAYOUT_SCALABLE	3
 #define BLOOM_LAYOUT_HASHES		4	/* an unsized aggregate's hashes */
+#ifdef BLOOM_TOY_LAYOUT
+#define BLOOM_LAYOUT_TOY		255 /* test/unit_layout_toy.c, unit tests only */
+#endif
 
 /*
  * The smallest first sub-filter of the scalable filter that a list of
@@ -177,11 +180,71 @@ bloom_check_interrupts(void)
 extern void bloom_fill_chunked(uint8_t *dst, const uint8_t *src, uint64_t n);
 
 /*
+ * What a layout shows in bf_info beyond the members every filter has, one
+ * member at a time: the core has no JSON of its own, so the server hands a
+ * sink that builds its jsonb object from these calls (and the tests one that
+ * writes text).  A member is a name and a number: an unsigned integer, or a
+ * double written with 17 significant digits (exactly, as releases up to 1.2
+ * wrote them).  BLOOM_INFO_LIST opens a named list, BLOOM_INFO_OBJECT an
+ * object in a list (no name), BLOOM_INFO_END closes the last one opened.
+ */
+typedef enum BloomInfoKind
+{
+	BLOOM_INFO_UINT,
+	BLOOM_INFO_REAL,
+	BLOOM_INFO_LIST,
+	BLOOM_INFO_OBJECT,
+	BLOOM_INFO_END
+} BloomInfoKind;
+
+typedef struct BloomInfoSink BloomInfoSink;
+struct BloomInfoSink
+{
+	void		(*put) (BloomInfoSink *sink, const char *name, BloomInfoKind kind,
+						uint64_t u, double d);
+};
+
+static inline void
+bloom_info_uint(BloomInfoSink *sink, const char *name, uint64_t value)
+{
+	sink->put(sink, name, BLOOM_INFO_UINT, value, 0.0);
+}
+
+static inline void
+bloom_info_real(BloomInfoSink *sink, const char *name, double value)
+{
+	sink->put(sink, name, BLOOM_INFO_REAL, 0, value);
+}
+
+/* kind BLOOM_INFO_LIST (named) or BLOOM_INFO_OBJECT (in a list, name NULL) */
+static inline void
+bloom_info_open(BloomInfoSink *sink, const char *name, BloomInfoKind kind)
+{
+	sink->put(sink, name, kind, 0, 0.0);
+}
+
+static inline void
+bloom_info_close(BloomInfoSink *sink)
+{
+	sink->put(sink, NULL, BLOOM_INFO_END, 0, 0.0);
+}
+
+/* room for a layout's describe text; longer text is cut */
+#define BLOOM_DESCRIBE_MAX		256
+
+/* the shape hint of layouts whose shape is their sizing and seed */
+#define BLOOM_HINT_SAME_SIZING	"Create both filters with the same capacity, error rate and seed."
+
+/*
  * A layout: how the payload after the header is organised, and the one
  * place that adds to, tests, combines and describes it.  The header's
  * layout byte picks the entry (bloom_layout_for); every I/O path,
- * validation, SQL function and fuzzer goes through it.  A new layout is a
- * new file defining one of these plus an entry in bloom_layouts[].
+ * validation, SQL function and fuzzer goes through it, and the server asks
+ * the entry what the layout can do and how to show it, not its id (named
+ * only where it is the format something makes: scripts/check-layouts.py).  A
+ * new layout is a new file defining one of these plus its id and its line
+ * in bloom_layouts[] (bloom_core.c); bloom_layout_problem says what an
+ * entry lacks, and test/unit_layout.c adds a layout that way.
  *
  * Shapes are compared by same_shape before combine is called; add, combine
  * and the estimates keep hdr->bits_set (the layout's count of non-zero
@@ -197,6 +260,26 @@ typedef struct BloomLayout
 	 * filter of the same seed and hash id adds them to it.
 	 */
 	bool		holds_hashes;
+
+	/*
+	 * What the layout can do, for callers to ask rather than test its
+	 * callbacks: grows (add may take fewer than n, and then grown_bytes and
+	 * grow make room), removes (remove is set), intersects (combine takes
+	 * intersect = true).  bloom_layout_problem holds them to the callbacks.
+	 */
+	bool		grows;
+	bool		removes;
+	bool		intersects;
+
+	/*
+	 * Texts of errors: why an intersection is refused (detail, and a hint
+	 * or NULL) for a layout that does not intersect; the hint of a shape
+	 * error between two values of the layout (or, for one that holds
+	 * hashes, between it and any value).
+	 */
+	const char *no_intersect_detail;
+	const char *no_intersect_hint;
+	const char *shape_hint;
 
 	/* everything checkable without the payload, against its length */
 	BloomCheck	(*check_header) (const BloomHeader *hdr, size_t payload_len);
@@ -255,12 +338,30 @@ typedef struct BloomLayout
 									double *fpp, double *limit);
 	double		(*cardinality) (const BloomHeader *hdr, const uint8_t *payload);
 	double		(*fpp) (const BloomHeader *hdr, const uint8_t *payload);
+
 	/*
-	 * More bf_info members, as JSON text (", \"name\": value"), written as
-	 * snprintf would (returns the length it needs); NULL: none.
+	 * The rate the header alone predicts, for the planner, which would
+	 * rather not read a payload; NULL if the header's fields cannot tell
+	 * (fpp over the payload answers then).
 	 */
-	size_t		(*info) (const BloomHeader *hdr, const uint8_t *payload,
-						 char *buf, size_t size);
+	double		(*header_fpp) (const BloomHeader *hdr);
+
+	/*
+	 * The value's shape as a shape error shows each operand ("The first
+	 * filter has ..."): the fields that decide it, seed included, but not
+	 * the hash id, which the server adds; written as snprintf would
+	 * (returns the length it needs).
+	 */
+	size_t		(*describe) (const BloomHeader *hdr, char *buf, size_t size);
+
+	/*
+	 * bf_info's members that depend on the layout, into sink: the header
+	 * fields whose meaning is the layout's (nbits, nhashes) and whatever
+	 * else it has to show.
+	 */
+	void		(*info) (const BloomHeader *hdr, const uint8_t *payload,
+						 BloomInfoSink *sink);
+
 	/*
 	 * An aggregate's partial state is about to be built into payload, to be
 	 * unioned with at most nparts - 1 others; finish: a value leaves the
@@ -284,6 +385,23 @@ extern uint64_t bloom_span_whole(const BloomHeader *hdr, BloomHash h);
 
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);
+
+/* what an entry lacks or contradicts, NULL if nothing (the unit tests ask) */
+extern const char *bloom_layout_problem(const BloomLayout *layout);
+
+/*
+ * Helpers of layouts whose header fields mean what a blocked filter's do:
+ * describe text ("N bits, k hashes, seed S" with cells named as given, or
+ * "capacity N at error rate R, seed S", then ", layout NAME" unless name is
+ * NULL), the rate fill^k of the header's count of cells set, and bf_info's
+ * nbits and nhashes members.
+ */
+extern size_t bloom_describe_cells(const BloomHeader *hdr, const char *cells,
+								   const char *name, char *buf, size_t size);
+extern size_t bloom_describe_sized(const BloomHeader *hdr, const char *name,
+								   char *buf, size_t size);
+extern double bloom_fill_fpp(const BloomHeader *hdr);
+extern void bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink);
 
 static inline bool
 bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,

@@ -37,10 +37,9 @@
  */
 #include "bloom_blocked.h"
 
-#include <stdio.h>
-
 #define COUNTING_BLOCK_BYTES	(BLOOM_BLOCK_BITS / 2)
 #define COUNTING_MAX			15
+#define COUNTING_CELL_BITS		4	/* as bf_info shows it */
 
 static inline int
 counter_get(const uint8_t *block, int cell)
@@ -265,8 +264,15 @@ counting_fpp(const BloomHeader *hdr, const uint8_t *payload)
 	return counting_estimate(hdr, payload, true);
 }
 
+/* its cells are four-bit counters, which the header counts in nbits */
 static size_t
-counting_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t size)
+counting_describe(const BloomHeader *hdr, char *buf, size_t size)
+{
+	return bloom_describe_cells(hdr, "counters", "counting4", buf, size);
+}
+
+static void
+counting_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
 {
 	uint64_t	saturated = 0;
 
@@ -276,13 +282,17 @@ counting_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t 
 			bloom_check_interrupts();
 		saturated += ((payload[i] & 0xF) == COUNTING_MAX) + ((payload[i] >> 4) == COUNTING_MAX);
 	}
-	return (size_t) snprintf(buf, size, ", \"counter_bits\": 4, \"saturated\": %llu",
-							 (unsigned long long) saturated);
+	bloom_info_cells(hdr, sink);
+	bloom_info_uint(sink, "counter_bits", COUNTING_CELL_BITS);
+	bloom_info_uint(sink, "saturated", saturated);
 }
 
 const BloomLayout bloom_counting_layout = {
 	.id = BLOOM_LAYOUT_COUNTING4,
 	.name = "counting4",
+	.removes = true,
+	.intersects = true,
+	.shape_hint = BLOOM_HINT_SAME_SIZING,
 	.check_header = counting_check_header,
 	.check_payload = counting_check_payload,
 	.payload_bytes = counting_payload_bytes,
@@ -296,5 +306,7 @@ const BloomLayout bloom_counting_layout = {
 	.combine = counting_combine,
 	.cardinality = counting_cardinality,
 	.fpp = counting_fpp,
+	.header_fpp = bloom_fill_fpp,
+	.describe = counting_describe,
 	.info = counting_info,
 };

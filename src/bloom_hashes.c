@@ -41,7 +41,6 @@
 #include "bloom_blocked.h"
 
 #include <math.h>
-#include <stdio.h>
 
 #define HASHES_PREFIX		BLOOM_HASHES_PREFIX
 #define HASHES_CELL			BLOOM_HASHES_CELL
@@ -299,12 +298,25 @@ hashes_fpp(const BloomHeader *hdr, const uint8_t *payload)
 	return ldexp((double) hdr->bits_set, -128);
 }
 
-static size_t
-hashes_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t size)
+/* the header alone gives it: the fpp does not read the payload */
+static double
+hashes_header_fpp(const BloomHeader *hdr)
 {
-	return (size_t) snprintf(buf, size, ", \"expansion\": %u, \"hashes\": %llu",
-							 bloom_load32le(payload),
-							 (unsigned long long) hdr->bits_set);
+	return hashes_fpp(hdr, NULL);
+}
+
+static size_t
+hashes_describe(const BloomHeader *hdr, char *buf, size_t size)
+{
+	return bloom_describe_sized(hdr, "hashes", buf, size);
+}
+
+static void
+hashes_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
+{
+	bloom_info_cells(hdr, sink);
+	bloom_info_uint(sink, "expansion", bloom_load32le(payload));
+	bloom_info_uint(sink, "hashes", hdr->bits_set);
 }
 
 /*
@@ -343,6 +355,10 @@ const BloomLayout bloom_hashes_layout = {
 	.id = BLOOM_LAYOUT_HASHES,
 	.name = "hashes",
 	.holds_hashes = true,
+	.grows = true,
+	.no_intersect_detail = "A list of element hashes is the partial state of an aggregate that has not finished.",
+	.no_intersect_hint = "Finish the aggregate (bloomfilter_agg_final, or bf_union_agg over the partial states) first.",
+	.shape_hint = "A list of element hashes (an aggregate's partial state) combines with any filter of the same seed.",
 	.check_header = hashes_check_header,
 	.check_payload = hashes_check_payload,
 	.payload_bytes = hashes_payload_bytes,
@@ -358,6 +374,8 @@ const BloomLayout bloom_hashes_layout = {
 	.combine = hashes_combine,
 	.cardinality = hashes_cardinality,
 	.fpp = hashes_fpp,
+	.header_fpp = hashes_header_fpp,
+	.describe = hashes_describe,
 	.info = hashes_info,
 	.partial = NULL,
 	.finish = NULL,

@@ -43,7 +43,6 @@
 #include "bloom_sizing.h"
 
 #include <math.h>
-#include <stdio.h>
 
 #define SCALABLE_PREFIX		16
 #define SCALABLE_SUB_HEAD	(8 + BLOOM_HEADER_SIZE)
@@ -511,33 +510,41 @@ scalable_fpp(const BloomHeader *hdr, const uint8_t *payload)
 }
 
 static size_t
-scalable_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t size)
+scalable_describe(const BloomHeader *hdr, char *buf, size_t size)
+{
+	return bloom_describe_sized(hdr, "scalable", buf, size);
+}
+
+/*
+ * nbits is the sum of the sub-filters' bits and nhashes their number, as
+ * releases up to 1.2 showed them; the list shows each sub-filter.
+ */
+static void
+scalable_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
 {
 	ScalableSub subs[SCALABLE_MAX_SUBS];
 	int			n = scalable_subs(hdr, payload, subs);
 	uint64_t	items = 0;
-	size_t		len;
 
-#define INFO_APPEND(...) \
-	(len += (size_t) snprintf(buf && len < size ? buf + len : NULL, \
-							  buf && len < size ? size - len : 0, __VA_ARGS__))
 	for (int i = 0; i < n; i++)
 		items += subs[i].items;
-	len = 0;
-	INFO_APPEND(", \"expansion\": %u, \"items\": %llu, \"subfilters\": [",
-				bloom_load32le(payload), (unsigned long long) items);
+	bloom_info_cells(hdr, sink);
+	bloom_info_uint(sink, "expansion", bloom_load32le(payload));
+	bloom_info_uint(sink, "items", items);
+	bloom_info_open(sink, "subfilters", BLOOM_INFO_LIST);
 	for (int i = 0; i < n; i++)
-		INFO_APPEND("%s{\"capacity\": %llu, \"error_rate\": %.17g, \"nbits\": %llu, "
-					"\"nhashes\": %d, \"bits_set\": %llu, \"items\": %llu, \"fpp\": %.17g}",
-					i ? ", " : "", (unsigned long long) subs[i].hdr.capacity,
-					subs[i].hdr.error_rate, (unsigned long long) subs[i].hdr.nbits,
-					subs[i].hdr.nhashes, (unsigned long long) subs[i].hdr.bits_set,
-					(unsigned long long) subs[i].items,
-					bloom_estimate_fpp(subs[i].bits, bloom_nblocks(&subs[i].hdr),
-									   subs[i].hdr.nhashes));
-	INFO_APPEND("]");
-#undef INFO_APPEND
-	return len;
+	{
+		bloom_info_open(sink, NULL, BLOOM_INFO_OBJECT);
+		bloom_info_uint(sink, "capacity", subs[i].hdr.capacity);
+		bloom_info_real(sink, "error_rate", subs[i].hdr.error_rate);
+		bloom_info_cells(&subs[i].hdr, sink);
+		bloom_info_uint(sink, "bits_set", subs[i].hdr.bits_set);
+		bloom_info_uint(sink, "items", subs[i].items);
+		bloom_info_real(sink, "fpp", bloom_estimate_fpp(subs[i].bits, bloom_nblocks(&subs[i].hdr),
+														subs[i].hdr.nhashes));
+		bloom_info_close(sink);
+	}
+	bloom_info_close(sink);
 }
 
 static void
@@ -588,6 +595,9 @@ bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 const BloomLayout bloom_scalable_layout = {
 	.id = BLOOM_LAYOUT_SCALABLE,
 	.name = "scalable",
+	.grows = true,
+	.no_intersect_detail = "An element both filters hold can sit in different sub-filters of each.",
+	.shape_hint = "Create both filters with the same capacity, error rate, expansion and seed; to combine the elements of filters built apart, add them to one filter (bf_add_all) or build it with one aggregate.",
 	.check_header = scalable_check_header,
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
@@ -604,6 +614,8 @@ const BloomLayout bloom_scalable_layout = {
 	.union_overfills = scalable_union_overfills,
 	.cardinality = scalable_cardinality,
 	.fpp = scalable_fpp,
+	.header_fpp = NULL,			/* k counts sub-filters: fpp reads them */
+	.describe = scalable_describe,
 	.info = scalable_info,
 	.partial = scalable_partial,
 	.finish = scalable_finish,

@@ -102,35 +102,38 @@ bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed
 						   (unsigned long long) BLOOM_MAX_BYTES)));
 }
 
+/* a value's shape as its layout describes it, and its hash if not current */
 static void
 bloom_describe(StringInfo buf, const BloomHeader *h)
 {
-	const BloomLayout *layout = bloom_layout_for(h->layout);
+	char		text[BLOOM_DESCRIBE_MAX];
 
-	if (layout->grow != NULL)
-		appendStringInfo(buf, "capacity " UINT64_FORMAT " at error rate %g, seed %u",
-						 h->capacity, h->error_rate, h->seed);
-	else
-		appendStringInfo(buf, "%llu bits, %d hashes, seed %u",
-						 (unsigned long long) h->nbits, h->nhashes, h->seed);
-	if (h->layout != BLOOM_LAYOUT_BLOCKED512)
-		appendStringInfo(buf, ", layout %s", layout->name);
+	bloom_layout_for(h->layout)->describe(h, text, sizeof(text));
+	appendStringInfoString(buf, text);
 	if (h->hash_id != BLOOM_HASH_CURRENT)
 		appendStringInfo(buf, ", hash id %d", h->hash_id);
 }
 
+/*
+ * The hint of a shape error: a hash id of its own, then a layout that
+ * combines with others (a list of hashes), then layouts that differ, then
+ * what the layout of both says.
+ */
 static int
 bloom_shape_hint(const BloomHeader *a, const BloomHeader *b)
 {
+	const BloomLayout *la = bloom_layout_for(a->layout);
+	const BloomLayout *lb = bloom_layout_for(b->layout);
+
 	if (a->hash_id != b->hash_id)
 		return errhint("Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.");
-	if (bloom_layout_for(a->layout)->holds_hashes || bloom_layout_for(b->layout)->holds_hashes)
-		return errhint("A list of element hashes (an aggregate's partial state) combines with any filter of the same seed.");
-	if (a->layout != b->layout)
-		return errhint("Plain, counting and scalable filters combine only with filters of their own layout.");
-	if (bloom_layout_for(a->layout)->grow != NULL)
-		return errhint("Create both filters with the same capacity, error rate, expansion and seed; to combine the elements of filters built apart, add them to one filter (bf_add_all) or build it with one aggregate.");
-	return errhint("Create both filters with the same capacity, error rate and seed.");
+	if (la->holds_hashes)
+		return errhint("%s", la->shape_hint);
+	if (lb->holds_hashes)
+		return errhint("%s", lb->shape_hint);
+	if (la != lb)
+		return errhint("Filters combine only with filters of the same layout.");
+	return errhint("%s", la->shape_hint);
 }
 
 void

@@ -196,10 +196,10 @@ bloom_state_add(BloomState *s, BloomHash h)
 		bloom_hashes_put(s->payload, s->hdr.bits_set++, h);
 		return;
 	}
-	if (s->layout->grow != NULL && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
+	if (s->layout->grows && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
 		return;
 	s->pending[s->npending++] = h;
-	if (s->npending == BLOOM_PENDING || s->layout->grow != NULL)
+	if (s->npending == BLOOM_PENDING || s->layout->grows)
 		bloom_state_flush(s);
 }
 

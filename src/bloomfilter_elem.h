@@ -137,7 +137,6 @@ bloom_elem_hash(BloomElemType *et, Datum value, const BloomHeader *hdr)
 extern Oid	bloom_key_type_of(Oid typid);
 extern Oid	bloom_key_type_arg(Oid typid);
 extern bool bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id);
-extern void bloom_append_key_type_json(StringInfo buf, uint32 key_type);
 extern bool bloom_key_hash_slow(BloomElemType *et, Datum value,
 								const BloomHeader *hdr, BloomHash *h);
 extern BloomHash bloom_key_hash_add_slow(BloomElemType *et, Datum value,

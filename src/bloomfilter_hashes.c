@@ -170,7 +170,7 @@ bloom_state_settle(BloomState *s)
 	alloc = bloom_palloc(s->eoh.eoh_context, payload_bytes + 63);
 	s->alloc = alloc;
 	s->payload = (uint8 *) TYPEALIGN(64, alloc);
-	s->layout = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	s->layout = bloom_layout_for(s->hdr.layout);
 	bloom_scalable_init(&s->hdr, expansion, s->payload);
 	if (s->layout->partial && s->nparts > 0)
 		s->layout->partial(&s->hdr, s->payload, s->nparts);

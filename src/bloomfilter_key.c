@@ -52,7 +52,6 @@
 #include "utils/date.h"
 #include "utils/float.h"
 #include "utils/fmgrprotos.h"
-#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -136,16 +135,6 @@ bloom_key_type_arg(Oid typid)
 		if (e->kind == BLOOM_ELEM_SEND && !e->send_is_canonical)
 			bloom_refuse(e);
 	return et.key_typid;
-}
-
-/* a key type as a JSON value for bf_info and cf_info: its name, or null */
-void
-bloom_append_key_type_json(StringInfo buf, uint32 key_type)
-{
-	if (key_type == 0)
-		appendStringInfoString(buf, "null");
-	else
-		escape_json(buf, format_type_be((Oid) key_type));
 }
 
 /* record et's key type in a filter that is untyped and empty */

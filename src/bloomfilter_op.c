@@ -29,6 +29,7 @@
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
+#include "bloomfilter_json.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_create);
 PG_FUNCTION_INFO_V1(bloomfilter_add);
@@ -159,13 +160,29 @@ bloomfilter_add(PG_FUNCTION_ARGS)
 static void
 bloom_check_removable(const BloomView *v)
 {
-	if (v->layout->remove == NULL)
+	if (!v->layout->removes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot remove an element from a bloom filter of layout %s",
 						v->layout->name),
 				 errdetail("Only a counting filter can forget an element."),
 				 errhint("Create the filter with bf_create(capacity, error_rate, counting => true).")));
+}
+
+/*
+ * A layout that cannot intersect, as either operand: refused before the
+ * shapes are compared, so that the error says why rather than that the
+ * shapes differ.
+ */
+static void
+bloom_check_intersectable(const BloomLayout *layout)
+{
+	if (!layout->intersects)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot intersect a bloom filter of layout %s", layout->name),
+				 errdetail("%s", layout->no_intersect_detail),
+				 layout->no_intersect_hint ? errhint("%s", layout->no_intersect_hint) : 0));
 }
 
 static void
@@ -444,17 +461,11 @@ bloom_combine(FunctionCallInfo fcinfo, bool intersect)
 		return bloom_union_hashes(fcinfo);
 	bloom_read_header(PG_GETARG_DATUM(0), &va);
 	bloom_read_header(PG_GETARG_DATUM(1), &vb);
-	if (intersect && (va.layout->holds_hashes || vb.layout->holds_hashes))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot intersect a bloom filter of layout hashes"),
-				 errdetail("A list of element hashes is the partial state of an aggregate that has not finished."),
-				 errhint("Finish the aggregate (bloomfilter_agg_final, or bf_union_agg over the partial states) first.")));
-	if (intersect && va.layout->grow != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot intersect scalable bloom filters"),
-				 errdetail("An element both filters hold can sit in different sub-filters of each.")));
+	if (intersect)
+	{
+		bloom_check_intersectable(va.layout);
+		bloom_check_intersectable(vb.layout);
+	}
 	key_type = bloom_key_combine(va.hdr.key_type, va.hdr.bits_set == 0,
 								 vb.hdr.key_type, vb.hdr.bits_set == 0,
 								 intersect ? "intersect" : "union");
@@ -574,46 +585,26 @@ bloomfilter_fpp(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(v.layout->fpp(&v.hdr, v.payload));
 }
 
+/*
+ * bf_info(filter): what every filter has, then what its layout shows (the
+ * header fields whose meaning is the layout's among them).
+ */
 Datum
 bloomfilter_info(PG_FUNCTION_ARGS)
 {
 	BloomView	v;
-	StringInfoData json;
+	BloomJson	js;
 
 	bloom_read(PG_GETARG_DATUM(0), &v);
-	initStringInfo(&json);
-	appendStringInfo(&json,
-					 "{\"version\": %d, \"layout\": \"%s\", \"hash\": \"%s\", "
-					 "\"hash_id\": %d, \"seed\": %u, "
-					 "\"capacity\": " UINT64_FORMAT ", \"error_rate\": %s, "
-					 "\"nbits\": " UINT64_FORMAT ", \"nhashes\": %d, "
-					 "\"bits_set\": " UINT64_FORMAT ", \"cardinality\": %lld, "
-					 "\"fpp\": %s, \"size_bytes\": %zu, \"key_type\": ",
-					 v.hdr.version, v.layout->name, bloom_hash_name(v.hdr.hash_id),
-					 v.hdr.hash_id, v.hdr.seed, v.hdr.capacity,
-					 float8out_internal(v.hdr.error_rate),
-					 v.hdr.nbits, v.hdr.nhashes, v.hdr.bits_set,
-					 llround(v.layout->cardinality(&v.hdr, v.payload)),
-					 float8out_internal(v.layout->fpp(&v.hdr, v.payload)),
-					 (size_t) VARHDRSZ + bloom_total_bytes(&v.hdr));
-	bloom_append_key_type_json(&json, v.hdr.key_type);
-	appendStringInfoChar(&json, '}');
-	if (v.layout->info)
-	{
-		/* most layouts' members fit the first buffer: one pass over the payload */
-		size_t		size = 1024;
-		char	   *extra = palloc(size);
-		size_t		need = v.layout->info(&v.hdr, v.payload, extra, size) + 1;
-
-		if (need > size)
-		{
-			extra = repalloc(extra, need);
-			v.layout->info(&v.hdr, v.payload, extra, need);
-		}
-		json.data[--json.len] = '\0';	/* reopen the object */
-		appendStringInfo(&json, "%s}", extra);
-	}
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
+	bloom_json_begin_filter(&js, v.hdr.version, v.hdr.hash_id, v.hdr.seed, v.hdr.key_type,
+							v.hdr.capacity, v.hdr.error_rate,
+							(uint64) VARHDRSZ + bloom_total_bytes(&v.hdr));
+	bloom_json_string(&js, "layout", v.layout->name);
+	bloom_json_uint(&js, "bits_set", v.hdr.bits_set);
+	bloom_json_int(&js, "cardinality", llround(v.layout->cardinality(&v.hdr, v.payload)));
+	bloom_json_float8(&js, "fpp", v.layout->fpp(&v.hdr, v.payload));
+	v.layout->info(&v.hdr, v.payload, &js.sink);
+	PG_RETURN_JSONB_P(bloom_json_end(&js));
 }
 
 /*

@@ -141,29 +141,25 @@ bloom_stats_hash_as_is(const FilterFacts *facts, Oid column_type)
 }
 
 /*
- * The false-positive rate of a filter as the header's count of bits set
- * predicts it: each of k bits set with the probability of the fill (for a
- * scalable filter, the sum its layout estimates over the sub-filters).
+ * The false-positive rate of a filter as its layout predicts it from the
+ * header (a plain filter: each of k bits set with the probability of the
+ * fill), or, where the header cannot tell, from the whole value (a
+ * scalable filter: the sum its layout estimates over the sub-filters).
  * The header read is left in v.
  */
 static double
 bloom_header_fpp(Datum filter, BloomView *v)
 {
-	double		fill;
-
 	bloom_read_header(filter, v);
-	if (v->hdr.nbits == 0)
-		return 0.0;
-	if (v->layout->grow != NULL)
+	if (v->layout->header_fpp == NULL)
 	{
 		BloomView	whole;
 
-		/* byte 7 counts sub-filters there: ask the layout, over the value */
+		/* the header cannot tell (a scalable one's k counts sub-filters) */
 		bloom_read(filter, &whole);
 		return whole.layout->fpp(&whole.hdr, whole.payload);
 	}
-	fill = (double) v->hdr.bits_set / (double) v->hdr.nbits;
-	return pow(fill, v->hdr.nhashes);
+	return v->layout->header_fpp(&v->hdr);
 }
 
 static void

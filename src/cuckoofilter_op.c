@@ -27,6 +27,7 @@
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
+#include "bloomfilter_json.h"
 #include "cuckoofilter.h"
 
 PG_FUNCTION_INFO_V1(cuckoofilter_create);
@@ -351,40 +352,38 @@ cuckoofilter_fpp(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(cuckoo_fpp(&v));
 }
 
+/* cf_info(filter): the header, the fill, and each sub-filter's shape */
 Datum
 cuckoofilter_info(PG_FUNCTION_ARGS)
 {
 	CuckooView	v;
-	StringInfoData json;
+	BloomJson	js;
 	uint64		slots;
 	uint64		buckets = 0;
-	StringInfoData key_type;
 
 	cf_read(PG_GETARG_DATUM(0), &v);
-	initStringInfo(&key_type);
-	bloom_append_key_type_json(&key_type, v.hdr.key_type);
 	slots = cuckoo_slots(&v);
 	for (int i = 0; i < v.hdr.nsub; i++)
 		buckets += v.sub[i].nbuckets;
-	initStringInfo(&json);
-	appendStringInfo(&json,
-					 "{\"version\": %d, \"hash\": \"%s\", \"hash_id\": %d, \"seed\": %u, "
-					 "\"capacity\": " UINT64_FORMAT ", \"error_rate\": %s, "
-					 "\"bucket_size\": %d, \"fingerprint_bits\": %d, \"max_kicks\": %d, "
-					 "\"items\": " UINT64_FORMAT ", \"buckets\": " UINT64_FORMAT ", "
-					 "\"slots\": " UINT64_FORMAT ", \"load\": %s, \"fpp\": %s, "
-					 "\"size_bytes\": %zu, \"key_type\": %s, \"subfilters\": [",
-					 v.hdr.version, bloom_hash_name(v.hdr.hash_id), v.hdr.hash_id,
-					 v.hdr.seed, v.hdr.capacity, float8out_internal(v.hdr.error_rate),
-					 v.hdr.bucket_size, v.hdr.fp_bits, v.hdr.max_kicks,
-					 v.hdr.items, buckets, slots,
-					 float8out_internal((double) v.hdr.items / (double) slots),
-					 float8out_internal(cuckoo_fpp(&v)),
-					 (size_t) VARHDRSZ + v.len, key_type.data);
+	bloom_json_begin_filter(&js, v.hdr.version, v.hdr.hash_id, v.hdr.seed, v.hdr.key_type,
+							v.hdr.capacity, v.hdr.error_rate, (uint64) VARHDRSZ + v.len);
+	bloom_json_uint(&js, "bucket_size", v.hdr.bucket_size);
+	bloom_json_uint(&js, "fingerprint_bits", v.hdr.fp_bits);
+	bloom_json_uint(&js, "max_kicks", v.hdr.max_kicks);
+	bloom_json_uint(&js, "items", v.hdr.items);
+	bloom_json_uint(&js, "buckets", buckets);
+	bloom_json_uint(&js, "slots", slots);
+	bloom_json_float8(&js, "load", (double) v.hdr.items / (double) slots);
+	bloom_json_float8(&js, "fpp", cuckoo_fpp(&v));
+	bloom_info_open(&js.sink, "subfilters", BLOOM_INFO_LIST);
 	for (int i = 0; i < v.hdr.nsub; i++)
-		appendStringInfo(&json,
-						 "%s{\"buckets\": " UINT64_FORMAT ", \"fingerprint_bits\": %d, \"items\": " UINT64_FORMAT "}",
-						 i > 0 ? ", " : "", v.sub[i].nbuckets, v.sub[i].fp_bits, v.sub[i].count);
-	appendStringInfoString(&json, "]}");
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
+	{
+		bloom_info_open(&js.sink, NULL, BLOOM_INFO_OBJECT);
+		bloom_info_uint(&js.sink, "buckets", v.sub[i].nbuckets);
+		bloom_info_uint(&js.sink, "fingerprint_bits", v.sub[i].fp_bits);
+		bloom_info_uint(&js.sink, "items", v.sub[i].count);
+		bloom_info_close(&js.sink);
+	}
+	bloom_info_close(&js.sink);
+	PG_RETURN_JSONB_P(bloom_json_end(&js));
 }

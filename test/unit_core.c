@@ -588,17 +588,23 @@ test_layout_table(void)
 	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
 	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(5) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
+	CHECK(l->intersects && !l->grows && !l->removes && l->header_fpp != NULL,
+		  "what blocked512 can do");
 	l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_COUNTING4 && strcmp(l->name, "counting4") == 0 &&
-		  l->remove != NULL, "layout 2 is not counting4");
+		  l->removes && l->intersects && !l->grows, "layout 2 is not counting4");
 	l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_SCALABLE && strcmp(l->name, "scalable") == 0 &&
-		  l->grow != NULL && l->remove == NULL, "layout 3 is not scalable");
+		  l->grows && !l->removes && !l->intersects && l->header_fpp == NULL,
+		  "layout 3 is not scalable");
 	l = bloom_layout_for(BLOOM_LAYOUT_HASHES);
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_HASHES && strcmp(l->name, "hashes") == 0 &&
-		  l->holds_hashes && l->grow != NULL && l->remove == NULL, "layout 4 is not hashes");
+		  l->holds_hashes && l->grows && !l->removes && !l->intersects, "layout 4 is not hashes");
 	CHECK(!bloom_layout_for(BLOOM_LAYOUT_SCALABLE)->holds_hashes &&
 		  !bloom_layout_for(BLOOM_LAYOUT_BLOCKED512)->holds_hashes, "only layout 4 holds hashes");
+	for (int id = BLOOM_LAYOUT_BLOCKED512; id <= BLOOM_LAYOUT_HASHES; id++)
+		CHECK(bloom_layout_problem(bloom_layout_for(id)) == NULL, "layout %d: %s", id,
+			  bloom_layout_problem(bloom_layout_for(id)));
 	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
 		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
 		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
@@ -764,7 +770,7 @@ test_hashes_layout(void)
 		}
 		CHECK(sh.nhashes == 1 && items <= (uint64_t) n && items > (uint64_t) n * 99 / 100,
 			  "the list became %d sub-filters holding %llu", sh.nhashes, (unsigned long long) items);
-		CHECK(bloom_scalable_layout.fpp(&sh, sp) < 0.01, "the list's filter misses its rate");
+		CHECK(bloom_layout_for(BLOOM_LAYOUT_SCALABLE)->fpp(&sh, sp) < 0.01, "the list's filter misses its rate");
 		free(sp);
 	}
 	free(payload);

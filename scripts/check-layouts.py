@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Check that a layout is named only in its own file.
+
+Each layout's table (`const BloomLayout bloom_x_layout`, with its `.id`) is
+defined in one file of src/.  No other file of src/ may name the table or
+the id constant (`BLOOM_LAYOUT_*`), except:
+
+- bloom_core.h's list of ids (the `#define BLOOM_LAYOUT_*` lines);
+- the registry in bloom_core.c (its `extern const BloomLayout` and
+  `[BLOOM_LAYOUT_*] = &bloom_*_layout,` lines);
+- the places in ALLOWED below, where the id is the stored format a SQL
+  function or the index makes, each with its count and reason.
+
+Everything else asks the layout table (flags, texts, callbacks).  Tests,
+fuzzers and benchmarks (test/, fuzz/, bench/) name layouts on purpose and
+are not checked.  Comments are not code and are skipped.
+
+    scripts/check-layouts.py [SRC_DIR]     check (default: src/)
+    scripts/check-layouts.py --self-test   also prove it fails on a violation
+
+Run by `make check-layouts`, part of `make test`.
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (file, name): (occurrences, why the id is named there)
+ALLOWED = {
+    ('bloom_core.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (1, 'bloom_header_init: a new header is a plain filter until its maker sets the layout'),
+    ('bloom_scalable.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (1, "a scalable filter's sub-filters are stored as blocked512 filters"),
+    ('bloomfilter_agg.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (1, 'bf_agg(element, capacity, error_rate) makes a plain filter'),
+    ('bloomfilter_am.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (2, "the index's metapage and pages hold a blocked512 filter"),
+    ('bloomfilter_create.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (1, "bloom_new_scalable checks its request as a plain filter's"),
+    ('bloomfilter_op.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (1, "bf_create's forms of 1.0 make a plain filter"),
+    ('bloomfilter_op.c', 'BLOOM_LAYOUT_COUNTING4'):
+        (1, "bf_create's counting argument (1.2) makes a counting filter"),
+}
+
+TABLE = re.compile(r'^const BloomLayout (bloom_\w+_layout) = \{(.*?)^\};', re.M | re.S)
+TABLE_ID = re.compile(r'\.id\s*=\s*(BLOOM_LAYOUT_\w+)')
+ID_DEFINE = re.compile(r'^#define (BLOOM_LAYOUT_\w+)\s+\d+', re.M)
+REGISTRY_LINE = re.compile(
+    r'^\s*(extern const BloomLayout bloom_\w+_layout;|\[BLOOM_LAYOUT_\w+\] = &bloom_\w+_layout,)\s*$')
+
+
+def strip_comments(text):
+    """C comments become blanks, keeping line breaks (and so line numbers)."""
+    def blank(m):
+        return re.sub(r'[^\n]', ' ', m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*', blank, text, flags=re.S)
+
+
+def sources(src):
+    return sorted(f for f in os.listdir(src) if f.endswith(('.c', '.h')))
+
+
+def layouts(src):
+    """{name: own file} for every table and id a layout file defines."""
+    own = {}
+    for f in sources(src):
+        text = open(os.path.join(src, f), encoding='utf-8').read()
+        for m in TABLE.finditer(strip_comments(text)):
+            own[m.group(1)] = f
+            ident = TABLE_ID.search(m.group(2))
+            if ident:
+                own[ident.group(1)] = f
+    return own
+
+
+def check(src):
+    own = layouts(src)
+    core_h = strip_comments(open(os.path.join(src, 'bloom_core.h'), encoding='utf-8').read())
+    names = set(own) | set(ID_DEFINE.findall(core_h))
+    if not own:
+        return ['no layout tables found in %s' % src]
+    word = re.compile(r'\b(' + '|'.join(sorted(names)) + r')\b')
+    problems = []
+    for f in sources(src):
+        counts = {}
+        lines = strip_comments(open(os.path.join(src, f), encoding='utf-8').read()).split('\n')
+        for n, line in enumerate(lines, 1):
+            if f == 'bloom_core.h' and ID_DEFINE.match(line):
+                continue
+            if f == 'bloom_core.c' and REGISTRY_LINE.match(line):
+                continue
+            for name in word.findall(line):
+                if own.get(name) == f:
+                    continue
+                counts[name] = counts.get(name, 0) + 1
+                if (f, name) not in ALLOWED:
+                    problems.append('src/%s:%d names %s, which belongs to %s'
+                                    % (f, n, name, own.get(name, 'no layout file of src/')))
+        for (af, name), (count, why) in ALLOWED.items():
+            if af == f and counts.get(name, 0) != count:
+                problems.append('src/%s names %s %d times, %d allowed (%s)'
+                                % (f, name, counts.get(name, 0), count, why))
+    return problems
+
+
+def self_test():
+    """A copy of src/ with one stray id must fail, and a stray table too."""
+    for stray in ('BLOOM_LAYOUT_SCALABLE', 'bloom_counting_layout'):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, 'src')
+            shutil.copytree(os.path.join(ROOT, 'src'), copy)
+            with open(os.path.join(copy, 'bloomfilter_support.c'), 'a') as out:
+                out.write('\nstatic const void *stray = &%s;\n' % stray)
+            if not check(copy):
+                return 'a stray %s in bloomfilter_support.c passed' % stray
+    return None
+
+
+def main(argv):
+    if argv[1:] == ['--self-test']:
+        failure = self_test()
+        if failure:
+            print('check-layouts: self-test failed: ' + failure)
+            return 1
+        argv = argv[:1]
+    src = argv[1] if len(argv) > 1 else os.path.join(ROOT, 'src')
+    problems = check(src)
+    for p in problems:
+        print('check-layouts: ' + p)
+    if problems:
+        return 1
+    print('check-layouts: every layout is named only in its own file, the registry and %d allowed places'
+          % sum(c for c, _ in ALLOWED.values()))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
