@@ -168,7 +168,7 @@
 
 /* high 64 bits of x * n: the blocked layout's portable computation */
 static inline uint64_t
-ck_fastrange(uint64_t x, uint64_t n)
+cuckoo_fastrange(uint64_t x, uint64_t n)
 {
 	return bloom_block_of(x, n);
 }
@@ -176,7 +176,7 @@ ck_fastrange(uint64_t x, uint64_t n)
 /* ---- slots ---- */
 
 static inline uint64_t
-ck_mask(int f)
+cuckoo_mask(int f)
 {
 	return (UINT64_C(1) << f) - 1;
 }
@@ -187,7 +187,7 @@ ck_mask(int f)
  * the end of the slots fewer bytes remain; those are read one by one.
  */
 static inline uint64_t
-ck_word(const CuckooSub *s, size_t byte)
+cuckoo_word(const CuckooSub *s, size_t byte)
 {
 	uint64_t	w = 0;
 
@@ -199,22 +199,22 @@ ck_word(const CuckooSub *s, size_t byte)
 }
 
 static inline uint32_t
-ck_get(const CuckooSub *s, uint64_t k)
+cuckoo_get(const CuckooSub *s, uint64_t k)
 {
 	uint64_t	bit = k * s->fp_bits;
 
-	return (uint32_t) ((ck_word(s, (size_t) (bit >> 3)) >> (bit & 7)) & ck_mask(s->fp_bits));
+	return (uint32_t) ((cuckoo_word(s, (size_t) (bit >> 3)) >> (bit & 7)) & cuckoo_mask(s->fp_bits));
 }
 
 static inline void
-ck_set(CuckooSub *s, uint64_t k, uint32_t fp)
+cuckoo_set(CuckooSub *s, uint64_t k, uint32_t fp)
 {
 	uint64_t	bit = k * s->fp_bits;
 	size_t		byte = (size_t) (bit >> 3);
 	int			shift = (int) (bit & 7);
-	uint64_t	w = ck_word(s, byte);
+	uint64_t	w = cuckoo_word(s, byte);
 
-	w &= ~(ck_mask(s->fp_bits) << shift);
+	w &= ~(cuckoo_mask(s->fp_bits) << shift);
 	w |= (uint64_t) fp << shift;
 	if (byte + 8 <= s->slot_bytes)
 		bloom_store64le(s->slots + byte, w);
@@ -224,7 +224,7 @@ ck_set(CuckooSub *s, uint64_t k, uint32_t fp)
 }
 
 static inline uint32_t
-ck_fingerprint(uint64_t h2, int f)
+cuckoo_fingerprint(uint64_t h2, int f)
 {
 	uint32_t	fp = (uint32_t) (h2 >> (64 - f));
 
@@ -232,9 +232,9 @@ ck_fingerprint(uint64_t h2, int f)
 }
 
 static inline uint64_t
-ck_alt(uint64_t bucket, uint32_t fp, uint64_t n)
+cuckoo_alt(uint64_t bucket, uint32_t fp, uint64_t n)
 {
-	uint64_t	H = ck_fastrange(bloom_fmix64(fp), n);
+	uint64_t	H = cuckoo_fastrange(bloom_fmix64(fp), n);
 
 	return H >= bucket ? H - bucket : H + n - bucket;
 }
@@ -245,15 +245,15 @@ ck_alt(uint64_t bucket, uint32_t fp, uint64_t n)
  * single load reads them all.
  */
 static inline int
-ck_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
+cuckoo_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 {
 	int			f = s->fp_bits;
 
 	if (b * f <= 57)
 	{
 		uint64_t	bit = bucket * b * f;
-		uint64_t	w = ck_word(s, (size_t) (bit >> 3)) >> (bit & 7);
-		uint64_t	m = ck_mask(f);
+		uint64_t	w = cuckoo_word(s, (size_t) (bit >> 3)) >> (bit & 7);
+		uint64_t	m = cuckoo_mask(f);
 
 		for (int j = 0; j < b; j++, w >>= f)
 			if ((w & m) == fp)
@@ -261,20 +261,20 @@ ck_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 		return -1;
 	}
 	for (int j = 0; j < b; j++)
-		if (ck_get(s, bucket * b + j) == fp)
+		if (cuckoo_get(s, bucket * b + j) == fp)
 			return j;
 	return -1;
 }
 
 /* ask for a bucket's first line ahead of reading it */
 static inline void
-ck_prefetch(const CuckooSub *s, int b, uint64_t bucket)
+cuckoo_prefetch(const CuckooSub *s, int b, uint64_t bucket)
 {
 	__builtin_prefetch(s->slots + ((bucket * b * s->fp_bits) >> 3));
 }
 
 static inline void
-ck_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
+cuckoo_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
 {
 	s->count += delta;
 	v->hdr.items += delta;
@@ -284,7 +284,7 @@ ck_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
 
 /* the kick sequence: a 64-bit LCG, its top bits used */
 static inline uint64_t
-ck_next(uint64_t r)
+cuckoo_next(uint64_t r)
 {
 	return r * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
 }
@@ -293,22 +293,22 @@ ck_next(uint64_t r)
  * Put fp in an empty slot of bucket or its alternate; no kicks.
  */
 static bool
-ck_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
+cuckoo_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
 {
 	int			b = v->hdr.bucket_size;
 	uint64_t	buckets[2];
 
 	buckets[0] = bucket;
-	buckets[1] = ck_alt(bucket, fp, s->nbuckets);
-	ck_prefetch(s, b, buckets[1]);
+	buckets[1] = cuckoo_alt(bucket, fp, s->nbuckets);
+	cuckoo_prefetch(s, b, buckets[1]);
 	for (int i = 0; i < 2; i++)
 	{
-		int			j = ck_find(s, b, buckets[i], 0);
+		int			j = cuckoo_find(s, b, buckets[i], 0);
 
 		if (j >= 0)
 		{
-			ck_set(s, buckets[i] * b + j, fp);
-			ck_set_count(v, s, 1);
+			cuckoo_set(s, buckets[i] * b + j, fp);
+			cuckoo_set_count(v, s, 1);
 			return true;
 		}
 	}
@@ -320,7 +320,7 @@ ck_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
  * sequence.  Undone if it finds no empty slot within max_kicks.
  */
 static bool
-ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
+cuckoo_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 {
 	int			b = v->hdr.bucket_size;
 	int			kicks = v->hdr.max_kicks;
@@ -329,36 +329,36 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 	uint64_t	cur;
 	int			done;
 
-	r = ck_next(r);
-	cur = (r >> 63) ? ck_alt(bucket, fp, s->nbuckets) : bucket;
+	r = cuckoo_next(r);
+	cur = (r >> 63) ? cuckoo_alt(bucket, fp, s->nbuckets) : bucket;
 	for (done = 0; done < kicks; done++)
 	{
 		int			j;
 		uint64_t	k;
 		uint32_t	victim;
 
-		r = ck_next(r);
+		r = cuckoo_next(r);
 		j = (int) (r >> 61) & (b - 1);
 		k = cur * b + j;
-		victim = ck_get(s, k);
-		ck_set(s, k, hand);
+		victim = cuckoo_get(s, k);
+		cuckoo_set(s, k, hand);
 		path[done] = k;
 		hand = victim;
-		cur = ck_alt(cur, hand, s->nbuckets);
-		j = ck_find(s, b, cur, 0);
+		cur = cuckoo_alt(cur, hand, s->nbuckets);
+		j = cuckoo_find(s, b, cur, 0);
 		if (j >= 0)
 		{
-			ck_set(s, cur * b + j, hand);
-			ck_set_count(v, s, 1);
+			cuckoo_set(s, cur * b + j, hand);
+			cuckoo_set_count(v, s, 1);
 			return true;
 		}
 	}
 	/* undo: walk back, each slot gets back what was taken from it */
 	while (done-- > 0)
 	{
-		uint32_t	taken = ck_get(s, path[done]);
+		uint32_t	taken = cuckoo_get(s, path[done]);
 
-		ck_set(s, path[done], hand);
+		cuckoo_set(s, path[done], hand);
 		hand = taken;
 	}
 	return false;
@@ -380,7 +380,7 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
  * its small fingerprints fill badly: see CUCKOO_FLOOR_FP_BITS).
  */
 static uint64_t
-ck_isqrt_ceil(uint64_t x)
+cuckoo_isqrt_ceil(uint64_t x)
 {
 	uint64_t	r = (uint64_t) sqrt((double) x);
 
@@ -398,7 +398,7 @@ cuckoo_room(int bucket_size, uint64_t nbuckets)
 	uint64_t	permille = bucket_size == 8 ? 960 : bucket_size == 4 ? 930 : 800;
 	uint64_t	beta = bucket_size == 8 ? 3 : 4;
 	uint64_t	load = slots * permille / 1000;
-	uint64_t	spread = ck_isqrt_ceil(beta * beta * slots);
+	uint64_t	spread = cuckoo_isqrt_ceil(beta * beta * slots);
 
 	if (load <= spread || load - spread < (uint64_t) bucket_size)
 		return (uint64_t) bucket_size;
@@ -421,14 +421,14 @@ cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets)
 }
 
 static size_t
-ck_sub_slot_bytes(uint64_t nbuckets, int b, int f)
+cuckoo_sub_slot_bytes(uint64_t nbuckets, int b, int f)
 {
 	return (size_t) ((nbuckets * (uint64_t) b * (uint64_t) f + 7) / 8);
 }
 
 /* nbuckets small enough that the slot bit count cannot overflow */
 static bool
-ck_nbuckets_ok(uint64_t nbuckets, int b, int f)
+cuckoo_nbuckets_ok(uint64_t nbuckets, int b, int f)
 {
 	return nbuckets >= 1 &&
 		nbuckets <= (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * f);
@@ -439,16 +439,16 @@ cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets)
 {
 	size_t		len;
 
-	if (!ck_nbuckets_ok(nbuckets, bucket_size, fp_bits))
+	if (!cuckoo_nbuckets_ok(nbuckets, bucket_size, fp_bits))
 		return 0;
 	len = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE +
-		ck_sub_slot_bytes(nbuckets, bucket_size, fp_bits);
+		cuckoo_sub_slot_bytes(nbuckets, bucket_size, fp_bits);
 	return len <= CUCKOO_MAX_BYTES ? len : 0;
 }
 
 /* the fewest buckets whose room holds capacity; false past the size limit */
 static bool
-ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
+cuckoo_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
 {
 	double		load = b == 8 ? 0.96 : 0.93;
 	double		beta = b == 8 ? 3.0 : 4.0;
@@ -478,13 +478,13 @@ ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
  * never passes target.  False if no f up to 32 fits within the size limit.
  */
 static bool
-ck_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
+cuckoo_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
 {
 	uint64_t	max_n = (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * CUCKOO_FLOOR_FP_BITS);
 	uint64_t	n_room;
 	double		best = INFINITY;
 
-	if (!ck_room_buckets(capacity, b, max_n, &n_room))
+	if (!cuckoo_room_buckets(capacity, b, max_n, &n_room))
 		return false;
 	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
 	{
@@ -528,7 +528,7 @@ cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
 		uint64_t	n;
 		double		bits;
 
-		if (!ck_shape(capacity, target, sizes[i], &f, &n))
+		if (!cuckoo_shape(capacity, target, sizes[i], &f, &n))
 			continue;
 		bits = (double) n * sizes[i] * f;
 		if (bits < best)
@@ -548,7 +548,7 @@ cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
  * of 1.2 and merges can have sub-filters sized otherwise) and of its slots.
  */
 static uint64_t
-ck_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
+cuckoo_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
 {
 	uint64_t	slots = nbuckets * hdr->bucket_size;
 	uint64_t	want = hdr->capacity > (UINT64_MAX >> i) ? UINT64_MAX : hdr->capacity << i;
@@ -602,9 +602,9 @@ cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf)
 }
 
 static void
-ck_sub_init(uint8_t *desc, uint64_t nbuckets, int b, int f)
+cuckoo_sub_init(uint8_t *desc, uint64_t nbuckets, int b, int f)
 {
-	memset(desc, 0, CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, b, f));
+	memset(desc, 0, CUCKOO_SUB_HEADER_SIZE + cuckoo_sub_slot_bytes(nbuckets, b, f));
 	bloom_store64le(desc, nbuckets);
 	desc[16] = (uint8_t) f;
 }
@@ -626,7 +626,7 @@ cuckoo_init(uint8_t *buf, uint64_t capacity, double error_rate, uint32_t seed,
 	hdr.capacity = capacity;
 	hdr.error_rate = error_rate;
 	cuckoo_header_encode(&hdr, buf);
-	ck_sub_init(buf + CUCKOO_HEADER_SIZE, nbuckets, bucket_size, fp_bits);
+	cuckoo_sub_init(buf + CUCKOO_HEADER_SIZE, nbuckets, bucket_size, fp_bits);
 }
 
 /* ---- validation ---- */
@@ -685,18 +685,18 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		if (s->fp_bits < CUCKOO_MIN_FP_BITS || s->fp_bits > CUCKOO_MAX_FP_BITS ||
 			(i == 0 && s->fp_bits != hdr->fp_bits))
 			return CUCKOO_BAD_FP_BITS;
-		if (!ck_nbuckets_ok(s->nbuckets, b, s->fp_bits))
+		if (!cuckoo_nbuckets_ok(s->nbuckets, b, s->fp_bits))
 			return CUCKOO_BAD_NBUCKETS;
 		if (s->count > s->nbuckets * b)
 			return CUCKOO_BAD_COUNT;
 		off += CUCKOO_SUB_HEADER_SIZE;
-		s->slot_bytes = ck_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
+		s->slot_bytes = cuckoo_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
 		if (len - off < s->slot_bytes)
 			return CUCKOO_BAD_LENGTH;
 		s->slots = (uint8_t *) buf + off;
 		off += s->slot_bytes;
 		items += s->count;
-		s->room = ck_sub_room(hdr, i, s->nbuckets);
+		s->room = cuckoo_sub_room(hdr, i, s->nbuckets);
 	}
 	if (off != len)
 		return CUCKOO_BAD_LENGTH;
@@ -721,7 +721,7 @@ cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v)
 
 		for (uint64_t k = 0; k < nslots; k++)
 		{
-			used += ck_get(s, k) != 0;
+			used += cuckoo_get(s, k) != 0;
 			if ((k & 0xFFFFF) == 0xFFFFF)
 				bloom_check_interrupts();
 		}
@@ -794,15 +794,15 @@ cuckoo_count(const CuckooView *v, BloomHash h)
 	for (int i = 0; i < v->hdr.nsub; i++)
 	{
 		const CuckooSub *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	i1 = ck_fastrange(h.h1, s->nbuckets);
-		uint64_t	i2 = ck_alt(i1, fp, s->nbuckets);
+		uint32_t	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, s->nbuckets);
+		uint64_t	i2 = cuckoo_alt(i1, fp, s->nbuckets);
 
 		for (int j = 0; j < b; j++)
 		{
-			n += ck_get(s, i1 * b + j) == fp;
+			n += cuckoo_get(s, i1 * b + j) == fp;
 			if (i2 != i1)
-				n += ck_get(s, i2 * b + j) == fp;
+				n += cuckoo_get(s, i2 * b + j) == fp;
 		}
 	}
 	return n;
@@ -816,12 +816,12 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 	for (int i = 0; i < v->hdr.nsub; i++)
 	{
 		const CuckooSub *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	i1 = ck_fastrange(h.h1, s->nbuckets);
-		uint64_t	i2 = ck_alt(i1, fp, s->nbuckets);
+		uint32_t	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, s->nbuckets);
+		uint64_t	i2 = cuckoo_alt(i1, fp, s->nbuckets);
 
-		ck_prefetch(s, b, i2);
-		if (ck_find(s, b, i1, fp) >= 0 || ck_find(s, b, i2, fp) >= 0)
+		cuckoo_prefetch(s, b, i2);
+		if (cuckoo_find(s, b, i1, fp) >= 0 || cuckoo_find(s, b, i2, fp) >= 0)
 			return true;
 	}
 	return false;
@@ -829,18 +829,18 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 
 /* bucket of sub-filter s holding the element's fingerprint, or -1 */
 static int64_t
-ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
+cuckoo_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
 {
 	int			b = v->hdr.bucket_size;
-	uint32_t	fp = ck_fingerprint(h2, s->fp_bits);
-	uint64_t	bucket = ck_fastrange(h1, s->nbuckets);
+	uint32_t	fp = cuckoo_fingerprint(h2, s->fp_bits);
+	uint64_t	bucket = cuckoo_fastrange(h1, s->nbuckets);
 
 	for (int pass = 0; pass < 2; pass++)
 	{
-		*slot = ck_find(s, b, bucket, fp);
+		*slot = cuckoo_find(s, b, bucket, fp);
 		if (*slot >= 0)
 			return (int64_t) bucket;
-		bucket = ck_alt(bucket, fp, s->nbuckets);
+		bucket = cuckoo_alt(bucket, fp, s->nbuckets);
 	}
 	return -1;
 }
@@ -856,7 +856,7 @@ ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int 
  * room; else the kick walk in the newest, if below its room.
  */
 static bool
-ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
+cuckoo_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 {
 	int			last = v->hdr.nsub - 1;
 	CuckooSub  *s;
@@ -866,12 +866,12 @@ ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 		int			j;
 
 		s = &v->sub[i];
-		if (ck_match(v, s, h1, h2, &j) < 0)
+		if (cuckoo_match(v, s, h1, h2, &j) < 0)
 			continue;
-		if (ck_place(v, s, ck_fastrange(h1, s->nbuckets),
-					 ck_fingerprint(h2, s->fp_bits)) ||
-			ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
-					ck_fingerprint(h2, s->fp_bits), h2))
+		if (cuckoo_place(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						 cuckoo_fingerprint(h2, s->fp_bits)) ||
+			cuckoo_kick(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						cuckoo_fingerprint(h2, s->fp_bits), h2))
 			return true;
 		break;
 	}
@@ -879,15 +879,15 @@ ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 	{
 		s = &v->sub[i];
 		if (s->count < s->room &&
-			ck_place(v, s, ck_fastrange(h1, s->nbuckets),
-					 ck_fingerprint(h2, s->fp_bits)))
+			cuckoo_place(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						 cuckoo_fingerprint(h2, s->fp_bits)))
 			return true;
 	}
 	s = &v->sub[last];
 	if (s->count >= s->room)
 		return false;
-	return ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
-				   ck_fingerprint(h2, s->fp_bits), h2);
+	return cuckoo_kick(v, s, cuckoo_fastrange(h1, s->nbuckets),
+					   cuckoo_fingerprint(h2, s->fp_bits), h2);
 }
 
 /*
@@ -903,10 +903,10 @@ cuckoo_add(CuckooView *v, BloomHash h)
 	uint32_t	fp;
 
 	if (v->hdr.nsub != 1 || s->count >= s->room)
-		return ck_add_steps(v, h.h1, h.h2);
-	bucket = ck_fastrange(h.h1, s->nbuckets);
-	fp = ck_fingerprint(h.h2, s->fp_bits);
-	return ck_place(v, s, bucket, fp) || ck_kick(v, s, bucket, fp, h.h2);
+		return cuckoo_add_steps(v, h.h1, h.h2);
+	bucket = cuckoo_fastrange(h.h1, s->nbuckets);
+	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+	return cuckoo_place(v, s, bucket, fp) || cuckoo_kick(v, s, bucket, fp, h.h2);
 }
 
 /*
@@ -928,7 +928,7 @@ cuckoo_delete(CuckooView *v, BloomHash h)
 	{
 		const CuckooSub *s = &v->sub[i];
 		int			j;
-		int64_t		at = ck_match(v, s, h.h1, h.h2, &j);
+		int64_t		at = cuckoo_match(v, s, h.h1, h.h2, &j);
 
 		if (at < 0)
 			continue;
@@ -944,8 +944,8 @@ cuckoo_delete(CuckooView *v, BloomHash h)
 	}
 	if (found < 0)
 		return CUCKOO_DELETE_ABSENT;
-	ck_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
-	ck_set_count(v, &v->sub[found], -1);
+	cuckoo_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
+	cuckoo_set_count(v, &v->sub[found], -1);
 	return CUCKOO_DELETE_DONE;
 }
 
@@ -968,14 +968,14 @@ cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
 		return CUCKOO_GROW_SUBFILTERS;
 	if (v->hdr.capacity > (UINT64_MAX >> k))
 		return CUCKOO_GROW_SIZE;
-	if (!ck_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
-				  fp_bits, nbuckets))
+	if (!cuckoo_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
+					  fp_bits, nbuckets))
 	{
 		/* the same capacity at the floor's rate: if that fits, bits ran out */
 		int			f;
 		uint64_t	n;
 
-		if (ck_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
+		if (cuckoo_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
 			return CUCKOO_GROW_FP_BITS;
 		return CUCKOO_GROW_SIZE;
 	}
@@ -990,9 +990,9 @@ cuckoo_grown_bytes(const CuckooView *v, uint64_t nbuckets, int fp_bits)
 	int			b = v->hdr.bucket_size;
 	size_t		add;
 
-	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS || !ck_nbuckets_ok(nbuckets, b, fp_bits))
+	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS || !cuckoo_nbuckets_ok(nbuckets, b, fp_bits))
 		return 0;
-	add = CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, b, fp_bits);
+	add = CUCKOO_SUB_HEADER_SIZE + cuckoo_sub_slot_bytes(nbuckets, b, fp_bits);
 	if (add > CUCKOO_MAX_BYTES - v->len)
 		return 0;
 	return v->len + add;
@@ -1006,7 +1006,7 @@ cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits)
 
 	if (dst != v->buf)
 		memcpy(dst, v->buf, oldlen);
-	ck_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
+	cuckoo_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
 	v->hdr.nsub++;
 	dst[12] = (uint8_t) v->hdr.nsub;
 	dst[13] = (uint8_t) (v->hdr.nsub >> 8);
@@ -1027,7 +1027,7 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 
 		for (; k < nslots; k++)
 		{
-			uint32_t	fp = ck_get(from, k);
+			uint32_t	fp = cuckoo_get(from, k);
 			uint64_t	bucket = k / b;
 			int			last = -1;
 			bool		placed = false;
@@ -1043,11 +1043,11 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 				if (s->nbuckets != from->nbuckets || s->fp_bits != from->fp_bits)
 					continue;
 				last = d;
-				placed = ck_place(dst, s, bucket, fp);
+				placed = cuckoo_place(dst, s, bucket, fp);
 			}
 			if (!placed && last >= 0)
-				placed = ck_kick(dst, &dst->sub[last], bucket, fp,
-								 bloom_fmix64(((uint64_t) fp << 40) ^ bucket));
+				placed = cuckoo_kick(dst, &dst->sub[last], bucket, fp,
+									 bloom_fmix64(((uint64_t) fp << 40) ^ bucket));
 			if (!placed)
 			{
 				*cursor = ((uint64_t) i << CUCKOO_CURSOR_SHIFT) | k;
