@@ -125,7 +125,24 @@ bloom_other_operand(FunctionCallInfo fcinfo)
 	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 }
 
-/* Checks of what callers pass in, with the errors users see. */
+/*
+ * Checks of what callers pass in, with the errors users see.  A filter
+ * type's rules for the parameters both types share: its name in messages
+ * and the smallest error rate it sizes for.
+ */
+typedef struct BloomParamRules
+{
+	const char *type_name;
+	double		min_error_rate;
+} BloomParamRules;
+
+extern const BloomParamRules bloom_param_rules;
+extern const BloomParamRules cuckoo_param_rules;
+
+extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
+extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
+extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
+extern void bloom_check_expansion(int32 expansion);
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,

@@ -113,11 +113,7 @@ bloom_create_untyped(FunctionCallInfo fcinfo)
 		bool		counting = PG_GETARG_BOOL(3);
 		int32		expansion = PG_GETARG_INT32(4);
 
-		if (expansion < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bloom filter expansion must not be negative"),
-					 errhint("Use 0 for a filter of fixed size.")));
+		bloom_check_expansion(expansion);
 		if (counting && expansion > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -113,25 +113,9 @@ cf_create(int64 capacity, double error_rate, int64 seed, MemoryContext cxt)
 	size_t		len;
 	CuckooFilter *cf;
 
-	if (capacity <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter capacity must be positive"),
-				 errdetail("The capacity given was " INT64_FORMAT ".", capacity)));
-	if (!(error_rate > 0.0 && error_rate < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter error rate must be greater than 0 and less than 1"),
-				 errdetail("The error rate given was %g.", error_rate)));
-	if (error_rate < CUCKOO_MIN_ERROR_RATE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter error rate %g is below the supported minimum of %g",
-						error_rate, CUCKOO_MIN_ERROR_RATE)));
-	if (seed < 0 || seed > (int64) PG_UINT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter seed must be between 0 and %u", PG_UINT32_MAX)));
+	bloom_check_capacity(capacity, &cuckoo_param_rules);
+	bloom_check_error_rate(error_rate, &cuckoo_param_rules);
+	bloom_check_seed(seed, &cuckoo_param_rules);
 	if (seed >= 1 && seed <= CUCKOO_WEAK_SEED_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
