@@ -258,10 +258,10 @@ bloom_am_key_hash(BloomAmKeyTypes *keys, const Datum *values, const bool *isnull
 	{
 		if (isnull[0])
 			return false;
-		*h = bloom_elem_hash(&keys->cols[0], values[0], hdr);
+		*h = bloom_elem_hash(&keys->cols[0], values[0], bloom_hash_params(hdr));
 		return true;
 	}
-	*h = bloom_elem_hash_row(keys->cols, keys->natts, values, isnull, hdr);
+	*h = bloom_elem_hash_row(keys->cols, keys->natts, values, isnull, bloom_hash_params(hdr));
 	return true;
 }
 

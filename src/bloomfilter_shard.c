@@ -83,9 +83,9 @@ PG_FUNCTION_INFO_V1(bloomfilter_shards_for);
  */
 #define BLOOM_SHARD_SIGMAS		6.0
 
-static const BloomHeader bloom_shard_header = {
-	.hash_id = BLOOM_HASH_MURMUR3_EQ,
+static const BloomHashParams bloom_shard_hash = {
 	.seed = BLOOM_SHARD_SEED,
+	.hash_id = BLOOM_HASH_MURMUR3_EQ,
 };
 
 static void
@@ -118,7 +118,7 @@ typedef struct BloomShardCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
 	Oid			given;			/* the key_type argument, or InvalidOid */
-	BloomHeader hdr;			/* bloom_shard_header with its key type */
+	BloomHashParams hash;		/* bloom_shard_hash with its key type */
 } BloomShardCache;
 
 /*
@@ -137,13 +137,13 @@ bloomfilter_shard(PG_FUNCTION_ARGS)
 	BloomHash	h;
 
 	bloom_check_nshards(nshards);
-	if (!c->hdr.seed || c->given != given)
+	if (!c->hash.seed || c->given != given)
 	{
-		c->hdr = bloom_shard_header;
-		c->hdr.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
+		c->hash = bloom_shard_hash;
+		c->hash.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
 		c->given = given;
 	}
-	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), &c->hdr, &h))
+	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), c->hash, &h))
 		PG_RETURN_INT32(0);
 	/* the same multiply-shift that picks a block, on the other word */
 	PG_RETURN_INT32((int32) bloom_block_of(h.h2, (uint64) nshards));

@@ -22,6 +22,7 @@
 #include "fmgr.h"
 
 #include "bloom_cuckoo.h"
+#include "bloomfilter_elem.h"
 #include "compat.h"
 
 typedef struct varlena CuckooFilter;
@@ -65,14 +66,16 @@ extern Datum cf_agg_add_hash(FunctionCallInfo fcinfo, CuckooFilter **st, CuckooV
 extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 						  MemoryContext cxt, bool free_old);
 
-/* the fields of a bloom header element hashing reads (seed, hash id) */
-static inline void
-cf_hash_header(const CuckooView *v, BloomHeader *bh)
+/* what hashing an element reads of a cuckoo filter, as of a bloom filter */
+static inline BloomHashParams
+cf_hash_params(const CuckooView *v)
 {
-	memset(bh, 0, sizeof(*bh));
-	bh->seed = v->hdr.seed;
-	bh->hash_id = v->hdr.hash_id;
-	bh->key_type = v->hdr.key_type;
+	BloomHashParams hp;
+
+	hp.seed = v->hdr.seed;
+	hp.key_type = v->hdr.key_type;
+	hp.hash_id = v->hdr.hash_id;
+	return hp;
 }
 
 /* write a key type into a writable value opened in v */

@@ -32,7 +32,7 @@ typedef struct CfAggCache
 	CuckooFilter *state;		/* the state view is of, or NULL */
 	Size		state_size;
 	CuckooView	view;
-	BloomHeader bhdr;
+	BloomHashParams hash;		/* of the state view is of */
 } CfAggCache;
 
 /*
@@ -68,16 +68,16 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 			st = cf_copy(PointerGetDatum(st), &c->view);	/* not ours: a copy */
 		else
 			cf_read(PointerGetDatum(st), &c->view);
-		cf_hash_header(&c->view, &c->bhdr);
+		c->hash = cf_hash_params(&c->view);
 	}
 	if (!PG_ARGISNULL(1))
 	{
-		if (unlikely(c->bhdr.key_type == 0) && c->view.hdr.items == 0)
+		if (unlikely(c->hash.key_type == 0) && c->view.hdr.items == 0)
 		{
-			bloom_key_first_add(&c->elem, &c->bhdr.key_type, true);
-			cf_set_key_type(&c->view, c->bhdr.key_type);
+			bloom_key_first_add(&c->elem, &c->hash.key_type, true);
+			cf_set_key_type(&c->view, c->hash.key_type);
 		}
-		h = bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), &c->bhdr);
+		h = bloom_key_hash_add(&c->elem, PG_GETARG_DATUM(1), c->hash);
 	}
 	result = cf_agg_add_hash(fcinfo, &st, &c->view, PG_ARGISNULL(1) ? NULL : &h, st != in);
 

@@ -398,18 +398,16 @@ typedef struct CfProbeCache
 	bool		have_key;		/* key names the stored value held */
 	struct varatt_external key;
 	CuckooView	view;			/* of the value held */
-	BloomHeader bhdr;
 	struct varlena *held;
 } CfProbeCache;
 
 /*
  * The filter argument opened for checks: a stored value through the cache
- * (held until another stored value comes), any other form into *local and
- * *lbh.  Returns the view and sets *bh to the header elements hash with.
+ * (held until another stored value comes), any other form into *local.
  */
 static const CuckooView *
 cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
-			  CuckooView *local, BloomHeader *lbh, const BloomHeader **bh)
+			  CuckooView *local)
 {
 	Datum		d = PG_GETARG_DATUM(filter_arg);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
@@ -418,8 +416,6 @@ cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
 	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		cf_read(d, local);
-		cf_hash_header(local, lbh);
-		*bh = lbh;
 		return local;
 	}
 	VARATT_EXTERNAL_GET_POINTER(ptr, raw);
@@ -434,11 +430,9 @@ cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
 		pc->held = detoast_attr(raw);
 		MemoryContextSwitchTo(old);
 		cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
-		cf_hash_header(&pc->view, &pc->bhdr);
 		pc->key = ptr;
 		pc->have_key = true;
 	}
-	*bh = &pc->bhdr;
 	return &pc->view;
 }
 
@@ -447,12 +441,10 @@ cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
 {
 	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(CfProbeCache));
 	CuckooView	local;
-	BloomHeader lbh;
-	const BloomHeader *bh;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
 	BloomHash	h;
 
-	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh, &h))
+	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), cf_hash_params(v), &h))
 		return 0;				/* no key of the filter's type equals it */
 	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
 }
@@ -477,9 +469,8 @@ cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 {
 	CfProbeCache *pc = (CfProbeCache *) fcinfo->flinfo->fn_extra;
 	CuckooView	local;
-	BloomHeader lbh;
-	const BloomHeader *bh;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
+	BloomHashParams hp = cf_hash_params(v);
 
 	for (int i = 0; i < n; i++)
 	{
@@ -488,7 +479,7 @@ cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 		if ((i & (CF_PROBE_INTERRUPT_ELEMS - 1)) == CF_PROBE_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		/* NULLs, and values no key of the filter's type equals: false */
-		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], bh, &h) &&
+		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], hp, &h) &&
 			cuckoo_contains(v, h);
 	}
 }
