@@ -278,8 +278,8 @@ cuckoo_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
 {
 	s->count += delta;
 	v->hdr.items += delta;
-	bloom_store64le(s->desc + 8, s->count);
-	bloom_store64le(v->buf + 32, v->hdr.items);
+	bloom_store64le(s->desc + CUCKOO_SUB_OFF_COUNT, s->count);
+	bloom_store64le(v->buf + CUCKOO_OFF_ITEMS, v->hdr.items);
 }
 
 /* the kick sequence: a 64-bit LCG, its top bits used */
@@ -562,20 +562,20 @@ cuckoo_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
 void
 cuckoo_header_decode(const uint8_t *buf, CuckooHeader *hdr)
 {
-	uint64_t	rate_bits = bloom_load64le(buf + 24);
+	uint64_t	rate_bits = bloom_load64le(buf + CUCKOO_OFF_ERROR_RATE);
 
-	hdr->version = buf[4];
-	hdr->hash_id = buf[5];
-	hdr->bucket_size = buf[6];
-	hdr->fp_bits = buf[7];
-	hdr->seed = bloom_load32le(buf + 8);
-	hdr->nsub = (uint16_t) (buf[12] | (buf[13] << 8));
-	hdr->max_kicks = (uint16_t) (buf[14] | (buf[15] << 8));
-	hdr->capacity = bloom_load64le(buf + 16);
+	hdr->version = buf[CUCKOO_OFF_VERSION];
+	hdr->hash_id = buf[CUCKOO_OFF_HASH_ID];
+	hdr->bucket_size = buf[CUCKOO_OFF_BUCKET_SIZE];
+	hdr->fp_bits = buf[CUCKOO_OFF_FP_BITS];
+	hdr->seed = bloom_load32le(buf + CUCKOO_OFF_SEED);
+	hdr->nsub = bloom_load16le(buf + CUCKOO_OFF_NSUB);
+	hdr->max_kicks = bloom_load16le(buf + CUCKOO_OFF_MAX_KICKS);
+	hdr->capacity = bloom_load64le(buf + CUCKOO_OFF_CAPACITY);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
-	hdr->items = bloom_load64le(buf + 32);
-	hdr->key_type = bloom_load32le(buf + 40);
-	hdr->reserved = bloom_load32le(buf + 44);
+	hdr->items = bloom_load64le(buf + CUCKOO_OFF_ITEMS);
+	hdr->key_type = bloom_load32le(buf + CUCKOO_OFF_KEY_TYPE);
+	hdr->reserved = bloom_load32le(buf + CUCKOO_OFF_RESERVED);
 }
 
 void
@@ -584,29 +584,27 @@ cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf)
 	uint64_t	rate_bits;
 
 	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
-	bloom_store32le(buf, CUCKOO_MAGIC);
-	buf[4] = hdr->version;
-	buf[5] = hdr->hash_id;
-	buf[6] = hdr->bucket_size;
-	buf[7] = hdr->fp_bits;
-	bloom_store32le(buf + 8, hdr->seed);
-	buf[12] = (uint8_t) hdr->nsub;
-	buf[13] = (uint8_t) (hdr->nsub >> 8);
-	buf[14] = (uint8_t) hdr->max_kicks;
-	buf[15] = (uint8_t) (hdr->max_kicks >> 8);
-	bloom_store64le(buf + 16, hdr->capacity);
-	bloom_store64le(buf + 24, rate_bits);
-	bloom_store64le(buf + 32, hdr->items);
-	bloom_store32le(buf + 40, hdr->key_type);
-	bloom_store32le(buf + 44, hdr->reserved);
+	bloom_store32le(buf + CUCKOO_OFF_MAGIC, CUCKOO_MAGIC);
+	buf[CUCKOO_OFF_VERSION] = hdr->version;
+	buf[CUCKOO_OFF_HASH_ID] = hdr->hash_id;
+	buf[CUCKOO_OFF_BUCKET_SIZE] = hdr->bucket_size;
+	buf[CUCKOO_OFF_FP_BITS] = hdr->fp_bits;
+	bloom_store32le(buf + CUCKOO_OFF_SEED, hdr->seed);
+	bloom_store16le(buf + CUCKOO_OFF_NSUB, hdr->nsub);
+	bloom_store16le(buf + CUCKOO_OFF_MAX_KICKS, hdr->max_kicks);
+	bloom_store64le(buf + CUCKOO_OFF_CAPACITY, hdr->capacity);
+	bloom_store64le(buf + CUCKOO_OFF_ERROR_RATE, rate_bits);
+	bloom_store64le(buf + CUCKOO_OFF_ITEMS, hdr->items);
+	bloom_store32le(buf + CUCKOO_OFF_KEY_TYPE, hdr->key_type);
+	bloom_store32le(buf + CUCKOO_OFF_RESERVED, hdr->reserved);
 }
 
 static void
 cuckoo_sub_init(uint8_t *desc, uint64_t nbuckets, int b, int f)
 {
 	memset(desc, 0, CUCKOO_SUB_HEADER_SIZE + cuckoo_sub_slot_bytes(nbuckets, b, f));
-	bloom_store64le(desc, nbuckets);
-	desc[16] = (uint8_t) f;
+	bloom_store64le(desc + CUCKOO_SUB_OFF_NBUCKETS, nbuckets);
+	desc[CUCKOO_SUB_OFF_FP_BITS] = (uint8_t) f;
 }
 
 void
@@ -676,10 +674,10 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		if (len - off < CUCKOO_SUB_HEADER_SIZE)
 			return CUCKOO_BAD_LENGTH;
 		s->desc = desc;
-		s->nbuckets = bloom_load64le(desc);
-		s->count = bloom_load64le(desc + 8);
-		s->fp_bits = desc[16];
-		for (int j = 17; j < CUCKOO_SUB_HEADER_SIZE; j++)
+		s->nbuckets = bloom_load64le(desc + CUCKOO_SUB_OFF_NBUCKETS);
+		s->count = bloom_load64le(desc + CUCKOO_SUB_OFF_COUNT);
+		s->fp_bits = desc[CUCKOO_SUB_OFF_FP_BITS];
+		for (int j = CUCKOO_SUB_OFF_FP_BITS + 1; j < CUCKOO_SUB_HEADER_SIZE; j++)
 			if (desc[j] != 0)
 				return CUCKOO_BAD_RESERVED;
 		if (s->fp_bits < CUCKOO_MIN_FP_BITS || s->fp_bits > CUCKOO_MAX_FP_BITS ||
@@ -1008,8 +1006,7 @@ cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits)
 		memcpy(dst, v->buf, oldlen);
 	cuckoo_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
 	v->hdr.nsub++;
-	dst[12] = (uint8_t) v->hdr.nsub;
-	dst[13] = (uint8_t) (v->hdr.nsub >> 8);
+	bloom_store16le(dst + CUCKOO_OFF_NSUB, v->hdr.nsub);
 	(void) cuckoo_open(dst, newlen, v);
 }
 

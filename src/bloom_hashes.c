@@ -44,6 +44,9 @@
 #include <stdio.h>
 
 #define HASHES_PREFIX		BLOOM_HASHES_PREFIX
+/* the prefix: the expansion, then zero bytes to its end */
+#define HASHES_OFF_EXPANSION	0
+#define HASHES_OFF_RESERVED		4
 #define HASHES_CELL			BLOOM_HASHES_CELL
 #define HASHES_CELL_BITS	(HASHES_CELL * 8)
 #define HASHES_MAX_CELLS	((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - HASHES_PREFIX) / HASHES_CELL)
@@ -72,7 +75,7 @@ hashes_payload_bytes(const BloomHeader *hdr)
 uint32_t
 bloom_hashes_expansion(const uint8_t *payload)
 {
-	return bloom_load32le(payload);
+	return bloom_load32le(payload + HASHES_OFF_EXPANSION);
 }
 
 static BloomCheck
@@ -95,11 +98,13 @@ hashes_check_header(const BloomHeader *hdr, size_t payload_len)
 static BloomCheck
 hashes_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 {
-	uint32_t	expansion = bloom_load32le(payload);
+	uint32_t	expansion = bloom_hashes_expansion(payload);
 
-	if (expansion < 1 || expansion > BLOOM_MAX_EXPANSION ||
-		bloom_load32le(payload + 4) != 0 || bloom_load64le(payload + 8) != 0)
+	if (expansion < 1 || expansion > BLOOM_MAX_EXPANSION)
 		return BLOOM_BAD_RESERVED;
+	for (int i = HASHES_OFF_RESERVED; i < HASHES_PREFIX; i++)
+		if (payload[i] != 0)
+			return BLOOM_BAD_RESERVED;
 	/* the cells past the count are zero, so every value has one form */
 	for (uint64_t i = hdr->bits_set; i < hashes_cells(hdr); i++)
 	{
@@ -303,7 +308,7 @@ static size_t
 hashes_info(const BloomHeader *hdr, const uint8_t *payload, char *buf, size_t size)
 {
 	return (size_t) snprintf(buf, size, ", \"expansion\": %u, \"hashes\": %llu",
-							 bloom_load32le(payload),
+							 bloom_hashes_expansion(payload),
 							 (unsigned long long) hdr->bits_set);
 }
 
@@ -336,7 +341,7 @@ void
 bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 {
 	memset(payload, 0, hashes_payload_bytes(hdr));
-	bloom_store32le(payload, expansion);
+	bloom_store32le(payload + HASHES_OFF_EXPANSION, expansion);
 }
 
 const BloomLayout bloom_hashes_layout = {

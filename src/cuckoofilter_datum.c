@@ -365,8 +365,8 @@ cf_read_shape(Datum d, CuckooView *v)
 		cf_report_corrupt(CUCKOO_BAD_MAGIC);
 	memset(v, 0, offsetof(CuckooView, sub) + sizeof(CuckooSub));
 	cuckoo_header_decode(bytes, &v->hdr);
-	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE);
-	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + 16];
+	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_NBUCKETS);
+	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_FP_BITS];
 	if (front != raw)
 		pfree(front);
 }
