@@ -166,6 +166,30 @@
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
 
+/*
+ * A merge's kick walk is seeded by the fingerprint above the bucket: a
+ * bucket index stays below 2^33 at the size limit, so distinct pairs seed
+ * distinct walks.
+ */
+#define CUCKOO_MERGE_SEED_SHIFT 40
+
+/*
+ * A bucket whose slots span at most this many bits is read with one
+ * 64-bit load: its first bit may sit up to 7 bits into the first byte.
+ */
+#define CUCKOO_ONE_LOAD_BITS	(64 - 7)
+
+/* the kick sequence's LCG: Knuth's MMIX multiplier and increment */
+#define CUCKOO_LCG_MUL			UINT64_C(6364136223846793005)
+#define CUCKOO_LCG_INC			UINT64_C(1442695040888963407)
+
+/*
+ * Long loops check for a cancel every this many slots: counting one is a
+ * few instructions (validation); moving one in a merge may be a kick walk.
+ */
+#define CUCKOO_INTERRUPT_SLOTS	(UINT64_C(1) << 20)
+#define CUCKOO_MERGE_INTERRUPT_SLOTS (UINT64_C(1) << 16)
+
 /* high 64 bits of x * n: the blocked layout's portable computation */
 static inline uint64_t
 cuckoo_fastrange(uint64_t x, uint64_t n)
@@ -241,7 +265,7 @@ cuckoo_alt(uint64_t bucket, uint32_t fp, uint64_t n)
 
 /*
  * Slot of bucket holding fp, or -1.  When the bucket's slots fit in one
- * word after the shift (b * f <= 57: b = 4 up to 14-bit fingerprints), a
+ * word after the shift (b * f <= CUCKOO_ONE_LOAD_BITS: b = 4 up to 14-bit fingerprints), a
  * single load reads them all.
  */
 static inline int
@@ -249,7 +273,7 @@ cuckoo_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 {
 	int			f = s->fp_bits;
 
-	if (b * f <= 57)
+	if (b * f <= CUCKOO_ONE_LOAD_BITS)
 	{
 		uint64_t	bit = bucket * b * f;
 		uint64_t	w = cuckoo_word(s, (size_t) (bit >> 3)) >> (bit & 7);
@@ -286,7 +310,7 @@ cuckoo_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
 static inline uint64_t
 cuckoo_next(uint64_t r)
 {
-	return r * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+	return r * CUCKOO_LCG_MUL + CUCKOO_LCG_INC;
 }
 
 /*
@@ -391,12 +415,25 @@ cuckoo_isqrt_ceil(uint64_t x)
 	return r;
 }
 
+/* the room model's mean load (per mille of the slots) and spread for b */
+static inline uint64_t
+cuckoo_room_permille(int b)
+{
+	return b == 8 ? 960 : b == 4 ? 930 : 800;
+}
+
+static inline uint64_t
+cuckoo_room_beta(int b)
+{
+	return b == 8 ? 3 : 4;
+}
+
 uint64_t
 cuckoo_room(int bucket_size, uint64_t nbuckets)
 {
 	uint64_t	slots = nbuckets * (uint64_t) bucket_size;
-	uint64_t	permille = bucket_size == 8 ? 960 : bucket_size == 4 ? 930 : 800;
-	uint64_t	beta = bucket_size == 8 ? 3 : 4;
+	uint64_t	permille = cuckoo_room_permille(bucket_size);
+	uint64_t	beta = cuckoo_room_beta(bucket_size);
 	uint64_t	load = slots * permille / 1000;
 	uint64_t	spread = cuckoo_isqrt_ceil(beta * beta * slots);
 
@@ -450,8 +487,8 @@ cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets)
 static bool
 cuckoo_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
 {
-	double		load = b == 8 ? 0.96 : 0.93;
-	double		beta = b == 8 ? 3.0 : 4.0;
+	double		load = cuckoo_room_permille(b) / 1000.0;
+	double		beta = (double) cuckoo_room_beta(b);
 	double		guess = ((double) capacity + beta * sqrt((double) capacity / load)) / (b * load);
 	uint64_t	n;
 
@@ -720,7 +757,7 @@ cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v)
 		for (uint64_t k = 0; k < nslots; k++)
 		{
 			used += cuckoo_get(s, k) != 0;
-			if ((k & 0xFFFFF) == 0xFFFFF)
+			if ((k & (CUCKOO_INTERRUPT_SLOTS - 1)) == CUCKOO_INTERRUPT_SLOTS - 1)
 				bloom_check_interrupts();
 		}
 		if (used != s->count)
@@ -1029,7 +1066,7 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 			int			last = -1;
 			bool		placed = false;
 
-			if ((k & 0xFFFF) == 0xFFFF)
+			if ((k & (CUCKOO_MERGE_INTERRUPT_SLOTS - 1)) == CUCKOO_MERGE_INTERRUPT_SLOTS - 1)
 				bloom_check_interrupts();
 			if (fp == 0)
 				continue;
@@ -1044,7 +1081,7 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 			}
 			if (!placed && last >= 0)
 				placed = cuckoo_kick(dst, &dst->sub[last], bucket, fp,
-									 bloom_fmix64(((uint64_t) fp << 40) ^ bucket));
+									 bloom_fmix64(((uint64_t) fp << CUCKOO_MERGE_SEED_SHIFT) ^ bucket));
 			if (!placed)
 			{
 				*cursor = ((uint64_t) i << CUCKOO_CURSOR_SHIFT) | k;

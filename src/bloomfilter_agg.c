@@ -45,7 +45,7 @@ static BloomState *
 bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext aggcxt)
 {
 	int64		capacity;
-	double		error_rate = 0.01;
+	double		error_rate = BLOOM_AGG_DEFAULT_RATE;
 
 	if (PG_NARGS() == 2)
 		return bloom_state_new_hashes(fcinfo, aggcxt, BLOOM_AGG_DEFAULT_RATE,

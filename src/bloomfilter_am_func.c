@@ -381,7 +381,7 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	{
 		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
 
-		if (i % 1024 == 0)
+		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
 			CHECK_FOR_INTERRUPTS();
 		answers[i] = nulls[i] ? (Datum) 0 :
 			BoolGetDatum(bloom_am_probe_hash(p, elemtype, elem, &mc->hdr,

@@ -358,7 +358,7 @@ bloom_append_interval(StringInfo buf, Datum value)
 
 	/* exact on every platform, native 128-bit integers or not */
 	int128_add_int64_mul_int64(&span, iv->day, USECS_PER_DAY);
-	int128_add_int64_mul_int64(&span, iv->month, 30 * USECS_PER_DAY);
+	int128_add_int64_mul_int64(&span, iv->month, DAYS_PER_MONTH * USECS_PER_DAY);
 #if USE_NATIVE_INT128
 	bloom_append_le(buf, (uint64) span, 8);
 	bloom_append_le(buf, (uint64) (span >> 64), 8);

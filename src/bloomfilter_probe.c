@@ -323,7 +323,7 @@ bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
 
 	for (int i = 0; i < n; i++)
 	{
-		if ((i & 4095) == 4095)
+		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		skip[i] = nulls[i] || !bloom_key_hash(et, elems[i], hp, &hashes[i]);
 	}

@@ -26,6 +26,9 @@
 
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
 
+/* cf_agg(element, capacity): the rate bf_agg(element, capacity) has too */
+#define CF_AGG_DEFAULT_RATE		0.01
+
 typedef struct CfAggCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
@@ -60,7 +63,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("cf_agg capacity and error rate must not be null")));
-			st = cf_create(PG_GETARG_INT64(2), PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : 0.01,
+			st = cf_create(PG_GETARG_INT64(2), PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE,
 						   BLOOM_DEFAULT_SEED, CurrentMemoryContext);
 			cf_read(PointerGetDatum(st), &c->view);
 		}

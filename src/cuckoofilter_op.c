@@ -48,9 +48,6 @@ PG_FUNCTION_INFO_V1(cuckoofilter_info);
 PG_FUNCTION_INFO_V1(cuckoofilter_key_type);
 PG_FUNCTION_INFO_V1(cuckoofilter_set_key_type);
 
-/* elements between checks for a cancel in cf_add_all */
-#define CF_INTERRUPT_ELEMS 4096
-
 /*
  * cf_create(capacity, error_rate [, seed [, key_type]]): not strict from
  * 1.3 on, for key_type's NULL default; NULL elsewhere gives NULL.
@@ -189,7 +186,7 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 										   et->typalign);
 		BloomHash	h;
 
-		if (i % CF_INTERRUPT_ELEMS == CF_INTERRUPT_ELEMS - 1)
+		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (isnull)
 			continue;
