@@ -73,7 +73,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
-/* the entry points the estimators recognize (bloomfilter_op.c, _io.c) */
+/* the entry points the estimators recognize (bloomfilter_op.c, bloomfilter_io.c) */
 extern PGDLLEXPORT Datum bloomfilter_contains(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum bloomfilter_contained(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);

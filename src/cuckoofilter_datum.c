@@ -5,9 +5,10 @@
  *	  writable copies, growth, merging, the probe cache, and the checks of
  *	  parameters with the errors users see.
  *
- * A cuckoofilter is kept flat in every form, the aggregate's state
- * included (its transition function changes it in place); so unlike
- * bloomfilter_datum.c there is no expanded object here.  Every read checks
+ * A cuckoofilter is kept flat in every form but one: the aggregate's state
+ * is flat (its transition function changes it in place) until it grows,
+ * and then an expanded object holding the flat value (CfAggState below),
+ * so that growing does not copy it through the executor.  Every read checks
  * the header and the sub-filter directory against the length first
  * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
  * validation on input raises XX001 instead of sending a read past its end.
