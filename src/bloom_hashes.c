@@ -54,11 +54,20 @@
 /*
  * Distinct counting: HyperLogLog over 2^14 one-byte registers (16 kB on the
  * stack), register from the top bits of h1, rank from h2; standard error
- * 1.04 / 128, about 0.8%.  Below 2.5 registers per element it counts the
+ * 1.04 / 128, about 0.8%.  Up to 2.5 elements per register it counts the
  * empty registers instead (linear counting), which is closer there.
  */
 #define HLL_BITS			14
 #define HLL_REGISTERS		(1 << HLL_BITS)
+/* the rank of an all-zero word: one past its 64 bits */
+#define HLL_RANK_ZERO		65
+/* Flajolet et al.'s bias correction alpha_m = 0.7213 / (1 + 1.079 / m) */
+#define HLL_ALPHA_INF		0.7213
+#define HLL_ALPHA_M			1.079
+/* up to this many elements per register, linear counting (above) */
+#define HLL_LINEAR_BELOW	2.5
+/* a register update is a few instructions: a cancel check per 2^20 */
+#define HLL_INTERRUPT_HASHES	(UINT64_C(1) << 20)
 
 static uint64_t
 hashes_cells(const BloomHeader *hdr)
@@ -251,7 +260,7 @@ hashes_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 static int
 hll_rank(uint64_t w)
 {
-	return w == 0 ? 65 : __builtin_clzll(w) + 1;
+	return w == 0 ? HLL_RANK_ZERO : __builtin_clzll(w) + 1;
 }
 
 /* the number of distinct hashes among the first n cells, estimated */
@@ -273,7 +282,7 @@ bloom_hashes_distinct(const uint8_t *payload, uint64_t n)
 
 		if (rank > reg[r])
 			reg[r] = (uint8_t) rank;
-		if (i % 1048576 == 1048575)
+		if (i % HLL_INTERRUPT_HASHES == HLL_INTERRUPT_HASHES - 1)
 			bloom_check_interrupts();
 	}
 	for (int r = 0; r < HLL_REGISTERS; r++)
@@ -281,8 +290,8 @@ bloom_hashes_distinct(const uint8_t *payload, uint64_t n)
 		sum += ldexp(1.0, -reg[r]);
 		zeros += reg[r] == 0;
 	}
-	estimate = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
-	if (estimate <= 2.5 * m && zeros > 0)
+	estimate = HLL_ALPHA_INF / (1.0 + HLL_ALPHA_M / m) * m * m / sum;
+	if (estimate <= HLL_LINEAR_BELOW * m && zeros > 0)
 		estimate = m * log(m / zeros);
 	/* never more than the cells counted, never none of several */
 	if (estimate > (double) n)

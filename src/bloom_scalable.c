@@ -55,6 +55,11 @@
 #define SCALABLE_SUB_HEAD	(SCALABLE_SUB_COUNT_BYTES + BLOOM_HEADER_SIZE)
 #define SCALABLE_MAX_SUBS	BLOOM_MAX_HASHES
 #define SCALABLE_MAX_EXPANSION BLOOM_MAX_EXPANSION
+/*
+ * An add tests the element against every older sub-filter first (up to 64
+ * cache misses), so its loop checks for a cancel more often than others.
+ */
+#define SCALABLE_INTERRUPT_ADDS	1024
 
 /* one sub-filter, decoded */
 typedef struct ScalableSub
@@ -287,7 +292,7 @@ scalable_add_last(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
 	{
 		uint64_t	added;
 
-		if (i % 1024 == 1023)
+		if (i % SCALABLE_INTERRUPT_ADDS == SCALABLE_INTERRUPT_ADDS - 1)
 			bloom_check_interrupts();
 		if (i + BLOOM_ADD_BATCH < n)
 			__builtin_prefetch(last->bits +
