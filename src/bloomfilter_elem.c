@@ -650,7 +650,7 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 
 /* everything but the integers bloom_elem_hash handles inline */
 BloomHash
-bloom_elem_hash_slow(BloomElemType *et, Datum value, BloomHashParams hp)
+bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 {
 	StringInfoData buf;
 	BloomHash	h;
@@ -659,24 +659,24 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, BloomHashParams hp)
 	size_t		len;
 	void	   *tofree;
 
-	if (hp.hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
+	if (hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
 		bloom_check_collation(et);
 	if (et->kind == BLOOM_ELEM_UUID)
-		return bloom_hash_16(DatumGetUUIDP(value)->data, hp.seed);
+		return bloom_hash_16(DatumGetUUIDP(value)->data, seed);
 	/* the common kinds hash straight from the value */
 	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
 	{
-		h = bloom_hash(data, len, hp.seed);
+		h = bloom_hash(data, len, seed);
 		if (tofree)
 			pfree(tofree);
 		return h;
 	}
 	initStringInfo(&buf);
-	if (hp.hash_id == BLOOM_HASH_MURMUR3_SEND)
+	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
 		bloom_canon_v1(&buf, et, value);
 	else
 		bloom_canon_v2(&buf, et, value);
-	h = bloom_hash(buf.data, buf.len, hp.seed);
+	h = bloom_hash(buf.data, buf.len, seed);
 	pfree(buf.data);
 	return h;
 }

@@ -456,9 +456,11 @@ bloom_key_hash_planned(BloomElemType *et, Datum value, BloomHashParams hp,
 
 /* bloom_key_hash when the plan is not made yet or converts */
 bool
-bloom_key_hash_slow(BloomElemType *et, Datum value, BloomHashParams hp,
-					BloomHash *h)
+bloom_key_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+					uint8 hash_id, BloomHash *h)
 {
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
+
 	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
 		bloom_key_plan(et, hp.key_type, hp.hash_id, false);
 	return bloom_key_hash_planned(et, value, hp, h);
@@ -466,8 +468,10 @@ bloom_key_hash_slow(BloomElemType *et, Datum value, BloomHashParams hp,
 
 /* bloom_key_hash_add when the plan is not made yet or converts */
 BloomHash
-bloom_key_hash_add_slow(BloomElemType *et, Datum value, BloomHashParams hp)
+bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+						uint8 hash_id)
 {
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
 	BloomHash	h;
 
 	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
