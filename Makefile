@@ -54,7 +54,7 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout bench-sizing test demo check-all bench \
-	bench-1b bench-index bench-hash fuzz check-symbols check-citus check-versions
+	bench-1b bench-index bench-hash fuzz check-symbols check-style check-citus check-versions
 
 deps:
 	@bash scripts/deps.sh
@@ -89,9 +89,16 @@ check-symbols: all
 check-layouts:
 	python3 scripts/check-layouts.py --self-test
 
+# House rules a script can check: no function in src/ over 80 lines (the
+# script is held to a sample of its own first: --self-test).
+check-style:
+	python3 scripts/check-function-length.py --self-test
+	python3 scripts/check-function-length.py
+
 # Build, install, then run every suite against a throwaway cluster, and both
 # clients' tests against servers of their own.
 test: deps
+	$(MAKE) check-style
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layouts

@@ -59,18 +59,18 @@
 void
 bloom_header_decode(const uint8_t *buf, BloomHeader *hdr)
 {
-	uint64_t	rate_bits = bloom_load64le(buf + 32);
+	uint64_t	rate_bits = bloom_load64le(buf + BLOOM_OFF_ERROR_RATE);
 
-	hdr->version = buf[4];
-	hdr->layout = buf[5];
-	hdr->hash_id = buf[6];
-	hdr->nhashes = buf[7];
-	hdr->seed = bloom_load32le(buf + 8);
-	hdr->key_type = bloom_load32le(buf + 12);
-	hdr->nbits = bloom_load64le(buf + 16);
-	hdr->capacity = bloom_load64le(buf + 24);
+	hdr->version = buf[BLOOM_OFF_VERSION];
+	hdr->layout = buf[BLOOM_OFF_LAYOUT];
+	hdr->hash_id = buf[BLOOM_OFF_HASH_ID];
+	hdr->nhashes = buf[BLOOM_OFF_NHASHES];
+	hdr->seed = bloom_load32le(buf + BLOOM_OFF_SEED);
+	hdr->key_type = bloom_load32le(buf + BLOOM_OFF_KEY_TYPE);
+	hdr->nbits = bloom_load64le(buf + BLOOM_OFF_NBITS);
+	hdr->capacity = bloom_load64le(buf + BLOOM_OFF_CAPACITY);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
-	hdr->bits_set = bloom_load64le(buf + 40);
+	hdr->bits_set = bloom_load64le(buf + BLOOM_OFF_BITS_SET);
 }
 
 void
@@ -79,17 +79,17 @@ bloom_header_encode(const BloomHeader *hdr, uint8_t *buf)
 	uint64_t	rate_bits;
 
 	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
-	bloom_store32le(buf, BLOOM_MAGIC);
-	buf[4] = hdr->version;
-	buf[5] = hdr->layout;
-	buf[6] = hdr->hash_id;
-	buf[7] = hdr->nhashes;
-	bloom_store32le(buf + 8, hdr->seed);
-	bloom_store32le(buf + 12, hdr->key_type);
-	bloom_store64le(buf + 16, hdr->nbits);
-	bloom_store64le(buf + 24, hdr->capacity);
-	bloom_store64le(buf + 32, rate_bits);
-	bloom_store64le(buf + 40, hdr->bits_set);
+	bloom_store32le(buf + BLOOM_OFF_MAGIC, BLOOM_MAGIC);
+	buf[BLOOM_OFF_VERSION] = hdr->version;
+	buf[BLOOM_OFF_LAYOUT] = hdr->layout;
+	buf[BLOOM_OFF_HASH_ID] = hdr->hash_id;
+	buf[BLOOM_OFF_NHASHES] = hdr->nhashes;
+	bloom_store32le(buf + BLOOM_OFF_SEED, hdr->seed);
+	bloom_store32le(buf + BLOOM_OFF_KEY_TYPE, hdr->key_type);
+	bloom_store64le(buf + BLOOM_OFF_NBITS, hdr->nbits);
+	bloom_store64le(buf + BLOOM_OFF_CAPACITY, hdr->capacity);
+	bloom_store64le(buf + BLOOM_OFF_ERROR_RATE, rate_bits);
+	bloom_store64le(buf + BLOOM_OFF_BITS_SET, hdr->bits_set);
 }
 
 void

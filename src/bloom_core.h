@@ -28,6 +28,19 @@
 #define BLOOM_MAGIC				0x464D4C42	/* "BLMF" read as LE uint32 */
 #define BLOOM_VERSION			1
 
+/* where each header field starts (the table in bloom_core.c, docs/format.md) */
+#define BLOOM_OFF_MAGIC			0
+#define BLOOM_OFF_VERSION		4
+#define BLOOM_OFF_LAYOUT		5
+#define BLOOM_OFF_HASH_ID		6
+#define BLOOM_OFF_NHASHES		7
+#define BLOOM_OFF_SEED			8
+#define BLOOM_OFF_KEY_TYPE		12
+#define BLOOM_OFF_NBITS			16
+#define BLOOM_OFF_CAPACITY		24
+#define BLOOM_OFF_ERROR_RATE	32
+#define BLOOM_OFF_BITS_SET		40
+
 /* layout ids (header byte 5): see bloom_layout_for() */
 #define BLOOM_LAYOUT_BLOCKED512	1
 #define BLOOM_LAYOUT_COUNTING4	2
@@ -143,6 +156,19 @@ bloom_store64le(uint8_t *p, uint64_t v)
 	v = __builtin_bswap64(v);
 #endif
 	memcpy(p, &v, sizeof(v));
+}
+
+static inline uint16_t
+bloom_load16le(const uint8_t *p)
+{
+	return (uint16_t) (p[0] | (p[1] << 8));
+}
+
+static inline void
+bloom_store16le(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
 }
 
 static inline uint32_t

@@ -166,9 +166,33 @@
 /* sub-filter k of a merge cursor: cursor >> CUCKOO_CURSOR_SHIFT */
 #define CUCKOO_CURSOR_SHIFT 40
 
+/*
+ * A merge's kick walk is seeded by the fingerprint above the bucket: a
+ * bucket index stays below 2^33 at the size limit, so distinct pairs seed
+ * distinct walks.
+ */
+#define CUCKOO_MERGE_SEED_SHIFT 40
+
+/*
+ * A bucket whose slots span at most this many bits is read with one
+ * 64-bit load: its first bit may sit up to 7 bits into the first byte.
+ */
+#define CUCKOO_ONE_LOAD_BITS	(64 - 7)
+
+/* the kick sequence's LCG: Knuth's MMIX multiplier and increment */
+#define CUCKOO_LCG_MUL			UINT64_C(6364136223846793005)
+#define CUCKOO_LCG_INC			UINT64_C(1442695040888963407)
+
+/*
+ * Long loops check for a cancel every this many slots: counting one is a
+ * few instructions (validation); moving one in a merge may be a kick walk.
+ */
+#define CUCKOO_INTERRUPT_SLOTS	(UINT64_C(1) << 20)
+#define CUCKOO_MERGE_INTERRUPT_SLOTS (UINT64_C(1) << 16)
+
 /* high 64 bits of x * n: the blocked layout's portable computation */
 static inline uint64_t
-ck_fastrange(uint64_t x, uint64_t n)
+cuckoo_fastrange(uint64_t x, uint64_t n)
 {
 	return bloom_block_of(x, n);
 }
@@ -176,7 +200,7 @@ ck_fastrange(uint64_t x, uint64_t n)
 /* ---- slots ---- */
 
 static inline uint64_t
-ck_mask(int f)
+cuckoo_mask(int f)
 {
 	return (UINT64_C(1) << f) - 1;
 }
@@ -187,7 +211,7 @@ ck_mask(int f)
  * the end of the slots fewer bytes remain; those are read one by one.
  */
 static inline uint64_t
-ck_word(const CuckooSub *s, size_t byte)
+cuckoo_word(const CuckooSub *s, size_t byte)
 {
 	uint64_t	w = 0;
 
@@ -199,22 +223,22 @@ ck_word(const CuckooSub *s, size_t byte)
 }
 
 static inline uint32_t
-ck_get(const CuckooSub *s, uint64_t k)
+cuckoo_get(const CuckooSub *s, uint64_t k)
 {
 	uint64_t	bit = k * s->fp_bits;
 
-	return (uint32_t) ((ck_word(s, (size_t) (bit >> 3)) >> (bit & 7)) & ck_mask(s->fp_bits));
+	return (uint32_t) ((cuckoo_word(s, (size_t) (bit >> 3)) >> (bit & 7)) & cuckoo_mask(s->fp_bits));
 }
 
 static inline void
-ck_set(CuckooSub *s, uint64_t k, uint32_t fp)
+cuckoo_set(CuckooSub *s, uint64_t k, uint32_t fp)
 {
 	uint64_t	bit = k * s->fp_bits;
 	size_t		byte = (size_t) (bit >> 3);
 	int			shift = (int) (bit & 7);
-	uint64_t	w = ck_word(s, byte);
+	uint64_t	w = cuckoo_word(s, byte);
 
-	w &= ~(ck_mask(s->fp_bits) << shift);
+	w &= ~(cuckoo_mask(s->fp_bits) << shift);
 	w |= (uint64_t) fp << shift;
 	if (byte + 8 <= s->slot_bytes)
 		bloom_store64le(s->slots + byte, w);
@@ -224,7 +248,7 @@ ck_set(CuckooSub *s, uint64_t k, uint32_t fp)
 }
 
 static inline uint32_t
-ck_fingerprint(uint64_t h2, int f)
+cuckoo_fingerprint(uint64_t h2, int f)
 {
 	uint32_t	fp = (uint32_t) (h2 >> (64 - f));
 
@@ -232,28 +256,28 @@ ck_fingerprint(uint64_t h2, int f)
 }
 
 static inline uint64_t
-ck_alt(uint64_t bucket, uint32_t fp, uint64_t n)
+cuckoo_alt(uint64_t bucket, uint32_t fp, uint64_t n)
 {
-	uint64_t	H = ck_fastrange(bloom_fmix64(fp), n);
+	uint64_t	H = cuckoo_fastrange(bloom_fmix64(fp), n);
 
 	return H >= bucket ? H - bucket : H + n - bucket;
 }
 
 /*
  * Slot of bucket holding fp, or -1.  When the bucket's slots fit in one
- * word after the shift (b * f <= 57: b = 4 up to 14-bit fingerprints), a
+ * word after the shift (b * f <= CUCKOO_ONE_LOAD_BITS: b = 4 up to 14-bit fingerprints), a
  * single load reads them all.
  */
 static inline int
-ck_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
+cuckoo_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 {
 	int			f = s->fp_bits;
 
-	if (b * f <= 57)
+	if (b * f <= CUCKOO_ONE_LOAD_BITS)
 	{
 		uint64_t	bit = bucket * b * f;
-		uint64_t	w = ck_word(s, (size_t) (bit >> 3)) >> (bit & 7);
-		uint64_t	m = ck_mask(f);
+		uint64_t	w = cuckoo_word(s, (size_t) (bit >> 3)) >> (bit & 7);
+		uint64_t	m = cuckoo_mask(f);
 
 		for (int j = 0; j < b; j++, w >>= f)
 			if ((w & m) == fp)
@@ -261,54 +285,54 @@ ck_find(const CuckooSub *s, int b, uint64_t bucket, uint32_t fp)
 		return -1;
 	}
 	for (int j = 0; j < b; j++)
-		if (ck_get(s, bucket * b + j) == fp)
+		if (cuckoo_get(s, bucket * b + j) == fp)
 			return j;
 	return -1;
 }
 
 /* ask for a bucket's first line ahead of reading it */
 static inline void
-ck_prefetch(const CuckooSub *s, int b, uint64_t bucket)
+cuckoo_prefetch(const CuckooSub *s, int b, uint64_t bucket)
 {
 	__builtin_prefetch(s->slots + ((bucket * b * s->fp_bits) >> 3));
 }
 
 static inline void
-ck_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
+cuckoo_set_count(CuckooView *v, CuckooSub *s, int64_t delta)
 {
 	s->count += delta;
 	v->hdr.items += delta;
-	bloom_store64le(s->desc + 8, s->count);
-	bloom_store64le(v->buf + 32, v->hdr.items);
+	bloom_store64le(s->desc + CUCKOO_SUB_OFF_COUNT, s->count);
+	bloom_store64le(v->buf + CUCKOO_OFF_ITEMS, v->hdr.items);
 }
 
 /* the kick sequence: a 64-bit LCG, its top bits used */
 static inline uint64_t
-ck_next(uint64_t r)
+cuckoo_next(uint64_t r)
 {
-	return r * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+	return r * CUCKOO_LCG_MUL + CUCKOO_LCG_INC;
 }
 
 /*
  * Put fp in an empty slot of bucket or its alternate; no kicks.
  */
 static bool
-ck_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
+cuckoo_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
 {
 	int			b = v->hdr.bucket_size;
 	uint64_t	buckets[2];
 
 	buckets[0] = bucket;
-	buckets[1] = ck_alt(bucket, fp, s->nbuckets);
-	ck_prefetch(s, b, buckets[1]);
+	buckets[1] = cuckoo_alt(bucket, fp, s->nbuckets);
+	cuckoo_prefetch(s, b, buckets[1]);
 	for (int i = 0; i < 2; i++)
 	{
-		int			j = ck_find(s, b, buckets[i], 0);
+		int			j = cuckoo_find(s, b, buckets[i], 0);
 
 		if (j >= 0)
 		{
-			ck_set(s, buckets[i] * b + j, fp);
-			ck_set_count(v, s, 1);
+			cuckoo_set(s, buckets[i] * b + j, fp);
+			cuckoo_set_count(v, s, 1);
 			return true;
 		}
 	}
@@ -320,7 +344,7 @@ ck_place(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp)
  * sequence.  Undone if it finds no empty slot within max_kicks.
  */
 static bool
-ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
+cuckoo_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 {
 	int			b = v->hdr.bucket_size;
 	int			kicks = v->hdr.max_kicks;
@@ -329,36 +353,36 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
 	uint64_t	cur;
 	int			done;
 
-	r = ck_next(r);
-	cur = (r >> 63) ? ck_alt(bucket, fp, s->nbuckets) : bucket;
+	r = cuckoo_next(r);
+	cur = (r >> 63) ? cuckoo_alt(bucket, fp, s->nbuckets) : bucket;
 	for (done = 0; done < kicks; done++)
 	{
 		int			j;
 		uint64_t	k;
 		uint32_t	victim;
 
-		r = ck_next(r);
+		r = cuckoo_next(r);
 		j = (int) (r >> 61) & (b - 1);
 		k = cur * b + j;
-		victim = ck_get(s, k);
-		ck_set(s, k, hand);
+		victim = cuckoo_get(s, k);
+		cuckoo_set(s, k, hand);
 		path[done] = k;
 		hand = victim;
-		cur = ck_alt(cur, hand, s->nbuckets);
-		j = ck_find(s, b, cur, 0);
+		cur = cuckoo_alt(cur, hand, s->nbuckets);
+		j = cuckoo_find(s, b, cur, 0);
 		if (j >= 0)
 		{
-			ck_set(s, cur * b + j, hand);
-			ck_set_count(v, s, 1);
+			cuckoo_set(s, cur * b + j, hand);
+			cuckoo_set_count(v, s, 1);
 			return true;
 		}
 	}
 	/* undo: walk back, each slot gets back what was taken from it */
 	while (done-- > 0)
 	{
-		uint32_t	taken = ck_get(s, path[done]);
+		uint32_t	taken = cuckoo_get(s, path[done]);
 
-		ck_set(s, path[done], hand);
+		cuckoo_set(s, path[done], hand);
 		hand = taken;
 	}
 	return false;
@@ -380,7 +404,7 @@ ck_kick(CuckooView *v, CuckooSub *s, uint64_t bucket, uint32_t fp, uint64_t r)
  * its small fingerprints fill badly: see CUCKOO_FLOOR_FP_BITS).
  */
 static uint64_t
-ck_isqrt_ceil(uint64_t x)
+cuckoo_isqrt_ceil(uint64_t x)
 {
 	uint64_t	r = (uint64_t) sqrt((double) x);
 
@@ -391,14 +415,27 @@ ck_isqrt_ceil(uint64_t x)
 	return r;
 }
 
+/* the room model's mean load (per mille of the slots) and spread for b */
+static inline uint64_t
+cuckoo_room_permille(int b)
+{
+	return b == 8 ? 960 : b == 4 ? 930 : 800;
+}
+
+static inline uint64_t
+cuckoo_room_beta(int b)
+{
+	return b == 8 ? 3 : 4;
+}
+
 uint64_t
 cuckoo_room(int bucket_size, uint64_t nbuckets)
 {
 	uint64_t	slots = nbuckets * (uint64_t) bucket_size;
-	uint64_t	permille = bucket_size == 8 ? 960 : bucket_size == 4 ? 930 : 800;
-	uint64_t	beta = bucket_size == 8 ? 3 : 4;
+	uint64_t	permille = cuckoo_room_permille(bucket_size);
+	uint64_t	beta = cuckoo_room_beta(bucket_size);
 	uint64_t	load = slots * permille / 1000;
-	uint64_t	spread = ck_isqrt_ceil(beta * beta * slots);
+	uint64_t	spread = cuckoo_isqrt_ceil(beta * beta * slots);
 
 	if (load <= spread || load - spread < (uint64_t) bucket_size)
 		return (uint64_t) bucket_size;
@@ -421,14 +458,14 @@ cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets)
 }
 
 static size_t
-ck_sub_slot_bytes(uint64_t nbuckets, int b, int f)
+cuckoo_sub_slot_bytes(uint64_t nbuckets, int b, int f)
 {
 	return (size_t) ((nbuckets * (uint64_t) b * (uint64_t) f + 7) / 8);
 }
 
 /* nbuckets small enough that the slot bit count cannot overflow */
 static bool
-ck_nbuckets_ok(uint64_t nbuckets, int b, int f)
+cuckoo_nbuckets_ok(uint64_t nbuckets, int b, int f)
 {
 	return nbuckets >= 1 &&
 		nbuckets <= (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * f);
@@ -439,19 +476,19 @@ cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets)
 {
 	size_t		len;
 
-	if (!ck_nbuckets_ok(nbuckets, bucket_size, fp_bits))
+	if (!cuckoo_nbuckets_ok(nbuckets, bucket_size, fp_bits))
 		return 0;
 	len = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE +
-		ck_sub_slot_bytes(nbuckets, bucket_size, fp_bits);
+		cuckoo_sub_slot_bytes(nbuckets, bucket_size, fp_bits);
 	return len <= CUCKOO_MAX_BYTES ? len : 0;
 }
 
 /* the fewest buckets whose room holds capacity; false past the size limit */
 static bool
-ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
+cuckoo_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
 {
-	double		load = b == 8 ? 0.96 : 0.93;
-	double		beta = b == 8 ? 3.0 : 4.0;
+	double		load = cuckoo_room_permille(b) / 1000.0;
+	double		beta = (double) cuckoo_room_beta(b);
 	double		guess = ((double) capacity + beta * sqrt((double) capacity / load)) / (b * load);
 	uint64_t	n;
 
@@ -478,13 +515,13 @@ ck_room_buckets(uint64_t capacity, int b, uint64_t max_n, uint64_t *nbuckets)
  * never passes target.  False if no f up to 32 fits within the size limit.
  */
 static bool
-ck_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
+cuckoo_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nbuckets)
 {
 	uint64_t	max_n = (uint64_t) CUCKOO_MAX_BYTES * 8 / ((uint64_t) b * CUCKOO_FLOOR_FP_BITS);
 	uint64_t	n_room;
 	double		best = INFINITY;
 
-	if (!ck_room_buckets(capacity, b, max_n, &n_room))
+	if (!cuckoo_room_buckets(capacity, b, max_n, &n_room))
 		return false;
 	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
 	{
@@ -528,7 +565,7 @@ cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
 		uint64_t	n;
 		double		bits;
 
-		if (!ck_shape(capacity, target, sizes[i], &f, &n))
+		if (!cuckoo_shape(capacity, target, sizes[i], &f, &n))
 			continue;
 		bits = (double) n * sizes[i] * f;
 		if (bits < best)
@@ -548,7 +585,7 @@ cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
  * of 1.2 and merges can have sub-filters sized otherwise) and of its slots.
  */
 static uint64_t
-ck_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
+cuckoo_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
 {
 	uint64_t	slots = nbuckets * hdr->bucket_size;
 	uint64_t	want = hdr->capacity > (UINT64_MAX >> i) ? UINT64_MAX : hdr->capacity << i;
@@ -562,20 +599,20 @@ ck_sub_room(const CuckooHeader *hdr, int i, uint64_t nbuckets)
 void
 cuckoo_header_decode(const uint8_t *buf, CuckooHeader *hdr)
 {
-	uint64_t	rate_bits = bloom_load64le(buf + 24);
+	uint64_t	rate_bits = bloom_load64le(buf + CUCKOO_OFF_ERROR_RATE);
 
-	hdr->version = buf[4];
-	hdr->hash_id = buf[5];
-	hdr->bucket_size = buf[6];
-	hdr->fp_bits = buf[7];
-	hdr->seed = bloom_load32le(buf + 8);
-	hdr->nsub = (uint16_t) (buf[12] | (buf[13] << 8));
-	hdr->max_kicks = (uint16_t) (buf[14] | (buf[15] << 8));
-	hdr->capacity = bloom_load64le(buf + 16);
+	hdr->version = buf[CUCKOO_OFF_VERSION];
+	hdr->hash_id = buf[CUCKOO_OFF_HASH_ID];
+	hdr->bucket_size = buf[CUCKOO_OFF_BUCKET_SIZE];
+	hdr->fp_bits = buf[CUCKOO_OFF_FP_BITS];
+	hdr->seed = bloom_load32le(buf + CUCKOO_OFF_SEED);
+	hdr->nsub = bloom_load16le(buf + CUCKOO_OFF_NSUB);
+	hdr->max_kicks = bloom_load16le(buf + CUCKOO_OFF_MAX_KICKS);
+	hdr->capacity = bloom_load64le(buf + CUCKOO_OFF_CAPACITY);
 	memcpy(&hdr->error_rate, &rate_bits, sizeof(double));
-	hdr->items = bloom_load64le(buf + 32);
-	hdr->key_type = bloom_load32le(buf + 40);
-	hdr->reserved = bloom_load32le(buf + 44);
+	hdr->items = bloom_load64le(buf + CUCKOO_OFF_ITEMS);
+	hdr->key_type = bloom_load32le(buf + CUCKOO_OFF_KEY_TYPE);
+	hdr->reserved = bloom_load32le(buf + CUCKOO_OFF_RESERVED);
 }
 
 void
@@ -584,29 +621,27 @@ cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf)
 	uint64_t	rate_bits;
 
 	memcpy(&rate_bits, &hdr->error_rate, sizeof(double));
-	bloom_store32le(buf, CUCKOO_MAGIC);
-	buf[4] = hdr->version;
-	buf[5] = hdr->hash_id;
-	buf[6] = hdr->bucket_size;
-	buf[7] = hdr->fp_bits;
-	bloom_store32le(buf + 8, hdr->seed);
-	buf[12] = (uint8_t) hdr->nsub;
-	buf[13] = (uint8_t) (hdr->nsub >> 8);
-	buf[14] = (uint8_t) hdr->max_kicks;
-	buf[15] = (uint8_t) (hdr->max_kicks >> 8);
-	bloom_store64le(buf + 16, hdr->capacity);
-	bloom_store64le(buf + 24, rate_bits);
-	bloom_store64le(buf + 32, hdr->items);
-	bloom_store32le(buf + 40, hdr->key_type);
-	bloom_store32le(buf + 44, hdr->reserved);
+	bloom_store32le(buf + CUCKOO_OFF_MAGIC, CUCKOO_MAGIC);
+	buf[CUCKOO_OFF_VERSION] = hdr->version;
+	buf[CUCKOO_OFF_HASH_ID] = hdr->hash_id;
+	buf[CUCKOO_OFF_BUCKET_SIZE] = hdr->bucket_size;
+	buf[CUCKOO_OFF_FP_BITS] = hdr->fp_bits;
+	bloom_store32le(buf + CUCKOO_OFF_SEED, hdr->seed);
+	bloom_store16le(buf + CUCKOO_OFF_NSUB, hdr->nsub);
+	bloom_store16le(buf + CUCKOO_OFF_MAX_KICKS, hdr->max_kicks);
+	bloom_store64le(buf + CUCKOO_OFF_CAPACITY, hdr->capacity);
+	bloom_store64le(buf + CUCKOO_OFF_ERROR_RATE, rate_bits);
+	bloom_store64le(buf + CUCKOO_OFF_ITEMS, hdr->items);
+	bloom_store32le(buf + CUCKOO_OFF_KEY_TYPE, hdr->key_type);
+	bloom_store32le(buf + CUCKOO_OFF_RESERVED, hdr->reserved);
 }
 
 static void
-ck_sub_init(uint8_t *desc, uint64_t nbuckets, int b, int f)
+cuckoo_sub_init(uint8_t *desc, uint64_t nbuckets, int b, int f)
 {
-	memset(desc, 0, CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, b, f));
-	bloom_store64le(desc, nbuckets);
-	desc[16] = (uint8_t) f;
+	memset(desc, 0, CUCKOO_SUB_HEADER_SIZE + cuckoo_sub_slot_bytes(nbuckets, b, f));
+	bloom_store64le(desc + CUCKOO_SUB_OFF_NBUCKETS, nbuckets);
+	desc[CUCKOO_SUB_OFF_FP_BITS] = (uint8_t) f;
 }
 
 void
@@ -626,7 +661,7 @@ cuckoo_init(uint8_t *buf, uint64_t capacity, double error_rate, uint32_t seed,
 	hdr.capacity = capacity;
 	hdr.error_rate = error_rate;
 	cuckoo_header_encode(&hdr, buf);
-	ck_sub_init(buf + CUCKOO_HEADER_SIZE, nbuckets, bucket_size, fp_bits);
+	cuckoo_sub_init(buf + CUCKOO_HEADER_SIZE, nbuckets, bucket_size, fp_bits);
 }
 
 /* ---- validation ---- */
@@ -676,27 +711,27 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		if (len - off < CUCKOO_SUB_HEADER_SIZE)
 			return CUCKOO_BAD_LENGTH;
 		s->desc = desc;
-		s->nbuckets = bloom_load64le(desc);
-		s->count = bloom_load64le(desc + 8);
-		s->fp_bits = desc[16];
-		for (int j = 17; j < CUCKOO_SUB_HEADER_SIZE; j++)
+		s->nbuckets = bloom_load64le(desc + CUCKOO_SUB_OFF_NBUCKETS);
+		s->count = bloom_load64le(desc + CUCKOO_SUB_OFF_COUNT);
+		s->fp_bits = desc[CUCKOO_SUB_OFF_FP_BITS];
+		for (int j = CUCKOO_SUB_OFF_FP_BITS + 1; j < CUCKOO_SUB_HEADER_SIZE; j++)
 			if (desc[j] != 0)
 				return CUCKOO_BAD_RESERVED;
 		if (s->fp_bits < CUCKOO_MIN_FP_BITS || s->fp_bits > CUCKOO_MAX_FP_BITS ||
 			(i == 0 && s->fp_bits != hdr->fp_bits))
 			return CUCKOO_BAD_FP_BITS;
-		if (!ck_nbuckets_ok(s->nbuckets, b, s->fp_bits))
+		if (!cuckoo_nbuckets_ok(s->nbuckets, b, s->fp_bits))
 			return CUCKOO_BAD_NBUCKETS;
 		if (s->count > s->nbuckets * b)
 			return CUCKOO_BAD_COUNT;
 		off += CUCKOO_SUB_HEADER_SIZE;
-		s->slot_bytes = ck_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
+		s->slot_bytes = cuckoo_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
 		if (len - off < s->slot_bytes)
 			return CUCKOO_BAD_LENGTH;
 		s->slots = (uint8_t *) buf + off;
 		off += s->slot_bytes;
 		items += s->count;
-		s->room = ck_sub_room(hdr, i, s->nbuckets);
+		s->room = cuckoo_sub_room(hdr, i, s->nbuckets);
 	}
 	if (off != len)
 		return CUCKOO_BAD_LENGTH;
@@ -721,8 +756,8 @@ cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v)
 
 		for (uint64_t k = 0; k < nslots; k++)
 		{
-			used += ck_get(s, k) != 0;
-			if ((k & 0xFFFFF) == 0xFFFFF)
+			used += cuckoo_get(s, k) != 0;
+			if ((k & (CUCKOO_INTERRUPT_SLOTS - 1)) == CUCKOO_INTERRUPT_SLOTS - 1)
 				bloom_check_interrupts();
 		}
 		if (used != s->count)
@@ -794,15 +829,15 @@ cuckoo_count(const CuckooView *v, BloomHash h)
 	for (int i = 0; i < v->hdr.nsub; i++)
 	{
 		const CuckooSub *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	i1 = ck_fastrange(h.h1, s->nbuckets);
-		uint64_t	i2 = ck_alt(i1, fp, s->nbuckets);
+		uint32_t	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, s->nbuckets);
+		uint64_t	i2 = cuckoo_alt(i1, fp, s->nbuckets);
 
 		for (int j = 0; j < b; j++)
 		{
-			n += ck_get(s, i1 * b + j) == fp;
+			n += cuckoo_get(s, i1 * b + j) == fp;
 			if (i2 != i1)
-				n += ck_get(s, i2 * b + j) == fp;
+				n += cuckoo_get(s, i2 * b + j) == fp;
 		}
 	}
 	return n;
@@ -816,12 +851,12 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 	for (int i = 0; i < v->hdr.nsub; i++)
 	{
 		const CuckooSub *s = &v->sub[i];
-		uint32_t	fp = ck_fingerprint(h.h2, s->fp_bits);
-		uint64_t	i1 = ck_fastrange(h.h1, s->nbuckets);
-		uint64_t	i2 = ck_alt(i1, fp, s->nbuckets);
+		uint32_t	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, s->nbuckets);
+		uint64_t	i2 = cuckoo_alt(i1, fp, s->nbuckets);
 
-		ck_prefetch(s, b, i2);
-		if (ck_find(s, b, i1, fp) >= 0 || ck_find(s, b, i2, fp) >= 0)
+		cuckoo_prefetch(s, b, i2);
+		if (cuckoo_find(s, b, i1, fp) >= 0 || cuckoo_find(s, b, i2, fp) >= 0)
 			return true;
 	}
 	return false;
@@ -829,18 +864,18 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 
 /* bucket of sub-filter s holding the element's fingerprint, or -1 */
 static int64_t
-ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
+cuckoo_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int *slot)
 {
 	int			b = v->hdr.bucket_size;
-	uint32_t	fp = ck_fingerprint(h2, s->fp_bits);
-	uint64_t	bucket = ck_fastrange(h1, s->nbuckets);
+	uint32_t	fp = cuckoo_fingerprint(h2, s->fp_bits);
+	uint64_t	bucket = cuckoo_fastrange(h1, s->nbuckets);
 
 	for (int pass = 0; pass < 2; pass++)
 	{
-		*slot = ck_find(s, b, bucket, fp);
+		*slot = cuckoo_find(s, b, bucket, fp);
 		if (*slot >= 0)
 			return (int64_t) bucket;
-		bucket = ck_alt(bucket, fp, s->nbuckets);
+		bucket = cuckoo_alt(bucket, fp, s->nbuckets);
 	}
 	return -1;
 }
@@ -856,7 +891,7 @@ ck_match(const CuckooView *v, const CuckooSub *s, uint64_t h1, uint64_t h2, int 
  * room; else the kick walk in the newest, if below its room.
  */
 static bool
-ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
+cuckoo_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 {
 	int			last = v->hdr.nsub - 1;
 	CuckooSub  *s;
@@ -866,12 +901,12 @@ ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 		int			j;
 
 		s = &v->sub[i];
-		if (ck_match(v, s, h1, h2, &j) < 0)
+		if (cuckoo_match(v, s, h1, h2, &j) < 0)
 			continue;
-		if (ck_place(v, s, ck_fastrange(h1, s->nbuckets),
-					 ck_fingerprint(h2, s->fp_bits)) ||
-			ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
-					ck_fingerprint(h2, s->fp_bits), h2))
+		if (cuckoo_place(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						 cuckoo_fingerprint(h2, s->fp_bits)) ||
+			cuckoo_kick(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						cuckoo_fingerprint(h2, s->fp_bits), h2))
 			return true;
 		break;
 	}
@@ -879,15 +914,15 @@ ck_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 	{
 		s = &v->sub[i];
 		if (s->count < s->room &&
-			ck_place(v, s, ck_fastrange(h1, s->nbuckets),
-					 ck_fingerprint(h2, s->fp_bits)))
+			cuckoo_place(v, s, cuckoo_fastrange(h1, s->nbuckets),
+						 cuckoo_fingerprint(h2, s->fp_bits)))
 			return true;
 	}
 	s = &v->sub[last];
 	if (s->count >= s->room)
 		return false;
-	return ck_kick(v, s, ck_fastrange(h1, s->nbuckets),
-				   ck_fingerprint(h2, s->fp_bits), h2);
+	return cuckoo_kick(v, s, cuckoo_fastrange(h1, s->nbuckets),
+					   cuckoo_fingerprint(h2, s->fp_bits), h2);
 }
 
 /*
@@ -903,10 +938,10 @@ cuckoo_add(CuckooView *v, BloomHash h)
 	uint32_t	fp;
 
 	if (v->hdr.nsub != 1 || s->count >= s->room)
-		return ck_add_steps(v, h.h1, h.h2);
-	bucket = ck_fastrange(h.h1, s->nbuckets);
-	fp = ck_fingerprint(h.h2, s->fp_bits);
-	return ck_place(v, s, bucket, fp) || ck_kick(v, s, bucket, fp, h.h2);
+		return cuckoo_add_steps(v, h.h1, h.h2);
+	bucket = cuckoo_fastrange(h.h1, s->nbuckets);
+	fp = cuckoo_fingerprint(h.h2, s->fp_bits);
+	return cuckoo_place(v, s, bucket, fp) || cuckoo_kick(v, s, bucket, fp, h.h2);
 }
 
 /*
@@ -928,7 +963,7 @@ cuckoo_delete(CuckooView *v, BloomHash h)
 	{
 		const CuckooSub *s = &v->sub[i];
 		int			j;
-		int64_t		at = ck_match(v, s, h.h1, h.h2, &j);
+		int64_t		at = cuckoo_match(v, s, h.h1, h.h2, &j);
 
 		if (at < 0)
 			continue;
@@ -944,8 +979,8 @@ cuckoo_delete(CuckooView *v, BloomHash h)
 	}
 	if (found < 0)
 		return CUCKOO_DELETE_ABSENT;
-	ck_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
-	ck_set_count(v, &v->sub[found], -1);
+	cuckoo_set(&v->sub[found], (uint64_t) bucket * v->hdr.bucket_size + slot, 0);
+	cuckoo_set_count(v, &v->sub[found], -1);
 	return CUCKOO_DELETE_DONE;
 }
 
@@ -968,14 +1003,14 @@ cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
 		return CUCKOO_GROW_SUBFILTERS;
 	if (v->hdr.capacity > (UINT64_MAX >> k))
 		return CUCKOO_GROW_SIZE;
-	if (!ck_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
-				  fp_bits, nbuckets))
+	if (!cuckoo_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
+					  fp_bits, nbuckets))
 	{
 		/* the same capacity at the floor's rate: if that fits, bits ran out */
 		int			f;
 		uint64_t	n;
 
-		if (ck_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
+		if (cuckoo_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
 			return CUCKOO_GROW_FP_BITS;
 		return CUCKOO_GROW_SIZE;
 	}
@@ -990,9 +1025,9 @@ cuckoo_grown_bytes(const CuckooView *v, uint64_t nbuckets, int fp_bits)
 	int			b = v->hdr.bucket_size;
 	size_t		add;
 
-	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS || !ck_nbuckets_ok(nbuckets, b, fp_bits))
+	if (v->hdr.nsub >= CUCKOO_MAX_SUBFILTERS || !cuckoo_nbuckets_ok(nbuckets, b, fp_bits))
 		return 0;
-	add = CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, b, fp_bits);
+	add = CUCKOO_SUB_HEADER_SIZE + cuckoo_sub_slot_bytes(nbuckets, b, fp_bits);
 	if (add > CUCKOO_MAX_BYTES - v->len)
 		return 0;
 	return v->len + add;
@@ -1006,10 +1041,9 @@ cuckoo_grow(CuckooView *v, uint8_t *dst, uint64_t nbuckets, int fp_bits)
 
 	if (dst != v->buf)
 		memcpy(dst, v->buf, oldlen);
-	ck_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
+	cuckoo_sub_init(dst + oldlen, nbuckets, v->hdr.bucket_size, fp_bits);
 	v->hdr.nsub++;
-	dst[12] = (uint8_t) v->hdr.nsub;
-	dst[13] = (uint8_t) (v->hdr.nsub >> 8);
+	bloom_store16le(dst + CUCKOO_OFF_NSUB, v->hdr.nsub);
 	(void) cuckoo_open(dst, newlen, v);
 }
 
@@ -1027,12 +1061,12 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 
 		for (; k < nslots; k++)
 		{
-			uint32_t	fp = ck_get(from, k);
+			uint32_t	fp = cuckoo_get(from, k);
 			uint64_t	bucket = k / b;
 			int			last = -1;
 			bool		placed = false;
 
-			if ((k & 0xFFFF) == 0xFFFF)
+			if ((k & (CUCKOO_MERGE_INTERRUPT_SLOTS - 1)) == CUCKOO_MERGE_INTERRUPT_SLOTS - 1)
 				bloom_check_interrupts();
 			if (fp == 0)
 				continue;
@@ -1043,11 +1077,11 @@ cuckoo_merge(CuckooView *dst, const CuckooView *src, uint64_t *cursor,
 				if (s->nbuckets != from->nbuckets || s->fp_bits != from->fp_bits)
 					continue;
 				last = d;
-				placed = ck_place(dst, s, bucket, fp);
+				placed = cuckoo_place(dst, s, bucket, fp);
 			}
 			if (!placed && last >= 0)
-				placed = ck_kick(dst, &dst->sub[last], bucket, fp,
-								 bloom_fmix64(((uint64_t) fp << 40) ^ bucket));
+				placed = cuckoo_kick(dst, &dst->sub[last], bucket, fp,
+									 bloom_fmix64(((uint64_t) fp << CUCKOO_MERGE_SEED_SHIFT) ^ bucket));
 			if (!placed)
 			{
 				*cursor = ((uint64_t) i << CUCKOO_CURSOR_SHIFT) | k;

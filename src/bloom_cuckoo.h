@@ -21,6 +21,25 @@
 #define CUCKOO_VERSION			1
 #define CUCKOO_SUB_HEADER_SIZE	24
 
+/* where each header field starts (the table in bloom_cuckoo.c, docs/format.md) */
+#define CUCKOO_OFF_MAGIC		0
+#define CUCKOO_OFF_VERSION		4
+#define CUCKOO_OFF_HASH_ID		5
+#define CUCKOO_OFF_BUCKET_SIZE	6
+#define CUCKOO_OFF_FP_BITS		7
+#define CUCKOO_OFF_SEED			8
+#define CUCKOO_OFF_NSUB			12
+#define CUCKOO_OFF_MAX_KICKS	14
+#define CUCKOO_OFF_CAPACITY		16
+#define CUCKOO_OFF_ERROR_RATE	24
+#define CUCKOO_OFF_ITEMS		32
+#define CUCKOO_OFF_KEY_TYPE		40
+#define CUCKOO_OFF_RESERVED		44
+/* and each field of a sub-filter's descriptor; the rest of it is zero */
+#define CUCKOO_SUB_OFF_NBUCKETS	0
+#define CUCKOO_SUB_OFF_COUNT	8
+#define CUCKOO_SUB_OFF_FP_BITS	16
+
 /* fingerprint bits any valid sub-filter may have (1.2 made 3 and up) */
 #define CUCKOO_MIN_FP_BITS		2
 #define CUCKOO_MAX_FP_BITS		32

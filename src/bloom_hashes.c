@@ -43,6 +43,9 @@
 #include <math.h>
 
 #define HASHES_PREFIX		BLOOM_HASHES_PREFIX
+/* the prefix: the expansion, then zero bytes to its end */
+#define HASHES_OFF_EXPANSION	0
+#define HASHES_OFF_RESERVED		4
 #define HASHES_CELL			BLOOM_HASHES_CELL
 #define HASHES_CELL_BITS	(HASHES_CELL * 8)
 #define HASHES_MAX_CELLS	((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - HASHES_PREFIX) / HASHES_CELL)
@@ -50,11 +53,20 @@
 /*
  * Distinct counting: HyperLogLog over 2^14 one-byte registers (16 kB on the
  * stack), register from the top bits of h1, rank from h2; standard error
- * 1.04 / 128, about 0.8%.  Below 2.5 registers per element it counts the
+ * 1.04 / 128, about 0.8%.  Up to 2.5 elements per register it counts the
  * empty registers instead (linear counting), which is closer there.
  */
 #define HLL_BITS			14
 #define HLL_REGISTERS		(1 << HLL_BITS)
+/* the rank of an all-zero word: one past its 64 bits */
+#define HLL_RANK_ZERO		65
+/* Flajolet et al.'s bias correction alpha_m = 0.7213 / (1 + 1.079 / m) */
+#define HLL_ALPHA_INF		0.7213
+#define HLL_ALPHA_M			1.079
+/* up to this many elements per register, linear counting (above) */
+#define HLL_LINEAR_BELOW	2.5
+/* a register update is a few instructions: a cancel check per 2^20 */
+#define HLL_INTERRUPT_HASHES	(UINT64_C(1) << 20)
 
 static uint64_t
 hashes_cells(const BloomHeader *hdr)
@@ -71,7 +83,7 @@ hashes_payload_bytes(const BloomHeader *hdr)
 uint32_t
 bloom_hashes_expansion(const uint8_t *payload)
 {
-	return bloom_load32le(payload);
+	return bloom_load32le(payload + HASHES_OFF_EXPANSION);
 }
 
 static BloomCheck
@@ -94,11 +106,13 @@ hashes_check_header(const BloomHeader *hdr, size_t payload_len)
 static BloomCheck
 hashes_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 {
-	uint32_t	expansion = bloom_load32le(payload);
+	uint32_t	expansion = bloom_hashes_expansion(payload);
 
-	if (expansion < 1 || expansion > BLOOM_MAX_EXPANSION ||
-		bloom_load32le(payload + 4) != 0 || bloom_load64le(payload + 8) != 0)
+	if (expansion < 1 || expansion > BLOOM_MAX_EXPANSION)
 		return BLOOM_BAD_RESERVED;
+	for (int i = HASHES_OFF_RESERVED; i < HASHES_PREFIX; i++)
+		if (payload[i] != 0)
+			return BLOOM_BAD_RESERVED;
 	/* the cells past the count are zero, so every value has one form */
 	for (uint64_t i = hdr->bits_set; i < hashes_cells(hdr); i++)
 	{
@@ -245,7 +259,7 @@ hashes_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 static int
 hll_rank(uint64_t w)
 {
-	return w == 0 ? 65 : __builtin_clzll(w) + 1;
+	return w == 0 ? HLL_RANK_ZERO : __builtin_clzll(w) + 1;
 }
 
 /* the number of distinct hashes among the first n cells, estimated */
@@ -267,7 +281,7 @@ bloom_hashes_distinct(const uint8_t *payload, uint64_t n)
 
 		if (rank > reg[r])
 			reg[r] = (uint8_t) rank;
-		if (i % 1048576 == 1048575)
+		if (i % HLL_INTERRUPT_HASHES == HLL_INTERRUPT_HASHES - 1)
 			bloom_check_interrupts();
 	}
 	for (int r = 0; r < HLL_REGISTERS; r++)
@@ -275,8 +289,8 @@ bloom_hashes_distinct(const uint8_t *payload, uint64_t n)
 		sum += ldexp(1.0, -reg[r]);
 		zeros += reg[r] == 0;
 	}
-	estimate = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
-	if (estimate <= 2.5 * m && zeros > 0)
+	estimate = HLL_ALPHA_INF / (1.0 + HLL_ALPHA_M / m) * m * m / sum;
+	if (estimate <= HLL_LINEAR_BELOW * m && zeros > 0)
 		estimate = m * log(m / zeros);
 	/* never more than the cells counted, never none of several */
 	if (estimate > (double) n)
@@ -315,7 +329,7 @@ static void
 hashes_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
 {
 	bloom_info_cells(hdr, sink);
-	bloom_info_uint(sink, "expansion", bloom_load32le(payload));
+	bloom_info_uint(sink, "expansion", bloom_hashes_expansion(payload));
 	bloom_info_uint(sink, "hashes", hdr->bits_set);
 }
 
@@ -348,7 +362,7 @@ void
 bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 {
 	memset(payload, 0, hashes_payload_bytes(hdr));
-	bloom_store32le(payload, expansion);
+	bloom_store32le(payload + HASHES_OFF_EXPANSION, expansion);
 }
 
 const BloomLayout bloom_hashes_layout = {

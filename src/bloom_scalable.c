@@ -45,9 +45,20 @@
 #include <math.h>
 
 #define SCALABLE_PREFIX		16
-#define SCALABLE_SUB_HEAD	(8 + BLOOM_HEADER_SIZE)
+/* where the prefix's fields start (the reserved 8 bytes end it) */
+#define SCALABLE_OFF_EXPANSION	0
+#define SCALABLE_OFF_DIVISOR	4
+#define SCALABLE_OFF_RESERVED	8
+/* a sub-filter: its count, its header, its bits */
+#define SCALABLE_SUB_COUNT_BYTES	8
+#define SCALABLE_SUB_HEAD	(SCALABLE_SUB_COUNT_BYTES + BLOOM_HEADER_SIZE)
 #define SCALABLE_MAX_SUBS	BLOOM_MAX_HASHES
 #define SCALABLE_MAX_EXPANSION BLOOM_MAX_EXPANSION
+/*
+ * An add tests the element against every older sub-filter first (up to 64
+ * cache misses), so its loop checks for a cancel more often than others.
+ */
+#define SCALABLE_INTERRUPT_ADDS	1024
 
 /* one sub-filter, decoded */
 typedef struct ScalableSub
@@ -57,6 +68,13 @@ typedef struct ScalableSub
 	uint8_t    *items_at;		/* where its count is stored */
 	uint8_t    *bits;
 } ScalableSub;
+
+/* the growth factor of each next sub-filter, from the payload's prefix */
+static inline uint32_t
+scalable_expansion(const uint8_t *payload)
+{
+	return bloom_load32le(payload + SCALABLE_OFF_EXPANSION);
+}
 
 static uint64_t
 scalable_payload_bytes(const BloomHeader *hdr)
@@ -101,10 +119,11 @@ scalable_sub_shape(const BloomHeader *top, uint32_t expansion, int i,
 static bool
 scalable_prefix_ok(const uint8_t *payload)
 {
-	uint32_t	expansion = bloom_load32le(payload);
+	uint32_t	expansion = scalable_expansion(payload);
 
 	return expansion >= 1 && expansion <= SCALABLE_MAX_EXPANSION &&
-		bloom_load32le(payload + 4) >= 1 && bloom_load64le(payload + 8) == 0;
+		bloom_load32le(payload + SCALABLE_OFF_DIVISOR) >= 1 &&
+		bloom_load64le(payload + SCALABLE_OFF_RESERVED) == 0;
 }
 
 static int
@@ -124,7 +143,7 @@ scalable_subs(const BloomHeader *top, const uint8_t *payload, ScalableSub *subs)
 
 		if (off + SCALABLE_SUB_HEAD > end)
 			break;
-		bloom_header_decode(payload + off + 8, &sub->hdr);
+		bloom_header_decode(payload + off + SCALABLE_SUB_COUNT_BYTES, &sub->hdr);
 		if (sub->hdr.nbits % BLOOM_BLOCK_BITS != 0 || sub->hdr.nbits == 0 ||
 			sub->hdr.nbits / 8 > end - off - SCALABLE_SUB_HEAD ||
 			sub->hdr.nhashes == 0 || sub->hdr.nhashes > BLOOM_MAX_HASHES)
@@ -151,7 +170,7 @@ static void
 scalable_sub_store(ScalableSub *sub)
 {
 	bloom_store64le(sub->items_at, sub->items);
-	bloom_header_encode(&sub->hdr, sub->items_at + 8);
+	bloom_header_encode(&sub->hdr, sub->items_at + SCALABLE_SUB_COUNT_BYTES);
 }
 
 static BloomCheck
@@ -174,7 +193,7 @@ scalable_check_header(const BloomHeader *hdr, size_t payload_len)
 static BloomCheck
 scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 {
-	uint32_t	expansion = bloom_load32le(payload);
+	uint32_t	expansion = scalable_expansion(payload);
 	uint64_t	nbits = 0,
 				bits_set = 0;
 	ScalableSub subs[SCALABLE_MAX_SUBS];
@@ -191,7 +210,7 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 
 		if (!scalable_sub_shape(hdr, expansion, i, &want))
 			return BLOOM_BAD_NBITS;
-		check = bloom_validate(subs[i].items_at + 8, BLOOM_HEADER_SIZE + subs[i].hdr.nbits / 8, &got);
+		check = bloom_validate(subs[i].items_at + SCALABLE_SUB_COUNT_BYTES, BLOOM_HEADER_SIZE + subs[i].hdr.nbits / 8, &got);
 		if (check != BLOOM_OK)
 			return check;
 		if (got.layout != BLOOM_LAYOUT_BLOCKED512)
@@ -241,7 +260,7 @@ scalable_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 static bool
 scalable_full(const uint8_t *payload, const ScalableSub *last)
 {
-	uint32_t	divisor = bloom_load32le(payload + 4);
+	uint32_t	divisor = bloom_load32le(payload + SCALABLE_OFF_DIVISOR);
 
 	uint64_t	share = last->hdr.capacity / divisor;
 
@@ -272,7 +291,7 @@ scalable_add_last(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
 	{
 		uint64_t	added;
 
-		if (i % 1024 == 1023)
+		if (i % SCALABLE_INTERRUPT_ADDS == SCALABLE_INTERRUPT_ADDS - 1)
 			bloom_check_interrupts();
 		if (i + BLOOM_ADD_BATCH < n)
 			__builtin_prefetch(last->bits +
@@ -335,7 +354,7 @@ scalable_grown_bytes(const BloomHeader *hdr, const uint8_t *payload)
 	uint64_t	bytes;
 
 	if (hdr->nhashes >= SCALABLE_MAX_SUBS || !scalable_prefix_ok(payload) ||
-		!scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next))
+		!scalable_sub_shape(hdr, scalable_expansion(payload), hdr->nhashes, &next))
 		return 0;
 	bytes = scalable_payload_bytes(hdr) + SCALABLE_SUB_HEAD + next.nbits / 8;
 	return bytes > BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE ? 0 : bytes;
@@ -349,11 +368,11 @@ scalable_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 	BloomHeader next;
 	uint8_t    *p = grown + old;
 
-	scalable_sub_shape(hdr, bloom_load32le(payload), hdr->nhashes, &next);
+	scalable_sub_shape(hdr, scalable_expansion(payload), hdr->nhashes, &next);
 	if (grown != payload)
 		bloom_fill_chunked(grown, payload, old);
 	bloom_store64le(p, 0);
-	bloom_header_encode(&next, p + 8);
+	bloom_header_encode(&next, p + SCALABLE_SUB_COUNT_BYTES);
 	bloom_fill_chunked(p + SCALABLE_SUB_HEAD, NULL, next.nbits / 8);
 	hdr->nhashes++;
 	hdr->nbits += next.nbits;
@@ -376,7 +395,7 @@ scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 	int			nd = scalable_subs(hdr, dst, d);
 	int			ns = scalable_subs(shdr, src, s);
 
-	if (intersect || bloom_load32le(dst) != bloom_load32le(src) || nd != hdr->nhashes ||
+	if (intersect || scalable_expansion(dst) != scalable_expansion(src) || nd != hdr->nhashes ||
 		ns != shdr->nhashes || ns > nd)
 		return false;
 	hdr->bits_set = 0;
@@ -401,7 +420,7 @@ scalable_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 		}
 		hdr->bits_set += d[i].hdr.bits_set;
 	}
-	bloom_store32le(dst + 4, 1);
+	bloom_store32le(dst + SCALABLE_OFF_DIVISOR, 1);
 	return true;
 }
 
@@ -529,7 +548,7 @@ scalable_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sin
 	for (int i = 0; i < n; i++)
 		items += subs[i].items;
 	bloom_info_cells(hdr, sink);
-	bloom_info_uint(sink, "expansion", bloom_load32le(payload));
+	bloom_info_uint(sink, "expansion", scalable_expansion(payload));
 	bloom_info_uint(sink, "items", items);
 	bloom_info_open(sink, "subfilters", BLOOM_INFO_LIST);
 	for (int i = 0; i < n; i++)
@@ -551,14 +570,14 @@ static void
 scalable_partial(BloomHeader *hdr, uint8_t *payload, int nparts)
 {
 	(void) hdr;
-	bloom_store32le(payload + 4, nparts > 1 ? (uint32_t) nparts : 1);
+	bloom_store32le(payload + SCALABLE_OFF_DIVISOR, nparts > 1 ? (uint32_t) nparts : 1);
 }
 
 static void
 scalable_finish(BloomHeader *hdr, uint8_t *payload)
 {
 	(void) hdr;
-	bloom_store32le(payload + 4, 1);
+	bloom_store32le(payload + SCALABLE_OFF_DIVISOR, 1);
 }
 
 /*
@@ -586,8 +605,8 @@ bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 {
 	uint8_t		prefix[SCALABLE_PREFIX] = {0};
 
-	bloom_store32le(prefix, expansion);
-	bloom_store32le(prefix + 4, 1);
+	bloom_store32le(prefix + SCALABLE_OFF_EXPANSION, expansion);
+	bloom_store32le(prefix + SCALABLE_OFF_DIVISOR, 1);
 	memcpy(payload, prefix, SCALABLE_PREFIX);
 	scalable_grow(hdr, payload, payload);
 }

@@ -20,7 +20,8 @@
  * bisects over the block count from the standard formula's estimate and
  * evaluates the model from scratch at every probe: the DP tables, an
  * lgamma-based binomial term per j and the DP step per j, for several k per
- * probe: milliseconds per call, far more at small rates (bench/RESULTS.md).
+ * probe: milliseconds per call, far more at small rates (make bench-sizing
+ * times both).
  *
  * The fast search computes exactly the same floating-point values, only
  * fewer of them and without recomputing what does not change:

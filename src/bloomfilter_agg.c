@@ -45,7 +45,7 @@ static BloomState *
 bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext aggcxt)
 {
 	int64		capacity;
-	double		error_rate = 0.01;
+	double		error_rate = BLOOM_AGG_DEFAULT_RATE;
 
 	if (PG_NARGS() == 2)
 		return bloom_state_new_hashes(fcinfo, aggcxt, BLOOM_AGG_DEFAULT_RATE,
@@ -102,7 +102,7 @@ bloom_agg_step(FunctionCallInfo fcinfo,
 	{
 		bloom_key_first_add(&cache->elem, &s->hdr.key_type,
 							s->hdr.bits_set == 0 && s->npending == 0);
-		bloom_state_add(s, bloom_key_hash_add(&cache->elem, PG_GETARG_DATUM(1), &s->hdr));
+		bloom_state_add(s, bloom_key_hash_add(&cache->elem, PG_GETARG_DATUM(1), bloom_hash_params(&s->hdr)));
 	}
 	PG_RETURN_DATUM(bloom_state_datum(s));
 }

@@ -258,10 +258,10 @@ bloom_am_key_hash(BloomAmKeyTypes *keys, const Datum *values, const bool *isnull
 	{
 		if (isnull[0])
 			return false;
-		*h = bloom_elem_hash(&keys->cols[0], values[0], hdr);
+		*h = bloom_elem_hash(&keys->cols[0], values[0], bloom_hash_params(hdr));
 		return true;
 	}
-	*h = bloom_elem_hash_row(keys->cols, keys->natts, values, isnull, hdr);
+	*h = bloom_elem_hash_row(keys->cols, keys->natts, values, isnull, bloom_hash_params(hdr));
 	return true;
 }
 
@@ -284,7 +284,8 @@ bloom_am_options(Datum reloptions, bool validate)
 						  0, 0, INT_MAX, AccessExclusiveLock);
 		add_real_reloption(bloom_am_relopt_kind, "error_rate",
 						   "False-positive rate the filter is sized for at its capacity",
-						   BLOOM_AM_DEFAULT_ERROR_RATE, BLOOM_MIN_ERROR_RATE, 0.5,
+						   BLOOM_AM_DEFAULT_ERROR_RATE, BLOOM_MIN_ERROR_RATE,
+						   BLOOM_AM_MAX_ERROR_RATE,
 						   AccessExclusiveLock);
 		bloom_am_options_registered = true;
 	}

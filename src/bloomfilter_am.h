@@ -97,6 +97,10 @@ typedef struct BloomAmOptions
 } BloomAmOptions;
 
 #define BLOOM_AM_DEFAULT_ERROR_RATE 0.01
+/* above it a filter would answer "maybe" for most keys: no use to a scan */
+#define BLOOM_AM_MAX_ERROR_RATE	0.5
+/* bf_index_contains_all checks for a cancel every this many keys (a page read each) */
+#define BLOOM_AM_INTERRUPT_KEYS	1024
 /* without a capacity: twice the table's rows, at least this */
 #define BLOOM_AM_MIN_CAPACITY	100000
 

@@ -280,7 +280,7 @@ bloom_am_row_hash(BloomAmProbe *p, Datum row, const BloomHeader *hdr,
 	ReleaseTupleDesc(desc);
 	pfree(values);
 	pfree(nulls);
-	return bloom_elem_hash_row(p->ets, n, keys, keynulls, hdr);
+	return bloom_elem_hash_row(p->ets, n, keys, keynulls, bloom_hash_params(hdr));
 }
 
 /*
@@ -296,7 +296,7 @@ static bool
 bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
 					const BloomHeader *hdr, MemoryContext mcxt, BloomHash *h)
 {
-	BloomHeader keyhdr;
+	BloomHashParams hp = bloom_hash_params(hdr);
 
 	if (p->natts > 1)
 	{
@@ -315,9 +315,8 @@ bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
 		bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], mcxt);
 		p->probe_type = keytype;
 	}
-	keyhdr = *hdr;
-	keyhdr.key_type = bloom_key_type_of(p->coltypes[0]);
-	return bloom_key_hash(&p->probe_et, key, &keyhdr, h);
+	hp.key_type = bloom_key_type_of(p->coltypes[0]);
+	return bloom_key_hash(&p->probe_et, key, hp, h);
 }
 
 /* whether the filter's block for h has all of h's bits: one page read */
@@ -382,7 +381,7 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	{
 		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
 
-		if (i % 1024 == 0)
+		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
 			CHECK_FOR_INTERRUPTS();
 		answers[i] = nulls[i] ? (Datum) 0 :
 			BoolGetDatum(bloom_am_probe_hash(p, elemtype, elem, &mc->hdr,

@@ -7,7 +7,8 @@
  * a short header), out of line uncompressed (the type's default storage is
  * EXTERNAL), out of line or in line compressed (if someone changed the
  * storage), or as the aggregate's expanded state (bloomfilter_state.c).
- * This file and bloomfilter_probe.c are the only ones that tell them apart.
+ * This file, bloomfilter_probe.c and bloomfilter_state.c (which knows its
+ * own expanded state) are the only ones that tell them apart.
  *
  * Reading is where the time goes: a filter of ten million elements is 12 MB
  * of TOAST.  So reading comes in three depths.  The header alone (for

@@ -36,6 +36,13 @@ typedef struct BloomView
 /* payloads in memory are kept aligned to this, so that a check touches one line */
 #define BLOOM_CACHE_LINE	64
 
+/*
+ * Loops that hash or look up an element a step check for a cancel every
+ * this many steps (a power of 2): a few thousand such steps take well
+ * under a millisecond.
+ */
+#define BLOOM_INTERRUPT_ELEMS	4096
+
 /* decode a header and check it against the value's total length */
 extern void bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes,
 							size_t len);
@@ -125,7 +132,24 @@ bloom_other_operand(FunctionCallInfo fcinfo)
 	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 }
 
-/* Checks of what callers pass in, with the errors users see. */
+/*
+ * Checks of what callers pass in, with the errors users see.  A filter
+ * type's rules for the parameters both types share: its name in messages
+ * and the smallest error rate it sizes for.
+ */
+typedef struct BloomParamRules
+{
+	const char *type_name;
+	double		min_error_rate;
+} BloomParamRules;
+
+extern const BloomParamRules bloom_param_rules;
+extern const BloomParamRules cuckoo_param_rules;
+
+extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
+extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
+extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
+extern void bloom_check_expansion(int32 expansion);
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
@@ -164,6 +188,7 @@ extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 extern void bloom_state_flush(BloomState *s);
 extern void bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n);
 extern void bloom_state_reserve(BloomState *s, uint64 payload_bytes);
+extern uint8 *bloom_state_payload_alloc(BloomState *s, uint64 nbytes, void **alloc);
 extern int	bloom_agg_partial_parts(FunctionCallInfo fcinfo);
 extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout,
 								const uint8 *payload);

@@ -358,7 +358,7 @@ bloom_append_interval(StringInfo buf, Datum value)
 
 	/* exact on every platform, native 128-bit integers or not */
 	int128_add_int64_mul_int64(&span, iv->day, USECS_PER_DAY);
-	int128_add_int64_mul_int64(&span, iv->month, 30 * USECS_PER_DAY);
+	int128_add_int64_mul_int64(&span, iv->month, DAYS_PER_MONTH * USECS_PER_DAY);
 #if USE_NATIVE_INT128
 	bloom_append_le(buf, (uint64) span, 8);
 	bloom_append_le(buf, (uint64) (span >> 64), 8);
@@ -650,7 +650,7 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 
 /* everything but the integers bloom_elem_hash handles inline */
 BloomHash
-bloom_elem_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
+bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 {
 	StringInfoData buf;
 	BloomHash	h;
@@ -659,24 +659,24 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
 	size_t		len;
 	void	   *tofree;
 
-	if (hdr->hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
+	if (hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
 		bloom_check_collation(et);
 	if (et->kind == BLOOM_ELEM_UUID)
-		return bloom_hash_16(DatumGetUUIDP(value)->data, hdr->seed);
+		return bloom_hash_16(DatumGetUUIDP(value)->data, seed);
 	/* the common kinds hash straight from the value */
 	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
 	{
-		h = bloom_hash(data, len, hdr->seed);
+		h = bloom_hash(data, len, seed);
 		if (tofree)
 			pfree(tofree);
 		return h;
 	}
 	initStringInfo(&buf);
-	if (hdr->hash_id == BLOOM_HASH_MURMUR3_SEND)
+	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
 		bloom_canon_v1(&buf, et, value);
 	else
 		bloom_canon_v2(&buf, et, value);
-	h = bloom_hash(buf.data, buf.len, hdr->seed);
+	h = bloom_hash(buf.data, buf.len, seed);
 	pfree(buf.data);
 	return h;
 }
@@ -745,17 +745,17 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
  */
 BloomHash
 bloom_elem_hash_row(BloomElemType *cols, int ncols, const Datum *values,
-					const bool *nulls, const BloomHeader *hdr)
+					const bool *nulls, BloomHashParams hp)
 {
 	StringInfoData buf;
 	BloomHash	h;
 
-	Assert(hdr->hash_id == BLOOM_HASH_MURMUR3_EQ);
+	Assert(hp.hash_id == BLOOM_HASH_MURMUR3_EQ);
 	initStringInfo(&buf);
 	bloom_append_le(&buf, (uint32) ncols, 4);
 	for (int i = 0; i < ncols; i++)
 		bloom_append_nested(&buf, &cols[i], values[i], nulls[i]);
-	h = bloom_hash(buf.data, buf.len, hdr->seed);
+	h = bloom_hash(buf.data, buf.len, hp.seed);
 	pfree(buf.data);
 	return h;
 }

@@ -50,6 +50,8 @@
  * exceed BLOOM_MAX_BYTES in any case.
  */
 #define BLOOM_HASHES_BOUND_KB		(256 * 1024)
+/* the least bloomfilter.agg_hash_memory accepts: work_mem's own minimum */
+#define BLOOM_HASHES_MIN_BOUND_KB	64
 
 static int	bloom_agg_hash_memory = BLOOM_HASHES_BOUND_KB;
 
@@ -59,7 +61,7 @@ bloom_hashes_define_guc(void)
 	DefineCustomIntVariable("bloomfilter.agg_hash_memory",
 							"Memory an unsized bf_agg state may use for element hashes, if more than work_mem.",
 							"Past it, the state becomes a scalable filter that grows.",
-							&bloom_agg_hash_memory, BLOOM_HASHES_BOUND_KB, 64, MAX_KILOBYTES,
+							&bloom_agg_hash_memory, BLOOM_HASHES_BOUND_KB, BLOOM_HASHES_MIN_BOUND_KB, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }
 
@@ -68,6 +70,8 @@ bloom_hashes_define_guc(void)
 
 /* hashes decoded from a list at a time: a few prefetch batches */
 #define BLOOM_HASHES_CHUNK			(4 * BLOOM_ADD_BATCH)
+/* chunks between checks for a cancel: a chunk is a batched add, quick */
+#define BLOOM_HASHES_INTERRUPT_CHUNKS	16
 
 /*
  * The distinct count is estimated (bloom_hashes_distinct, within about 1%);
@@ -136,7 +140,7 @@ bloom_hashes_each(const BloomHeader *hdr, const uint8 *payload,
 
 		for (size_t j = 0; j < n; j++)
 			chunk[j] = bloom_hashes_get(payload, i + j);
-		if ((i / BLOOM_HASHES_CHUNK) % 16 == 0)
+		if ((i / BLOOM_HASHES_CHUNK) % BLOOM_HASHES_INTERRUPT_CHUNKS == 0)
 			CHECK_FOR_INTERRUPTS();
 		add(arg, chunk, n);
 	}
@@ -162,14 +166,10 @@ bloom_state_settle(BloomState *s)
 	void	   *list_alloc = s->alloc;
 	uint32		expansion = bloom_hashes_expansion(list_payload);
 	uint64		payload_bytes;
-	char	   *alloc;
 
 	payload_bytes = bloom_scalable_like(&list, bloom_hashes_bound() / BLOOM_HASHES_CELL,
 										expansion, &s->hdr);
-	/* aligned to a cache line, as bloom_state_new places payloads */
-	alloc = bloom_palloc(s->eoh.eoh_context, payload_bytes + 63);
-	s->alloc = alloc;
-	s->payload = (uint8 *) TYPEALIGN(64, alloc);
+	s->payload = bloom_state_payload_alloc(s, payload_bytes, &s->alloc);
 	s->layout = bloom_layout_for(s->hdr.layout);
 	bloom_scalable_init(&s->hdr, expansion, s->payload);
 	if (s->layout->partial && s->nparts > 0)

@@ -432,44 +432,48 @@ bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
 }
 
 static bool
-bloom_key_hash_planned(BloomElemType *et, Datum value, const BloomHeader *hdr,
+bloom_key_hash_planned(BloomElemType *et, Datum value, BloomHashParams hp,
 					   BloomHash *h)
 {
 	Datum		key;
 
 	if (!bloom_key_convert(et, value, &key))
 		return false;
-	*h = bloom_elem_hash(et->conv == BLOOM_CONV_NONE ? et : et->conv_out, key, hdr);
+	*h = bloom_elem_hash(et->conv == BLOOM_CONV_NONE ? et : et->conv_out, key, hp);
 	return true;
 }
 
 /* bloom_key_hash when the plan is not made yet or converts */
 bool
-bloom_key_hash_slow(BloomElemType *et, Datum value, const BloomHeader *hdr,
-					BloomHash *h)
+bloom_key_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+					uint8 hash_id, BloomHash *h)
 {
-	if (et->plan_key != hdr->key_type || et->plan_hash_id != hdr->hash_id)
-		bloom_key_plan(et, hdr->key_type, hdr->hash_id, false);
-	return bloom_key_hash_planned(et, value, hdr, h);
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
+
+	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
+		bloom_key_plan(et, hp.key_type, hp.hash_id, false);
+	return bloom_key_hash_planned(et, value, hp, h);
 }
 
 /* bloom_key_hash_add when the plan is not made yet or converts */
 BloomHash
-bloom_key_hash_add_slow(BloomElemType *et, Datum value, const BloomHeader *hdr)
+bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+						uint8 hash_id)
 {
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
 	BloomHash	h;
 
-	if (et->plan_key != hdr->key_type || et->plan_hash_id != hdr->hash_id)
-		bloom_key_plan(et, hdr->key_type, hdr->hash_id, true);
-	if (!bloom_key_hash_planned(et, value, hdr, &h))
+	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
+		bloom_key_plan(et, hp.key_type, hp.hash_id, true);
+	if (!bloom_key_hash_planned(et, value, hp, &h))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("cannot add this value of type %s to a filter of %s keys",
-						format_type_be(et->typid), format_type_be(hdr->key_type)),
+						format_type_be(et->typid), format_type_be(hp.key_type)),
 				 errdetail("No value of type %s equals it, so the filter could never find it.",
-						   format_type_be(hdr->key_type)),
+						   format_type_be(hp.key_type)),
 				 errhint("Cast the value to %s yourself, deciding how to round it.",
-						 format_type_be(hdr->key_type))));
+						 format_type_be(hp.key_type))));
 	return h;
 }
 

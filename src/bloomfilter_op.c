@@ -114,11 +114,7 @@ bloom_create_untyped(FunctionCallInfo fcinfo)
 		bool		counting = PG_GETARG_BOOL(3);
 		int32		expansion = PG_GETARG_INT32(4);
 
-		if (expansion < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bloom filter expansion must not be negative"),
-					 errhint("Use 0 for a filter of fixed size.")));
+		bloom_check_expansion(expansion);
 		if (counting && expansion > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -151,7 +147,7 @@ bloomfilter_add(PG_FUNCTION_ARGS)
 	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
 	bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
-	h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &v.hdr);
+	h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), bloom_hash_params(&v.hdr));
 	bf = bloom_add_hashes(bf, &v, &h, 1);
 	PG_RETURN_BLOOMFILTER_P(bf);
 }
@@ -215,7 +211,7 @@ bloomfilter_remove(PG_FUNCTION_ARGS)
 
 	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	/* a value no key of the filter's type equals was never added */
-	if (!bloom_key_hash(et, PG_GETARG_DATUM(1), &v.hdr, &h))
+	if (!bloom_key_hash(et, PG_GETARG_DATUM(1), bloom_hash_params(&v.hdr), &h))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
 	bloom_remove_hashes(bf, &v, &h, 1);
@@ -242,6 +238,7 @@ bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 	int			nitems;
 	BloomFilter *bf;
 	BloomView	v;
+	BloomHashParams hp;
 	BloomHash  *hashes;
 	int			npending = 0;
 
@@ -261,6 +258,7 @@ bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
 	if (!remove)
 		bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
+	hp = bloom_hash_params(&v.hdr);
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
 	array_iter_setup(&it, arr);
@@ -273,8 +271,8 @@ bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
 			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
 		/* removing a value no key of the filter's type equals: nothing */
 		if (!isnull && !remove)
-			hashes[npending++] = bloom_key_hash_add(et, elem, &v.hdr);
-		else if (!isnull && bloom_key_hash(et, elem, &v.hdr, &hashes[npending]))
+			hashes[npending++] = bloom_key_hash_add(et, elem, hp);
+		else if (!isnull && bloom_key_hash(et, elem, hp, &hashes[npending]))
 			npending++;
 		if (npending == BLOOM_ADD_CHUNK || (i == nitems && npending > 0))
 		{

@@ -83,7 +83,7 @@ bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
 
 	bloom_read_header_slice(toastrel, ptr, &v);
 	*answered = v.layout->span_bytes > 0;
-	if (*answered && bloom_key_hash(et, elem, &v.hdr, &h))
+	if (*answered && bloom_key_hash(et, elem, bloom_hash_params(&v.hdr), &h))
 	{
 		span = palloc(VARHDRSZ + v.layout->span_bytes);
 		bloom_toast_fetch(toastrel, ptr,
@@ -223,7 +223,7 @@ bloom_view_answer(const BloomView *v, BloomElemType *et, Datum elem, bool count)
 {
 	BloomHash	h;
 
-	if (!bloom_key_hash(et, elem, &v->hdr, &h))
+	if (!bloom_key_hash(et, elem, bloom_hash_params(&v->hdr), &h))
 		return 0;				/* no key of the filter's type equals it */
 	return bloom_span_answer(v, v->payload + v->layout->span_of(&v->hdr, h), h, count);
 }
@@ -319,12 +319,13 @@ bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
 				const bool *nulls, int n, bool *skip)
 {
 	BloomHash  *hashes = palloc(sizeof(BloomHash) * Max(n, 1));
+	BloomHashParams hp = bloom_hash_params(hdr);
 
 	for (int i = 0; i < n; i++)
 	{
-		if ((i & 4095) == 4095)
+		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
-		skip[i] = nulls[i] || !bloom_key_hash(et, elems[i], hdr, &hashes[i]);
+		skip[i] = nulls[i] || !bloom_key_hash(et, elems[i], hp, &hashes[i]);
 	}
 	return hashes;
 }

@@ -59,6 +59,7 @@
 #include "miscadmin.h"
 
 #include "bloom_blocked.h"
+#include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_shard);
@@ -82,9 +83,9 @@ PG_FUNCTION_INFO_V1(bloomfilter_shards_for);
  */
 #define BLOOM_SHARD_SIGMAS		6.0
 
-static const BloomHeader bloom_shard_header = {
-	.hash_id = BLOOM_HASH_MURMUR3_EQ,
+static const BloomHashParams bloom_shard_hash = {
 	.seed = BLOOM_SHARD_SEED,
+	.hash_id = BLOOM_HASH_MURMUR3_EQ,
 };
 
 static void
@@ -95,16 +96,6 @@ bloom_check_nshards(int32 nshards)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of shards must be between 1 and %d", BLOOM_MAX_SHARDS),
 				 errdetail("The number given was %d.", nshards)));
-}
-
-static void
-bloom_check_capacity(int64 capacity)
-{
-	if (capacity <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bloom filter capacity must be positive"),
-				 errdetail("The capacity given was " INT64_FORMAT ".", capacity)));
 }
 
 /* the capacity to build each of nshards shards with */
@@ -127,7 +118,7 @@ typedef struct BloomShardCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
 	Oid			given;			/* the key_type argument, or InvalidOid */
-	BloomHeader hdr;			/* bloom_shard_header with its key type */
+	BloomHashParams hash;		/* bloom_shard_hash with its key type */
 } BloomShardCache;
 
 /*
@@ -146,13 +137,13 @@ bloomfilter_shard(PG_FUNCTION_ARGS)
 	BloomHash	h;
 
 	bloom_check_nshards(nshards);
-	if (!c->hdr.seed || c->given != given)
+	if (!c->hash.seed || c->given != given)
 	{
-		c->hdr = bloom_shard_header;
-		c->hdr.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
+		c->hash = bloom_shard_hash;
+		c->hash.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
 		c->given = given;
 	}
-	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), &c->hdr, &h))
+	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), c->hash, &h))
 		PG_RETURN_INT32(0);
 	/* the same multiply-shift that picks a block, on the other word */
 	PG_RETURN_INT32((int32) bloom_block_of(h.h2, (uint64) nshards));
@@ -165,7 +156,7 @@ bloomfilter_shard_capacity(PG_FUNCTION_ARGS)
 	int64		capacity = PG_GETARG_INT64(0);
 	int32		nshards = PG_GETARG_INT32(1);
 
-	bloom_check_capacity(capacity);
+	bloom_check_capacity(capacity, &bloom_param_rules);
 	bloom_check_nshards(nshards);
 	PG_RETURN_INT64((int64) bloom_shard_capacity((uint64) capacity, (uint32) nshards));
 }
@@ -183,17 +174,8 @@ bloomfilter_shards_for(PG_FUNCTION_ARGS)
 	double		error_rate = PG_GETARG_FLOAT8(1);
 	int64		shard_bytes = PG_GETARG_INT64(2);
 
-	bloom_check_capacity(capacity);
-	if (!(error_rate > 0.0 && error_rate < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bloom filter error rate must be greater than 0 and less than 1"),
-				 errdetail("The error rate given was %g.", error_rate)));
-	if (error_rate < BLOOM_MIN_ERROR_RATE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bloom filter error rate %g is below the supported minimum of %g",
-						error_rate, BLOOM_MIN_ERROR_RATE)));
+	bloom_check_capacity(capacity, &bloom_param_rules);
+	bloom_check_error_rate(error_rate, &bloom_param_rules);
 	if (shard_bytes <= 0 || (uint64) shard_bytes > BLOOM_MAX_BYTES + VARHDRSZ)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

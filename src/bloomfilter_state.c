@@ -90,6 +90,17 @@ bloom_state_of(Datum d)
 	return (BloomState *) bloom_expanded_of(d, &bloom_state_methods, true);
 }
 
+/*
+ * Room for a payload of nbytes in the state's memory, aligned to a cache
+ * line so that a check touches one line; *alloc is what to pfree.
+ */
+uint8 *
+bloom_state_payload_alloc(BloomState *s, uint64 nbytes, void **alloc)
+{
+	*alloc = bloom_palloc(s->eoh.eoh_context, nbytes + BLOOM_CACHE_LINE - 1);
+	return (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, *alloc);
+}
+
 /* a new state in a child of parent: empty (payload NULL) or a copy */
 BloomState *
 bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *payload)
@@ -98,7 +109,6 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 											  ALLOCSET_SMALL_SIZES);
 	BloomState *s = MemoryContextAlloc(cxt, sizeof(BloomState));
 	size_t		nbytes;
-	char	   *alloc;
 
 	EOH_init_header(&s->eoh, &bloom_state_methods, cxt);
 	s->hdr = *hdr;
@@ -106,9 +116,7 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 	s->npending = 0;
 	s->nparts = 0;
 	nbytes = s->layout->payload_bytes(hdr);
-	alloc = bloom_palloc(cxt, nbytes + BLOOM_CACHE_LINE - 1);
-	s->alloc = alloc;
-	s->payload = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+	s->payload = bloom_state_payload_alloc(s, nbytes, &s->alloc);
 	bloom_fill_chunked(s->payload, payload, nbytes);
 	return s;
 }
@@ -118,8 +126,8 @@ static void
 bloom_state_grow(BloomState *s)
 {
 	uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
-	char	   *alloc = bloom_palloc(s->eoh.eoh_context, bytes + BLOOM_CACHE_LINE - 1);
-	uint8	   *grown = (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, alloc);
+	void	   *alloc;
+	uint8	   *grown = bloom_state_payload_alloc(s, bytes, &alloc);
 
 	s->layout->grow(&s->hdr, s->payload, grown);
 	pfree(s->alloc);

@@ -94,6 +94,25 @@ extern PGDLLEXPORT Datum cuckoofilter_in(PG_FUNCTION_ARGS);
 
 /* fewer histogram bounds than this are not worth asking */
 #define BLOOM_MIN_HIST_SIZE			10
+/* as many bounds as histogram_selectivity needs to be trusted in full */
+#define BLOOM_FULL_HIST_SIZE		100
+
+/*
+ * A histogram's selectivity selec (negative: none) from hist_size bounds:
+ * a short one is trusted in proportion to its length, as PostgreSQL's
+ * patternsel does, and the default fills in the rest.
+ */
+static double
+bloom_hist_weighted(double selec, int hist_size)
+{
+	double		weight = (double) hist_size / BLOOM_FULL_HIST_SIZE;
+
+	if (selec < 0)
+		return BLOOM_DEFAULT_SELECTIVITY;
+	if (hist_size >= BLOOM_FULL_HIST_SIZE)
+		return selec;
+	return selec * weight + BLOOM_DEFAULT_SELECTIVITY * (1.0 - weight);
+}
 
 /* What a filter value tells the estimators */
 typedef struct FilterFacts
@@ -274,16 +293,7 @@ filter_stats_selectivity(VariableStatData *vardata, Oid funcid, Oid collation,
 	/* the rest, from the histogram's bounds, but no lower than the fpp */
 	selec = histogram_selectivity(vardata, &flinfo, collation, fconst->constvalue,
 								  !filter_first, BLOOM_MIN_HIST_SIZE, 0, &hist_size);
-	if (selec < 0)
-		selec = BLOOM_DEFAULT_SELECTIVITY;
-	else if (hist_size < 100)
-	{
-		/* a short histogram is trusted in proportion to its length */
-		double		hist_weight = hist_size / 100.0;
-
-		selec = selec * hist_weight + BLOOM_DEFAULT_SELECTIVITY * (1.0 - hist_weight);
-	}
-	selec = Max(selec, fpp);
+	selec = Max(bloom_hist_weighted(selec, hist_size), fpp);
 	CLAMP_PROBABILITY(selec);
 
 	/* a NULL element is not true either, if the check is strict */

@@ -23,6 +23,7 @@
 #include "utils/expandeddatum.h"
 
 #include "bloom_cuckoo.h"
+#include "bloomfilter_elem.h"
 #include "compat.h"
 
 typedef struct varlena CuckooFilter;
@@ -55,15 +56,15 @@ extern void cf_check_shape(const CuckooView *a, const CuckooView *b);
 extern void cf_read_shape(Datum d, CuckooView *v);
 /*
  * cf_agg's state (bloomfilter_state.c): an expanded object holding the
- * flat value, grown in place, and its open view; hash is the header
- * element hashing reads (cf_hash_header).
+ * flat value, grown in place, its open view, and what element hashing
+ * reads of its header.
  */
 typedef struct CuckooState
 {
 	ExpandedObjectHeader eoh;
 	CuckooFilter *flat;			/* in eoh_context */
 	CuckooView	view;			/* open on flat */
-	BloomHeader hash;
+	BloomHashParams hash;
 } CuckooState;
 
 extern CuckooState *cf_state_of(Datum d, bool rw_only);
@@ -74,14 +75,16 @@ extern void cf_state_add(CuckooState *s, BloomHash h);
 extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 						  MemoryContext cxt, bool free_old);
 
-/* the fields of a bloom header element hashing reads (seed, hash id) */
-static inline void
-cf_hash_header(const CuckooView *v, BloomHeader *bh)
+/* what hashing an element reads of a cuckoo filter, as of a bloom filter */
+static inline BloomHashParams
+cf_hash_params(const CuckooView *v)
 {
-	memset(bh, 0, sizeof(*bh));
-	bh->seed = v->hdr.seed;
-	bh->hash_id = v->hdr.hash_id;
-	bh->key_type = v->hdr.key_type;
+	BloomHashParams hp;
+
+	hp.seed = v->hdr.seed;
+	hp.key_type = v->hdr.key_type;
+	hp.hash_id = v->hdr.hash_id;
+	return hp;
 }
 
 /* write a key type into a writable value opened in v */

@@ -26,6 +26,9 @@
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
 
+/* cf_agg(element, capacity): the rate bf_agg(element, capacity) has too */
+#define CF_AGG_DEFAULT_RATE		0.01
+
 /*
  * cuckoofilter_agg_trans(state, element, capacity [, error_rate])
  *
@@ -51,8 +54,8 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 					 errmsg("cf_agg capacity and error rate must not be null")));
 		s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
 						 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
-						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : 0.01);
-		cf_hash_header(&s->view, &s->hash);
+						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE);
+		s->hash = cf_hash_params(&s->view);
 	}
 	if (!PG_ARGISNULL(1))
 	{
@@ -61,7 +64,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 			bloom_key_first_add(et, &s->hash.key_type, true);
 			cf_set_key_type(&s->view, s->hash.key_type);
 		}
-		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), &s->hash));
+		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), s->hash));
 	}
 	PG_RETURN_DATUM(EOHPGetRWDatum(&s->eoh));
 }

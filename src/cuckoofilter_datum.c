@@ -103,25 +103,9 @@ cf_create(int64 capacity, double error_rate, int64 seed, MemoryContext cxt)
 	size_t		len;
 	CuckooFilter *cf;
 
-	if (capacity <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter capacity must be positive"),
-				 errdetail("The capacity given was " INT64_FORMAT ".", capacity)));
-	if (!(error_rate > 0.0 && error_rate < 1.0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter error rate must be greater than 0 and less than 1"),
-				 errdetail("The error rate given was %g.", error_rate)));
-	if (error_rate < CUCKOO_MIN_ERROR_RATE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter error rate %g is below the supported minimum of %g",
-						error_rate, CUCKOO_MIN_ERROR_RATE)));
-	if (seed < 0 || seed > (int64) PG_UINT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo filter seed must be between 0 and %u", PG_UINT32_MAX)));
+	bloom_check_capacity(capacity, &cuckoo_param_rules);
+	bloom_check_error_rate(error_rate, &cuckoo_param_rules);
+	bloom_check_seed(seed, &cuckoo_param_rules);
 	if (seed >= 1 && seed <= CUCKOO_WEAK_SEED_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -285,8 +269,8 @@ cf_read_shape(Datum d, CuckooView *v)
 		cf_report_corrupt(CUCKOO_BAD_MAGIC);
 	memset(v, 0, offsetof(CuckooView, sub) + sizeof(CuckooSub));
 	cuckoo_header_decode(bytes, &v->hdr);
-	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE);
-	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + 16];
+	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_NBUCKETS);
+	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_FP_BITS];
 	if (front != raw)
 		pfree(front);
 }
@@ -318,18 +302,16 @@ typedef struct CfProbeCache
 	bool		have_key;		/* key names the stored value held */
 	struct varatt_external key;
 	CuckooView	view;			/* of the value held */
-	BloomHeader bhdr;
 	struct varlena *held;
 } CfProbeCache;
 
 /*
  * The filter argument opened for checks: a stored value through the cache
- * (held until another stored value comes), any other form into *local and
- * *lbh.  Returns the view and sets *bh to the header elements hash with.
+ * (held until another stored value comes), any other form into *local.
  */
 static const CuckooView *
 cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
-			  CuckooView *local, BloomHeader *lbh, const BloomHeader **bh)
+			  CuckooView *local)
 {
 	Datum		d = PG_GETARG_DATUM(filter_arg);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
@@ -338,8 +320,6 @@ cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
 	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		cf_read(d, local);
-		cf_hash_header(local, lbh);
-		*bh = lbh;
 		return local;
 	}
 	VARATT_EXTERNAL_GET_POINTER(ptr, raw);
@@ -354,11 +334,9 @@ cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
 		pc->held = detoast_attr(raw);
 		MemoryContextSwitchTo(old);
 		cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
-		cf_hash_header(&pc->view, &pc->bhdr);
 		pc->key = ptr;
 		pc->have_key = true;
 	}
-	*bh = &pc->bhdr;
 	return &pc->view;
 }
 
@@ -367,12 +345,10 @@ cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
 {
 	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(CfProbeCache));
 	CuckooView	local;
-	BloomHeader lbh;
-	const BloomHeader *bh;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
 	BloomHash	h;
 
-	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), bh, &h))
+	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), cf_hash_params(v), &h))
 		return 0;				/* no key of the filter's type equals it */
 	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
 }
@@ -397,9 +373,8 @@ cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 {
 	CfProbeCache *pc = (CfProbeCache *) fcinfo->flinfo->fn_extra;
 	CuckooView	local;
-	BloomHeader lbh;
-	const BloomHeader *bh;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local, &lbh, &bh);
+	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
+	BloomHashParams hp = cf_hash_params(v);
 
 	for (int i = 0; i < n; i++)
 	{
@@ -408,7 +383,7 @@ cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 		if ((i & (CF_PROBE_INTERRUPT_ELEMS - 1)) == CF_PROBE_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		/* NULLs, and values no key of the filter's type equals: false */
-		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], bh, &h) &&
+		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], hp, &h) &&
 			cuckoo_contains(v, h);
 	}
 }

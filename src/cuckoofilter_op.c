@@ -50,9 +50,6 @@ PG_FUNCTION_INFO_V1(cuckoofilter_info);
 PG_FUNCTION_INFO_V1(cuckoofilter_key_type);
 PG_FUNCTION_INFO_V1(cuckoofilter_set_key_type);
 
-/* elements between checks for a cancel in cf_add_all */
-#define CF_INTERRUPT_ELEMS 4096
-
 /*
  * cf_create(capacity, error_rate [, seed [, key_type]]): not strict from
  * 1.3 on, for key_type's NULL default; NULL elsewhere gives NULL.
@@ -94,7 +91,7 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	BloomElemType *et;
 	CuckooFilter *cf;
 	CuckooView	v;
-	BloomHeader bh;
+	BloomHashParams hp;
 	BloomHash	h;
 
 	if (PG_ARGISNULL(0))
@@ -107,17 +104,17 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	{
 		/* unchanged when present (add_nx) or absent (delete): no copy */
 		cf_read(PG_GETARG_DATUM(0), &v);
-		cf_hash_header(&v, &bh);
+		hp = cf_hash_params(&v);
 		if (verb == CF_DELETE)
 		{
 			/* a value no key of the filter's type equals was never added */
-			if (!bloom_key_hash(et, PG_GETARG_DATUM(1), &bh, &h) || !cuckoo_contains(&v, h))
+			if (!bloom_key_hash(et, PG_GETARG_DATUM(1), hp, &h) || !cuckoo_contains(&v, h))
 				PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		}
 		else
 		{
-			bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
-			h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &bh);
+			bloom_key_first_add(et, &hp.key_type, v.hdr.items == 0);
+			h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), hp);
 			if (cuckoo_contains(&v, h))
 				PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		}
@@ -125,11 +122,11 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
 	if (verb == CF_ADD)
 	{
-		cf_hash_header(&v, &bh);
-		bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
-		h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), &bh);
+		hp = cf_hash_params(&v);
+		bloom_key_first_add(et, &hp.key_type, v.hdr.items == 0);
+		h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), hp);
 	}
-	cf_set_key_type(&v, bh.key_type);
+	cf_set_key_type(&v, hp.key_type);
 	if (verb == CF_DELETE)
 		(void) cuckoo_delete(&v, h);
 	else
@@ -165,7 +162,7 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 	int			nitems;
 	CuckooFilter *cf;
 	CuckooView	v;
-	BloomHeader bh;
+	BloomHashParams hp;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -176,11 +173,11 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 	arr = PG_GETARG_ANY_ARRAY_P(1);
 	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
-	cf_hash_header(&v, &bh);
+	hp = cf_hash_params(&v);
 	if (!delete)
 	{
-		bloom_key_first_add(et, &bh.key_type, v.hdr.items == 0);
-		cf_set_key_type(&v, bh.key_type);
+		bloom_key_first_add(et, &hp.key_type, v.hdr.items == 0);
+		cf_set_key_type(&v, hp.key_type);
 	}
 
 	array_iter_setup(&it, arr);
@@ -191,13 +188,13 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 										   et->typalign);
 		BloomHash	h;
 
-		if (i % CF_INTERRUPT_ELEMS == CF_INTERRUPT_ELEMS - 1)
+		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (isnull)
 			continue;
 		if (!delete)
-			cf_add_hash(&cf, &v, bloom_key_hash_add(et, elem, &bh), CurrentMemoryContext, true);
-		else if (bloom_key_hash(et, elem, &bh, &h))
+			cf_add_hash(&cf, &v, bloom_key_hash_add(et, elem, hp), CurrentMemoryContext, true);
+		else if (bloom_key_hash(et, elem, hp, &h))
 			(void) cuckoo_delete(&v, h);
 	}
 	PG_RETURN_POINTER(cf);
