@@ -119,12 +119,47 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
 };
 
-uint64_t
-bloom_span_whole(const BloomHeader *hdr, BloomHash h)
+/*
+ * The walk of a directory over a payload in memory.  Every piece a layout
+ * names is checked against the payload's length here too, so that a
+ * layout's mistake cannot send a read past the end.
+ */
+BloomCheck
+bloom_dir_read(const BloomLayout *layout, const BloomHeader *hdr,
+			   const uint8_t *payload, uint64_t payload_len, BloomDir *dir)
 {
-	(void) hdr;
-	(void) h;
-	return 0;
+	const uint8_t *piece = NULL;
+	BloomSpan	next;
+	BloomCheck	check;
+
+	memset(dir, 0, offsetof(BloomDir, part));
+	dir->payload_len = payload_len;
+	while ((check = layout->dir_next(hdr, dir, piece, &next)) == BLOOM_OK &&
+		   next.len > 0)
+	{
+		if (next.offset > payload_len || next.len > payload_len - next.offset)
+			return BLOOM_BAD_LENGTH;
+		piece = payload + next.offset;
+	}
+	return check;
+}
+
+/* h checked against a payload in memory; a damaged payload answers present */
+int
+bloom_answer_payload(const BloomLayout *layout, const BloomHeader *hdr,
+					 const uint8_t *payload, BloomHash h, bool count)
+{
+	BloomDir	dir;
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	const uint8_t *at[BLOOM_MAX_SPANS];
+	int			n;
+
+	if (bloom_dir_read(layout, hdr, payload, layout->payload_bytes(hdr), &dir) != BLOOM_OK)
+		return 1;
+	n = layout->spans(&dir, h, spans);
+	for (int i = 0; i < n; i++)
+		at[i] = payload + spans[i].offset;
+	return layout->answer(&dir, at, h, count);
 }
 
 void

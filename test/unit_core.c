@@ -585,7 +585,18 @@ test_layout_table(void)
 
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_BLOCKED512 && strcmp(l->name, "blocked512") == 0,
 		  "layout 1 is not blocked512");
-	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
+	{
+		BloomHeader bh;
+		BloomDir	dir;
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		uint8_t		payload[4 * BLOOM_BLOCK_BYTES] = {0};
+
+		bloom_header_init(&bh, 10, 0.01, 0, 4 * BLOOM_BLOCK_BITS, 3);
+		CHECK(bloom_dir_read(l, &bh, payload, sizeof(payload), &dir) == BLOOM_OK &&
+			  l->spans(&dir, bloom_hash_int64(7, 0), spans) == 1 &&
+			  spans[0].len == BLOOM_BLOCK_BYTES && spans[0].offset % BLOOM_BLOCK_BYTES == 0,
+			  "a blocked check reads one block");
+	}
 	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(5) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
 	l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
