@@ -45,7 +45,7 @@ extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
 
 /*
  * Slices of an uncompressed out-of-line value (bloomfilter_datum.c), for
- * the checks that read only what they need (bloomfilter_probe.c).
+ * the header alone and for values read whole.
  */
 extern bool bloom_is_sliceable(Datum d, struct varatt_external *ptr);
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
@@ -54,6 +54,36 @@ extern void bloom_read_header_slice(Relation toastrel,
 									const struct varatt_external *ptr, BloomView *v);
 
 /*
+ * Chunks of an uncompressed out-of-line value fetched by number, many in one
+ * index scan (bloomfilter_toast.c), for the checks that read only what they
+ * need.  A reader holds the chunks fetched so far for one check.
+ */
+extern void bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
+									 const int32 *seqs, int n, char *dst);
+
+typedef struct BloomChunkReader
+{
+	Relation	toastrel;
+	struct varatt_external ptr;
+	int32		extsize;		/* the value's length */
+	int32		nchunks;		/* the value's count of chunks */
+	int			nheld;
+	int32	   *held;			/* chunk numbers held, sorted */
+	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
+} BloomChunkReader;
+
+extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
+extern void bloom_chunks_end(BloomChunkReader *r);
+extern void bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n);
+extern void bloom_chunks_want_range(BloomChunkReader *r, uint64 offset, uint64 len);
+extern void bloom_chunks_copy(const BloomChunkReader *r, uint64 offset, uint64 len,
+							  uint8 *dst);
+
+/*
+ * Checks of elements against either filter type (bloomfilter_probe.c), with
+ * the per-call-site cache of stored values; cuckoofilter's are declared in
+ * cuckoofilter.h.
+ *
  * Check an element (argument elem_arg) against the filter (argument
  * filter_arg), caching what makes repeated checks of one stored value cheap
  * in fn_extra.
