@@ -208,7 +208,8 @@ typedef struct BloomDir
 	uint64_t	payload_len;	/* set by the caller before the walk */
 	uint64_t	walked;			/* the walk's position: where the next part is */
 	uint64_t	tally;			/* what the walk sums, to check at its end */
-	uint32_t	slots;			/* slots per bucket (cuckoo) */
+	uint32_t	param;			/* the layout's: slots per bucket (cuckoo),
+								 * growth factor (scalable) */
 	int			nparts;
 	BloomPart	part[BLOOM_MAX_PARTS];
 } BloomDir;
@@ -258,6 +259,16 @@ typedef struct BloomLayout
 	 */
 	BloomCheck	(*dir_next) (const BloomHeader *hdr, BloomDir *dir,
 						  const uint8_t *piece, BloomSpan *next);
+	/*
+	 * Optional: where the pieces after the one dir_next named last are
+	 * likely to be (from the shapes the layout gives its parts), at most
+	 * max of them, so that a stored value's walk fetches them together
+	 * instead of one after another.  A wrong guess costs a chunk read for
+	 * nothing, never an answer: the walk still reads each piece where the
+	 * pieces before it say it is.
+	 */
+	int			(*dir_guess) (const BloomHeader *hdr, const BloomDir *dir,
+							  BloomSpan *guesses, int max);
 	BloomSpansFn spans;
 	BloomAnswerFn answer;
 

@@ -865,7 +865,7 @@ cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir, const uint8_t *piece,
 				BloomSpan *next)
 {
 	if (piece == NULL)
-		dir->slots = hdr->bucket_size;
+		dir->param = hdr->bucket_size;
 	else
 	{
 		CuckooSub	s;
@@ -892,6 +892,36 @@ cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir, const uint8_t *piece,
 	return dir->tally == hdr->items ? CUCKOO_OK : CUCKOO_BAD_COUNT;
 }
 
+/*
+ * The descriptors after the next one, where the growth of this release
+ * puts them (cuckoo_next_sub's shapes).  Values 1.2 grew, or merges made,
+ * can have other shapes: their walks then read piece by piece.
+ */
+int
+cuckoo_dir_guess(const CuckooHeader *hdr, const BloomDir *dir, BloomSpan *guesses, int max)
+{
+	double		target = hdr->error_rate * BLOOM_SIZING_MARGIN;
+	uint64_t	off = dir->walked;
+	int			n = 0;
+
+	for (int k = dir->nparts; k + 1 < hdr->nsub && n < max; k++)
+	{
+		int			f;
+		uint64_t	nbuckets;
+
+		if (hdr->capacity > (UINT64_MAX >> k) ||
+			!ck_shape(hdr->capacity << k, ldexp(target, -k), hdr->bucket_size, &f, &nbuckets))
+			break;
+		off += CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, hdr->bucket_size, f);
+		if (off + CUCKOO_SUB_HEADER_SIZE > dir->payload_len)
+			break;
+		guesses[n].offset = off;
+		guesses[n].len = CUCKOO_SUB_HEADER_SIZE;
+		n++;
+	}
+	return n;
+}
+
 /* the bytes a bucket's slots take: from its first bit's byte to its last's */
 static inline void
 cuckoo_bucket_span(const BloomPart *part, int b, uint64_t bucket, BloomSpan *span)
@@ -906,7 +936,7 @@ cuckoo_bucket_span(const BloomPart *part, int b, uint64_t bucket, BloomSpan *spa
 int
 cuckoo_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	int			b = (int) dir->slots;
+	int			b = (int) dir->param;
 
 	for (int i = 0; i < dir->nparts; i++)
 	{
@@ -956,7 +986,7 @@ cuckoo_span_matches(const uint8_t *span, uint64_t bucket, int b, int f,
 int
 cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
 {
-	int			b = (int) dir->slots;
+	int			b = (int) dir->param;
 	int			n = 0;
 
 	for (int i = 0; i < dir->nparts; i++)

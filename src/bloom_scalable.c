@@ -238,6 +238,7 @@ scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 		{
 			if (!scalable_prefix_ok(piece))
 				return BLOOM_BAD_RESERVED;
+			dir->param = bloom_load32le(piece);
 			piece += SCALABLE_PREFIX;
 		}
 		bloom_header_decode(piece + 8, &sub);
@@ -263,6 +264,36 @@ scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 	if (next->len == 0 ? dir->walked != end : next->offset + next->len > end)
 		return BLOOM_BAD_SUBFILTER;
 	return BLOOM_OK;
+}
+
+/*
+ * The heads after the next one, where the shapes sizing gives sub-filters
+ * put them (scalable_sub_shape: every valid value has those shapes).
+ */
+static int
+scalable_dir_guess(const BloomHeader *hdr, const BloomDir *dir, BloomSpan *guesses,
+				   int max)
+{
+	uint64_t	off = dir->walked;
+	int			n = 0;
+
+	/* the growth factor comes with the first piece */
+	if (dir->nparts == 0)
+		return 0;
+	for (int i = dir->nparts; i + 1 < hdr->nhashes && n < max; i++)
+	{
+		BloomHeader sub;
+
+		if (!scalable_sub_shape(hdr, dir->param, i, &sub))
+			break;
+		off += SCALABLE_SUB_HEAD + sub.nbits / 8;
+		if (off + SCALABLE_SUB_HEAD > dir->payload_len)
+			break;
+		guesses[n].offset = off;
+		guesses[n].len = SCALABLE_SUB_HEAD;
+		n++;
+	}
+	return n;
 }
 
 /* one block of each sub-filter, newest first: it holds the most elements */
@@ -644,6 +675,7 @@ const BloomLayout bloom_scalable_layout = {
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
 	.dir_next = scalable_dir_next,
+	.dir_guess = scalable_dir_guess,
 	.spans = scalable_spans,
 	.answer = scalable_answer,
 	.add = scalable_add,

@@ -59,7 +59,7 @@ extern void bloom_read_header_slice(Relation toastrel,
  * need.  A reader holds the chunks fetched so far for one check.
  */
 extern void bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-									 const int32 *seqs, int n, char *dst);
+									 const int32 *seqs, int n, char *const *dsts);
 
 typedef struct BloomChunkReader
 {
@@ -75,7 +75,7 @@ typedef struct BloomChunkReader
 extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
 extern void bloom_chunks_end(BloomChunkReader *r);
 extern void bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n);
-extern void bloom_chunks_want_range(BloomChunkReader *r, uint64 offset, uint64 len);
+extern bool bloom_chunks_held(const BloomChunkReader *r, uint64 offset, uint64 len);
 extern void bloom_chunks_copy(const BloomChunkReader *r, uint64 offset, uint64 len,
 							  uint8 *dst);
 

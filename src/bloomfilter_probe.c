@@ -58,6 +58,8 @@ typedef struct BloomKind
 	void		(*open) (BloomOpened *o, const uint8 *front, size_t len);
 	/* a step of the directory walk (BloomLayout.dir_next); raises if wrong */
 	void		(*dir_next) (BloomOpened *o, const uint8 *piece, BloomSpan *next);
+	/* where the pieces after the next probably are (BloomLayout.dir_guess) */
+	int			(*dir_guess) (const BloomOpened *o, BloomSpan *guesses, int max);
 	/* the bytes of a value of any form, read-only */
 	const uint8 *(*read_bytes) (Datum d, size_t *len);
 	/* raise XX001 for a value too short for what it says */
@@ -103,6 +105,14 @@ bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
 		bloom_report_corrupt(check);
 }
 
+static int
+bloom_kind_dir_guess(const BloomOpened *o, BloomSpan *guesses, int max)
+{
+	if (o->layout->dir_guess == NULL)
+		return 0;
+	return o->layout->dir_guess(&o->hdr.bloom, &o->dir, guesses, max);
+}
+
 static void
 bloom_kind_corrupt_length(void)
 {
@@ -112,6 +122,7 @@ bloom_kind_corrupt_length(void)
 static const BloomKind bloomfilter_kind = {
 	.open = bloom_kind_open,
 	.dir_next = bloom_kind_dir_next,
+	.dir_guess = bloom_kind_dir_guess,
 	.read_bytes = bloom_read_bytes,
 	.corrupt_length = bloom_kind_corrupt_length,
 };
@@ -143,6 +154,12 @@ cuckoo_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
 		cf_report_corrupt(check);
 }
 
+static int
+cuckoo_kind_dir_guess(const BloomOpened *o, BloomSpan *guesses, int max)
+{
+	return cuckoo_dir_guess(&o->hdr.cuckoo, &o->dir, guesses, max);
+}
+
 static void
 cuckoo_kind_corrupt_length(void)
 {
@@ -152,6 +169,7 @@ cuckoo_kind_corrupt_length(void)
 static const BloomKind cuckoofilter_kind = {
 	.open = cuckoo_kind_open,
 	.dir_next = cuckoo_kind_dir_next,
+	.dir_guess = cuckoo_kind_dir_guess,
 	.read_bytes = cf_read_bytes,
 	.corrupt_length = cuckoo_kind_corrupt_length,
 };
@@ -208,39 +226,6 @@ bloom_open_memory(const BloomKind *kind, Datum d, BloomOpened *o)
 	bloom_opened_walk_memory(o, bytes + BLOOM_HEADER_SIZE);
 }
 
-/*
- * An out-of-line value by its chunks: the first (the header, and the first
- * directory pieces with it), then the chunks of each further piece.
- */
-static void
-bloom_open_stored(const BloomKind *kind, BloomChunkReader *r, BloomOpened *o)
-{
-	int32		first = 0;
-	uint8		front[BLOOM_HEADER_SIZE];
-	uint8	   *buf = NULL;
-	const uint8 *piece = NULL;
-	BloomSpan	next;
-
-	if (r->extsize < BLOOM_HEADER_SIZE)
-		kind->corrupt_length();
-	bloom_chunks_want(r, &first, 1);
-	bloom_chunks_copy(r, 0, BLOOM_HEADER_SIZE, front);
-	bloom_opened_begin(o, kind, front, r->extsize);
-	for (;;)
-	{
-		kind->dir_next(o, piece, &next);
-		if (next.len == 0)
-			break;
-		bloom_opened_check_span(o, &next);
-		buf = buf ? repalloc(buf, next.len) : palloc(next.len);
-		bloom_chunks_want_range(r, BLOOM_HEADER_SIZE + next.offset, next.len);
-		bloom_chunks_copy(r, BLOOM_HEADER_SIZE + next.offset, next.len, buf);
-		piece = buf;
-	}
-	if (buf)
-		pfree(buf);
-}
-
 /* ---- answers ---- */
 
 /* h checked against a value in memory */
@@ -287,10 +272,21 @@ bloom_chunks_answer(const BloomOpened *o, const BloomChunkReader *r, BloomHash h
 	return o->answer(&o->dir, at, h, count);
 }
 
-/*
- * Mark in marks (a bit per chunk of the value) the chunks h's spans lie in,
- * checking each span against the payload.
- */
+/* mark in marks (a bit per chunk of the value) the chunks a span lies in */
+static void
+bloom_mark_span(uint8 *marks, const BloomSpan *span)
+{
+	uint64		start = BLOOM_HEADER_SIZE + span->offset;
+	int32		last;
+
+	if (span->len == 0)
+		return;
+	last = (int32) ((start + span->len - 1) / TOAST_MAX_CHUNK_SIZE);
+	for (int32 c = (int32) (start / TOAST_MAX_CHUNK_SIZE); c <= last; c++)
+		marks[c / BITS_PER_BYTE] |= 1 << (c % BITS_PER_BYTE);
+}
+
+/* mark the chunks h's spans lie in, checking each span against the payload */
 static void
 bloom_mark_spans(const BloomOpened *o, BloomHash h, uint8 *marks)
 {
@@ -299,17 +295,8 @@ bloom_mark_spans(const BloomOpened *o, BloomHash h, uint8 *marks)
 
 	for (int i = 0; i < n; i++)
 	{
-		uint64		start = BLOOM_HEADER_SIZE + spans[i].offset;
-		int32		first,
-					last;
-
 		bloom_opened_check_span(o, &spans[i]);
-		if (spans[i].len == 0)
-			continue;
-		first = (int32) (start / TOAST_MAX_CHUNK_SIZE);
-		last = (int32) ((start + spans[i].len - 1) / TOAST_MAX_CHUNK_SIZE);
-		for (int32 c = first; c <= last; c++)
-			marks[c / BITS_PER_BYTE] |= 1 << (c % BITS_PER_BYTE);
+		bloom_mark_span(marks, &spans[i]);
 	}
 }
 
@@ -328,6 +315,65 @@ bloom_marked_chunks(const uint8 *marks, int32 nchunks, int *n)
 		if ((marks[c / BITS_PER_BYTE] >> (c % BITS_PER_BYTE)) & 1)
 			seqs[(*n)++] = c;
 	return seqs;
+}
+
+/*
+ * Fetch the chunks of the directory piece next, with those of the pieces
+ * the kind guesses follow it, in one scan.
+ */
+static void
+bloom_want_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next)
+{
+	BloomSpan	guesses[BLOOM_MAX_PARTS];
+	int			nguesses = o->kind->dir_guess(o, guesses, BLOOM_MAX_PARTS);
+	uint8	   *marks = palloc0((r->nchunks + BITS_PER_BYTE - 1) / BITS_PER_BYTE);
+	int32	   *seqs;
+	int			n;
+
+	bloom_mark_span(marks, next);
+	for (int i = 0; i < nguesses; i++)
+		if (guesses[i].offset <= o->dir.payload_len &&
+			guesses[i].len <= o->dir.payload_len - guesses[i].offset)
+			bloom_mark_span(marks, &guesses[i]);
+	seqs = bloom_marked_chunks(marks, r->nchunks, &n);
+	bloom_chunks_want(r, seqs, n);
+	pfree(seqs);
+	pfree(marks);
+}
+
+/*
+ * An out-of-line value by its chunks: the first (the header, and the first
+ * directory pieces with it), then the chunks of each further piece not
+ * held yet, with those of the pieces guessed to follow it.
+ */
+static void
+bloom_open_stored(const BloomKind *kind, BloomChunkReader *r, BloomOpened *o)
+{
+	int32		first = 0;
+	uint8		front[BLOOM_HEADER_SIZE];
+	uint8	   *buf = NULL;
+	const uint8 *piece = NULL;
+	BloomSpan	next;
+
+	if (r->extsize < BLOOM_HEADER_SIZE)
+		kind->corrupt_length();
+	bloom_chunks_want(r, &first, 1);
+	bloom_chunks_copy(r, 0, BLOOM_HEADER_SIZE, front);
+	bloom_opened_begin(o, kind, front, r->extsize);
+	for (;;)
+	{
+		kind->dir_next(o, piece, &next);
+		if (next.len == 0)
+			break;
+		bloom_opened_check_span(o, &next);
+		if (!bloom_chunks_held(r, BLOOM_HEADER_SIZE + next.offset, next.len))
+			bloom_want_piece(o, r, &next);
+		buf = buf ? repalloc(buf, next.len) : palloc(next.len);
+		bloom_chunks_copy(r, BLOOM_HEADER_SIZE + next.offset, next.len, buf);
+		piece = buf;
+	}
+	if (buf)
+		pfree(buf);
 }
 
 /* ---- the call site's cache of stored values ---- */

@@ -75,12 +75,12 @@ bloom_chunk_data(HeapTuple tup, TupleDesc desc, Relation toastrel, Oid valueid,
 
 /*
  * Fetch chunks seqs[0..n) (sorted, distinct, each below the value's count
- * of chunks) of the value ptr names into dst: chunk seqs[i] at
- * i * TOAST_MAX_CHUNK_SIZE.
+ * of chunks) of the value ptr names: chunk seqs[i] into dsts[i], which has
+ * room for TOAST_MAX_CHUNK_SIZE bytes.
  */
 void
 bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-						 const int32 *seqs, int n, char *dst)
+						 const int32 *seqs, int n, char *const *dsts)
 {
 	int32		extsize = VARATT_EXTERNAL_GET_EXTSIZE(*ptr);
 	int32		nchunks = (extsize - 1) / TOAST_MAX_CHUNK_SIZE + 1;
@@ -89,7 +89,7 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 	int			valid = toast_open_indexes(toastrel, AccessShareLock, &toastidxs, &nindexes);
 	ScanKeyData keys[2];
 	Datum	   *elems = palloc(sizeof(Datum) * n);
-	ArrayType  *arr;
+	ArrayType  *arr = NULL;
 	SnapshotData snapshot;
 	SysScanDesc scan;
 	HeapTuple	tup;
@@ -97,12 +97,18 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 
 	for (int i = 0; i < n; i++)
 		elems[i] = Int32GetDatum(seqs[i]);
-	arr = construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+	if (n > 1)
+		arr = construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
 	ScanKeyInit(&keys[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(ptr->va_valueid));
-	ScanKeyEntryInitialize(&keys[1], SK_SEARCHARRAY, (AttrNumber) 2,
-						   BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID,
-						   F_INT4EQ, PointerGetDatum(arr));
+	/* one chunk (the header's) needs no array, whose set-up costs */
+	if (n == 1)
+		ScanKeyInit(&keys[1], (AttrNumber) 2, BTEqualStrategyNumber, F_INT4EQ,
+					Int32GetDatum(seqs[0]));
+	else
+		ScanKeyEntryInitialize(&keys[1], SK_SEARCHARRAY, (AttrNumber) 2,
+							   BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID,
+							   F_INT4EQ, PointerGetDatum(arr));
 	scan = systable_beginscan_ordered(toastrel, toastidxs[valid],
 									  BLOOM_TOAST_SNAPSHOT(&snapshot), 2, keys);
 	while ((tup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
@@ -121,7 +127,7 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 		if (size != expected)
 			bloom_chunk_corrupt(toastrel, ptr->va_valueid, "unexpected chunk size",
 								size, expected);
-		memcpy(dst + (Size) next * TOAST_MAX_CHUNK_SIZE, data, size);
+		memcpy(dsts[next], data, size);
 		next++;
 	}
 	if (next < n)
@@ -129,7 +135,8 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 							seqs[next], seqs[next]);
 	systable_endscan_ordered(scan);
 	toast_close_indexes(toastidxs, nindexes, AccessShareLock);
-	pfree(arr);
+	if (arr)
+		pfree(arr);
 	pfree(elems);
 }
 
@@ -178,14 +185,15 @@ bloom_chunks_find(const BloomChunkReader *r, int32 seq)
 
 /*
  * Hold chunks seqs[0..n) (sorted, distinct, within the value): those not
- * held yet are fetched in one scan and merged into the held ones.
+ * held yet are fetched in one scan, straight into their places among the
+ * held ones.
  */
 void
 bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n)
 {
 	int32	   *missing = palloc(sizeof(int32) * Max(n, 1));
+	char	  **dsts;
 	int			nmissing = 0;
-	char	   *fetched;
 	int32	   *held;
 	char	   *data;
 	int			a = 0,
@@ -199,20 +207,25 @@ bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n)
 		pfree(missing);
 		return;
 	}
-	fetched = palloc((Size) nmissing * TOAST_MAX_CHUNK_SIZE);
-	bloom_toast_fetch_chunks(r->toastrel, &r->ptr, missing, nmissing, fetched);
+	dsts = palloc(sizeof(char *) * nmissing);
 	held = palloc(sizeof(int32) * (r->nheld + nmissing));
 	data = palloc((Size) (r->nheld + nmissing) * TOAST_MAX_CHUNK_SIZE);
 	for (int k = 0; k < r->nheld + nmissing; k++)
 	{
-		bool		old = b >= nmissing || (a < r->nheld && r->held[a] < missing[b]);
+		char	   *at = data + (Size) k * TOAST_MAX_CHUNK_SIZE;
 
-		held[k] = old ? r->held[a] : missing[b];
-		memcpy(data + (Size) k * TOAST_MAX_CHUNK_SIZE,
-			   old ? r->data + (Size) a++ * TOAST_MAX_CHUNK_SIZE :
-			   fetched + (Size) b++ * TOAST_MAX_CHUNK_SIZE,
-			   TOAST_MAX_CHUNK_SIZE);
+		if (b >= nmissing || (a < r->nheld && r->held[a] < missing[b]))
+		{
+			held[k] = r->held[a];
+			memcpy(at, r->data + (Size) a++ * TOAST_MAX_CHUNK_SIZE, TOAST_MAX_CHUNK_SIZE);
+		}
+		else
+		{
+			held[k] = missing[b];
+			dsts[b++] = at;
+		}
 	}
+	bloom_toast_fetch_chunks(r->toastrel, &r->ptr, missing, nmissing, dsts);
 	if (r->held)
 	{
 		pfree(r->held);
@@ -221,23 +234,20 @@ bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n)
 	r->held = held;
 	r->data = data;
 	r->nheld += nmissing;
-	pfree(fetched);
+	pfree(dsts);
 	pfree(missing);
 }
 
-/* hold the chunks bytes [offset, offset + len) of the value lie in */
-void
-bloom_chunks_want_range(BloomChunkReader *r, uint64 offset, uint64 len)
+/* whether the chunks bytes [offset, offset + len) of the value lie in are held */
+bool
+bloom_chunks_held(const BloomChunkReader *r, uint64 offset, uint64 len)
 {
-	int32		first = (int32) (offset / TOAST_MAX_CHUNK_SIZE);
 	int32		last = (int32) ((offset + len - 1) / TOAST_MAX_CHUNK_SIZE);
-	int32	   *seqs = palloc(sizeof(int32) * (last - first + 1));
 
-	Assert(len > 0 && offset + len <= (uint64) r->extsize);
-	for (int32 s = first; s <= last; s++)
-		seqs[s - first] = s;
-	bloom_chunks_want(r, seqs, last - first + 1);
-	pfree(seqs);
+	for (int32 s = (int32) (offset / TOAST_MAX_CHUNK_SIZE); s <= last; s++)
+		if (bloom_chunks_find(r, s) < 0)
+			return false;
+	return true;
 }
 
 /* copy bytes [offset, offset + len) of the value, from chunks held, to dst */

@@ -673,6 +673,58 @@ unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
 }
 
 /*
+ * A scalable filter's directory: every sub-filter's head where the walk
+ * finds it, each guessed right before it is read (so a stored value's
+ * walk fetches them all at once), spans inside the payload, members found.
+ */
+static void
+test_scalable_directory(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader hdr;
+	uint8_t    *payload = unit_scalable(&hdr, 1000, 0, 31000);
+	uint64_t	plen = l->payload_bytes(&hdr);
+	BloomDir	dir;
+	BloomSpan	next,
+				guesses[BLOOM_MAX_PARTS];
+	const uint8_t *piece = NULL;
+	int			nguesses = 0,
+				wrong = 0,
+				steps = 0;
+	bool		all = true;
+
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = plen;
+	while (l->dir_next(&hdr, &dir, piece, &next) == BLOOM_OK && next.len > 0)
+	{
+		/* the guesses made at the last step name this piece and the rest */
+		if (nguesses > 0)
+		{
+			wrong += guesses[0].offset != next.offset || guesses[0].len != next.len;
+			memmove(guesses, guesses + 1, sizeof(BloomSpan) * --nguesses);
+		}
+		else if (steps > 0)
+			nguesses = l->dir_guess(&hdr, &dir, guesses, BLOOM_MAX_PARTS);
+		piece = payload + next.offset;
+		steps++;
+	}
+	CHECK(next.len == 0 && dir.nparts == 5 && hdr.nhashes == 5, "scalable directory of %d parts",
+		  dir.nparts);
+	CHECK(steps == 5 && wrong == 0, "scalable directory guesses: %d wrong of %d steps", wrong, steps);
+	for (int64_t i = 0; i < 31000; i++)
+	{
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		int			n = l->spans(&dir, bloom_hash_int64(i, 0), spans);
+
+		for (int j = 0; j < n; j++)
+			all &= spans[j].offset + spans[j].len <= plen;
+		all &= n == 5 && bloom_test_payload(l, &hdr, payload, bloom_hash_int64(i, 0));
+	}
+	CHECK(all, "scalable spans: a member not found or a span outside");
+	free(payload);
+}
+
+/*
  * The union check of scalable filters: parts that fit pass, a filter with
  * itself passes (the fill does not grow), two full parts are refused at
  * their first sub-filter, with an estimate above its share of the rate.
@@ -802,6 +854,7 @@ main(void)
 	test_layout_table();
 	test_scalable_damaged_prefix();
 	test_scalable_union_overfills();
+	test_scalable_directory();
 	test_hashes_layout();
 
 	printf("%d passed, %d failed\n", passed, failed);

@@ -753,6 +753,36 @@ spans_disagree(const uint8_t *buf, size_t len, uint32_t seed, int64_t from, int6
 	return bad;
 }
 
+/* descriptors the walk reads that cuckoo_dir_guess named wrong beforehand */
+static int
+wrong_guesses(const uint8_t *buf, size_t len)
+{
+	CuckooView	v;
+	BloomDir	dir;
+	BloomSpan	next,
+				guesses[BLOOM_MAX_PARTS];
+	const uint8_t *piece = NULL;
+	int			nguesses = 0,
+				wrong = 0;
+
+	if (cuckoo_open(buf, len, &v) != CUCKOO_OK)
+		return -1;
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = len - CUCKOO_HEADER_SIZE;
+	while (cuckoo_dir_next(&v.hdr, &dir, piece, &next) == CUCKOO_OK && next.len > 0)
+	{
+		if (nguesses > 0)
+		{
+			wrong += guesses[0].offset != next.offset;
+			memmove(guesses, guesses + 1, sizeof(BloomSpan) * --nguesses);
+		}
+		else
+			nguesses = cuckoo_dir_guess(&v.hdr, &dir, guesses, BLOOM_MAX_PARTS);
+		piece = buf + CUCKOO_HEADER_SIZE + next.offset;
+	}
+	return wrong;
+}
+
 /* spans answer as the whole value does: grown, merged, copies, 1.2's */
 static void
 test_spans(void)
@@ -771,6 +801,7 @@ test_spans(void)
 		filter_add(&f, key(k, 3));
 	CHECK(f.v.hdr.nsub >= 4 && spans_disagree(f.buf, f.v.len, 3, 0, 40000) == 0,
 		  "spans of a grown filter (%d sub-filters) answer as the whole", f.v.hdr.nsub);
+	CHECK(wrong_guesses(f.buf, f.v.len) == 0, "growth's descriptors guessed right");
 
 	/* b = 8 (small capacity), copies of a few keys: counts from spans */
 	filter_new(&g, 10, 0.2, 11);
