@@ -58,8 +58,9 @@ extern void bloom_read_header_slice(Relation toastrel,
  * index scan (bloomfilter_toast.c), for the checks that read only what they
  * need.  A reader holds the chunks fetched so far for one check.
  */
+typedef void (*BloomChunkFn) (void *arg, int index, const char *data, int32 size);
 extern void bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-									 const int32 *seqs, int n, char *const *dsts);
+									 const int32 *seqs, int n, BloomChunkFn fn, void *arg);
 
 typedef struct BloomChunkReader
 {
@@ -72,12 +73,14 @@ typedef struct BloomChunkReader
 	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
 } BloomChunkReader;
 
+/* Spans here are (offset, length) in the value, header included. */
 extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
 extern void bloom_chunks_end(BloomChunkReader *r);
-extern void bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n);
-extern bool bloom_chunks_held(const BloomChunkReader *r, uint64 offset, uint64 len);
-extern void bloom_chunks_copy(const BloomChunkReader *r, uint64 offset, uint64 len,
-							  uint8 *dst);
+extern bool bloom_chunks_held(const BloomChunkReader *r, const BloomSpan *span);
+extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
+							  const BloomSpan *also, int nalso, uint8 *dst);
+extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
+								uint8 *const *dsts, int n, int max_fetch);
 
 /*
  * Checks of elements against either filter type (bloomfilter_probe.c), with

@@ -226,7 +226,7 @@ bloom_open_memory(const BloomKind *kind, Datum d, BloomOpened *o)
 	bloom_opened_walk_memory(o, bytes + BLOOM_HEADER_SIZE);
 }
 
-/* ---- answers ---- */
+/* ---- answers, and reading stored values by chunks ---- */
 
 /* h checked against a value in memory */
 static inline int
@@ -242,103 +242,49 @@ bloom_opened_answer(const BloomOpened *o, BloomHash h, bool count)
 }
 
 /*
- * h checked against a stored value from the chunks r holds (which must
- * hold h's spans), their bytes gathered into *buf (of *buflen bytes,
- * enlarged as needed).
+ * The spans of h (at most BLOOM_MAX_SPANS) as offsets in the value, each
+ * checked against the payload; returns how many.
  */
 static int
-bloom_chunks_answer(const BloomOpened *o, const BloomChunkReader *r, BloomHash h,
-					bool count, uint8 **buf, Size *buflen)
+bloom_value_spans(const BloomOpened *o, BloomHash h, BloomSpan *spans)
 {
-	BloomSpan	spans[BLOOM_MAX_SPANS];
-	const uint8 *at[BLOOM_MAX_SPANS];
-	int			n = o->spans(&o->dir, h, spans);
-	Size		need = 0;
-	Size		pos = 0;
-
-	for (int i = 0; i < n; i++)
-		need += spans[i].len;
-	if (need > *buflen)
-	{
-		*buf = *buf ? repalloc(*buf, need) : palloc(need);
-		*buflen = need;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		bloom_chunks_copy(r, BLOOM_HEADER_SIZE + spans[i].offset, spans[i].len, *buf + pos);
-		at[i] = *buf + pos;
-		pos += spans[i].len;
-	}
-	return o->answer(&o->dir, at, h, count);
-}
-
-/* mark in marks (a bit per chunk of the value) the chunks a span lies in */
-static void
-bloom_mark_span(uint8 *marks, const BloomSpan *span)
-{
-	uint64		start = BLOOM_HEADER_SIZE + span->offset;
-	int32		last;
-
-	if (span->len == 0)
-		return;
-	last = (int32) ((start + span->len - 1) / TOAST_MAX_CHUNK_SIZE);
-	for (int32 c = (int32) (start / TOAST_MAX_CHUNK_SIZE); c <= last; c++)
-		marks[c / BITS_PER_BYTE] |= 1 << (c % BITS_PER_BYTE);
-}
-
-/* mark the chunks h's spans lie in, checking each span against the payload */
-static void
-bloom_mark_spans(const BloomOpened *o, BloomHash h, uint8 *marks)
-{
-	BloomSpan	spans[BLOOM_MAX_SPANS];
 	int			n = o->spans(&o->dir, h, spans);
 
 	for (int i = 0; i < n; i++)
 	{
 		bloom_opened_check_span(o, &spans[i]);
-		bloom_mark_span(marks, &spans[i]);
+		spans[i].offset += BLOOM_HEADER_SIZE;
 	}
-}
-
-/* the chunks marked, in order; *n of them */
-static int32 *
-bloom_marked_chunks(const uint8 *marks, int32 nchunks, int *n)
-{
-	int32	   *seqs;
-	int			count = 0;
-
-	for (int32 c = 0; c < nchunks; c++)
-		count += (marks[c / BITS_PER_BYTE] >> (c % BITS_PER_BYTE)) & 1;
-	seqs = palloc(sizeof(int32) * Max(count, 1));
-	*n = 0;
-	for (int32 c = 0; c < nchunks; c++)
-		if ((marks[c / BITS_PER_BYTE] >> (c % BITS_PER_BYTE)) & 1)
-			seqs[(*n)++] = c;
-	return seqs;
+	return n;
 }
 
 /*
- * Fetch the chunks of the directory piece next, with those of the pieces
- * the kind guesses follow it, in one scan.
+ * Copy the directory piece next into buf; if its chunks are not held, they
+ * are fetched with those of the pieces the kind guesses follow it, in one
+ * scan.
  */
 static void
-bloom_want_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next)
+bloom_read_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next, uint8 *buf)
 {
+	BloomSpan	piece = *next;
 	BloomSpan	guesses[BLOOM_MAX_PARTS];
-	int			nguesses = o->kind->dir_guess(o, guesses, BLOOM_MAX_PARTS);
-	uint8	   *marks = palloc0((r->nchunks + BITS_PER_BYTE - 1) / BITS_PER_BYTE);
-	int32	   *seqs;
-	int			n;
+	int			nguesses = 0;
 
-	bloom_mark_span(marks, next);
-	for (int i = 0; i < nguesses; i++)
-		if (guesses[i].offset <= o->dir.payload_len &&
-			guesses[i].len <= o->dir.payload_len - guesses[i].offset)
-			bloom_mark_span(marks, &guesses[i]);
-	seqs = bloom_marked_chunks(marks, r->nchunks, &n);
-	bloom_chunks_want(r, seqs, n);
-	pfree(seqs);
-	pfree(marks);
+	piece.offset += BLOOM_HEADER_SIZE;
+	if (!bloom_chunks_held(r, &piece))
+	{
+		int			n = o->kind->dir_guess(o, guesses, BLOOM_MAX_PARTS);
+
+		/* guesses past the payload are dropped, not read */
+		for (int i = 0; i < n; i++)
+			if (guesses[i].offset <= o->dir.payload_len &&
+				guesses[i].len <= o->dir.payload_len - guesses[i].offset)
+			{
+				guesses[nguesses] = guesses[i];
+				guesses[nguesses++].offset += BLOOM_HEADER_SIZE;
+			}
+	}
+	bloom_chunks_read(r, &piece, guesses, nguesses, buf);
 }
 
 /*
@@ -349,27 +295,24 @@ bloom_want_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next)
 static void
 bloom_open_stored(const BloomKind *kind, BloomChunkReader *r, BloomOpened *o)
 {
-	int32		first = 0;
-	uint8		front[BLOOM_HEADER_SIZE];
+	BloomSpan	front = {0, BLOOM_HEADER_SIZE};
+	uint8		header[BLOOM_HEADER_SIZE];
 	uint8	   *buf = NULL;
 	const uint8 *piece = NULL;
 	BloomSpan	next;
 
 	if (r->extsize < BLOOM_HEADER_SIZE)
 		kind->corrupt_length();
-	bloom_chunks_want(r, &first, 1);
-	bloom_chunks_copy(r, 0, BLOOM_HEADER_SIZE, front);
-	bloom_opened_begin(o, kind, front, r->extsize);
+	bloom_chunks_read(r, &front, NULL, 0, header);
+	bloom_opened_begin(o, kind, header, r->extsize);
 	for (;;)
 	{
 		kind->dir_next(o, piece, &next);
 		if (next.len == 0)
 			break;
 		bloom_opened_check_span(o, &next);
-		if (!bloom_chunks_held(r, BLOOM_HEADER_SIZE + next.offset, next.len))
-			bloom_want_piece(o, r, &next);
 		buf = buf ? repalloc(buf, next.len) : palloc(next.len);
-		bloom_chunks_copy(r, BLOOM_HEADER_SIZE + next.offset, next.len, buf);
+		bloom_read_piece(o, r, &next, buf);
 		piece = buf;
 	}
 	if (buf)
@@ -546,20 +489,20 @@ bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
 	bloom_open_stored(kind, &r, &o);
 	if (bloom_key_hash(et, elem, &o.hash, &h))
 	{
-		uint8	   *marks = palloc0((r.nchunks + BITS_PER_BYTE - 1) / BITS_PER_BYTE);
-		int			n;
-		int32	   *seqs;
-		uint8	   *buf = NULL;
-		Size		buflen = 0;
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		uint8	   *dsts[BLOOM_MAX_SPANS];
+		int			n = bloom_value_spans(&o, h, spans);
+		Size		need = 0;
+		uint8	   *buf;
 
-		bloom_mark_spans(&o, h, marks);
-		seqs = bloom_marked_chunks(marks, r.nchunks, &n);
-		bloom_chunks_want(&r, seqs, n);
-		result = bloom_chunks_answer(&o, &r, h, count, &buf, &buflen);
-		if (buf)
-			pfree(buf);
-		pfree(seqs);
-		pfree(marks);
+		for (int i = 0; i < n; i++)
+			need += spans[i].len;
+		buf = palloc(Max(need, 1));
+		for (int i = 0, pos = 0; i < n; pos += spans[i++].len)
+			dsts[i] = buf + pos;
+		bloom_chunks_gather(&r, spans, dsts, n, r.nchunks);
+		result = o.answer(&o.dir, (const uint8 *const *) dsts, h, count);
+		pfree(buf);
 	}
 	bloom_chunks_end(&r);
 	return result;
@@ -709,9 +652,71 @@ bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *ele
 	pfree(skip);
 }
 
+/* Every span of a batch, with where its bytes go. */
+typedef struct BloomBatchSpans
+{
+	BloomSpan  *spans;			/* offsets in the value */
+	uint8	  **dsts;
+	int		   *first;			/* element i's spans start at first[i] */
+	int			nspans;
+	uint8	   *buf;
+} BloomBatchSpans;
+
+/*
+ * The spans of the elements not skipped, each with room for its bytes;
+ * false (nothing listed) if they are more than a batch reads by chunks:
+ * more spans than the value has chunks.
+ */
+static bool
+bloom_batch_spans(const BloomOpened *o, const BloomHash *hashes, const bool *skip,
+				  int n, int32 nchunks, BloomBatchSpans *b)
+{
+	int			room = Max(nchunks, BLOOM_MAX_SPANS);
+	Size		need = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->spans = palloc(sizeof(BloomSpan) * room);
+	b->first = palloc(sizeof(int) * (n + 1));
+	for (int i = 0; i < n; i++)
+	{
+		b->first[i] = b->nspans;
+		if (skip[i])
+			continue;
+		if (room - b->nspans < BLOOM_MAX_SPANS)
+			return false;
+		b->nspans += bloom_value_spans(o, hashes[i], b->spans + b->nspans);
+	}
+	b->first[n] = b->nspans;
+	for (int i = 0; i < b->nspans; i++)
+		need += b->spans[i].len;
+	b->buf = palloc(Max(need, 1));
+	b->dsts = palloc(sizeof(uint8 *) * Max(b->nspans, 1));
+	need = 0;
+	for (int i = 0; i < b->nspans; i++)
+	{
+		b->dsts[i] = b->buf + need;
+		need += b->spans[i].len;
+	}
+	return true;
+}
+
+static void
+bloom_batch_spans_free(BloomBatchSpans *b)
+{
+	if (b->spans)
+		pfree(b->spans);
+	if (b->first)
+		pfree(b->first);
+	if (b->dsts)
+		pfree(b->dsts);
+	if (b->buf)
+		pfree(b->buf);
+}
+
 /*
  * Answer a batch from the chunks its spans lie in, fetched in one scan;
- * false (nothing answered) when they are too large a share of the value.
+ * false (nothing answered) when they are too large a share of the value,
+ * or the spans too many to list.
  */
 static bool
 bloom_probe_many_stored(const BloomKind *kind, BloomElemType *et,
@@ -721,36 +726,29 @@ bloom_probe_many_stored(const BloomKind *kind, BloomElemType *et,
 	BloomChunkReader r;
 	BloomOpened o;
 	BloomHash  *hashes;
-	uint8	   *marks;
-	int32	   *seqs;
-	int			nseqs;
-	uint8	   *buf = NULL;
-	Size		buflen = 0;
+	BloomBatchSpans b;
+	bool		done;
 
 	bloom_chunks_begin(&r, ptr);
 	bloom_open_stored(kind, &r, &o);
 	/* found doubles as the skip list until the answers go in */
 	hashes = bloom_hash_many(et, &o.hash, elems, nulls, n, found);
-	marks = palloc0((r.nchunks + BITS_PER_BYTE - 1) / BITS_PER_BYTE);
-	for (int i = 0; i < n; i++)
-		if (!found[i])
-			bloom_mark_spans(&o, hashes[i], marks);
-	seqs = bloom_marked_chunks(marks, r.nchunks, &nseqs);
-	if (nseqs <= r.nchunks / BLOOM_WHOLE_READ_SHARE)
+	done = bloom_batch_spans(&o, hashes, found, n, r.nchunks, &b);
+	if (done)
 	{
 		CHECK_FOR_INTERRUPTS();
-		bloom_chunks_want(&r, seqs, nseqs);
+		done = bloom_chunks_gather(&r, b.spans, b.dsts, b.nspans,
+								   r.nchunks / BLOOM_WHOLE_READ_SHARE);
+	}
+	if (done)
 		for (int i = 0; i < n; i++)
 			found[i] = !found[i] &&
-				bloom_chunks_answer(&o, &r, hashes[i], false, &buf, &buflen) != 0;
-	}
+				o.answer(&o.dir, (const uint8 *const *) b.dsts + b.first[i],
+						 hashes[i], false) != 0;
 	bloom_chunks_end(&r);
-	if (buf)
-		pfree(buf);
-	pfree(seqs);
-	pfree(marks);
+	bloom_batch_spans_free(&b);
 	pfree(hashes);
-	return nseqs <= r.nchunks / BLOOM_WHOLE_READ_SHARE;
+	return done;
 }
 
 static void

@@ -75,12 +75,12 @@ bloom_chunk_data(HeapTuple tup, TupleDesc desc, Relation toastrel, Oid valueid,
 
 /*
  * Fetch chunks seqs[0..n) (sorted, distinct, each below the value's count
- * of chunks) of the value ptr names: chunk seqs[i] into dsts[i], which has
- * room for TOAST_MAX_CHUNK_SIZE bytes.
+ * of chunks) of the value ptr names, handing each to fn with its index in
+ * seqs, while its buffer is held.
  */
 void
 bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-						 const int32 *seqs, int n, char *const *dsts)
+						 const int32 *seqs, int n, BloomChunkFn fn, void *arg)
 {
 	int32		extsize = VARATT_EXTERNAL_GET_EXTSIZE(*ptr);
 	int32		nchunks = (extsize - 1) / TOAST_MAX_CHUNK_SIZE + 1;
@@ -127,7 +127,7 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 		if (size != expected)
 			bloom_chunk_corrupt(toastrel, ptr->va_valueid, "unexpected chunk size",
 								size, expected);
-		memcpy(dsts[next], data, size);
+		fn(arg, next, data, size);
 		next++;
 	}
 	if (next < n)
@@ -183,78 +183,112 @@ bloom_chunks_find(const BloomChunkReader *r, int32 seq)
 	return lo < r->nheld && r->held[lo] == seq ? lo : -1;
 }
 
-/*
- * Hold chunks seqs[0..n) (sorted, distinct, within the value): those not
- * held yet are fetched in one scan, straight into their places among the
- * held ones.
- */
-void
-bloom_chunks_want(BloomChunkReader *r, const int32 *seqs, int n)
+static int
+bloom_int32_cmp(const void *a, const void *b)
 {
-	int32	   *missing = palloc(sizeof(int32) * Max(n, 1));
-	char	  **dsts;
-	int			nmissing = 0;
-	int32	   *held;
-	char	   *data;
-	int			a = 0,
-				b = 0;
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
 
-	for (int i = 0; i < n; i++)
-		if (bloom_chunks_find(r, seqs[i]) < 0)
-			missing[nmissing++] = seqs[i];
-	if (nmissing == 0)
-	{
-		pfree(missing);
-		return;
-	}
-	dsts = palloc(sizeof(char *) * nmissing);
-	held = palloc(sizeof(int32) * (r->nheld + nmissing));
-	data = palloc((Size) (r->nheld + nmissing) * TOAST_MAX_CHUNK_SIZE);
-	for (int k = 0; k < r->nheld + nmissing; k++)
-	{
-		char	   *at = data + (Size) k * TOAST_MAX_CHUNK_SIZE;
-
-		if (b >= nmissing || (a < r->nheld && r->held[a] < missing[b]))
-		{
-			held[k] = r->held[a];
-			memcpy(at, r->data + (Size) a++ * TOAST_MAX_CHUNK_SIZE, TOAST_MAX_CHUNK_SIZE);
-		}
-		else
-		{
-			held[k] = missing[b];
-			dsts[b++] = at;
-		}
-	}
-	bloom_toast_fetch_chunks(r->toastrel, &r->ptr, missing, nmissing, dsts);
-	if (r->held)
-	{
-		pfree(r->held);
-		pfree(r->data);
-	}
-	r->held = held;
-	r->data = data;
-	r->nheld += nmissing;
-	pfree(dsts);
-	pfree(missing);
+	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-/* whether the chunks bytes [offset, offset + len) of the value lie in are held */
-bool
-bloom_chunks_held(const BloomChunkReader *r, uint64 offset, uint64 len)
+/* sort and drop repeats; returns how many are left */
+static int
+bloom_int32_unique(int32 *v, int n)
 {
-	int32		last = (int32) ((offset + len - 1) / TOAST_MAX_CHUNK_SIZE);
+	int			m = 0;
 
-	for (int32 s = (int32) (offset / TOAST_MAX_CHUNK_SIZE); s <= last; s++)
-		if (bloom_chunks_find(r, s) < 0)
-			return false;
-	return true;
+	qsort(v, n, sizeof(int32), bloom_int32_cmp);
+	for (int i = 0; i < n; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+/* append the chunks span lies in to seqs (room for them is the caller's) */
+static int
+bloom_span_chunks(const BloomSpan *span, int32 *seqs)
+{
+	int32		first = (int32) (span->offset / TOAST_MAX_CHUNK_SIZE);
+	int32		last = (int32) ((span->offset + span->len - 1) / TOAST_MAX_CHUNK_SIZE);
+
+	for (int32 c = first; c <= last; c++)
+		seqs[c - first] = c;
+	return span->len == 0 ? 0 : last - first + 1;
+}
+
+static void
+bloom_chunk_store(void *arg, int index, const char *data, int32 size)
+{
+	char	  **dsts = arg;
+
+	memcpy(dsts[index], data, size);
+}
+
+/*
+ * Hold the chunks of spans[0..n) (offsets in the value, within it): those
+ * not held yet are fetched in one scan, straight into their places among
+ * the held ones.
+ */
+static void
+bloom_chunks_hold(BloomChunkReader *r, const BloomSpan *spans, int n)
+{
+	int			room = 0;
+	int32	   *seqs;
+	int			nseqs = 0;
+	int			nmissing = 0;
+	char	  **dsts;
+	int32	   *held;
+	char	   *data;
+	int			a = 0;
+
+	for (int i = 0; i < n; i++)
+		room += (int) (spans[i].len / TOAST_MAX_CHUNK_SIZE) + 2;
+	seqs = palloc(sizeof(int32) * Max(room, 1));
+	for (int i = 0; i < n; i++)
+		nseqs += bloom_span_chunks(&spans[i], seqs + nseqs);
+	nseqs = bloom_int32_unique(seqs, nseqs);
+	for (int i = 0; i < nseqs; i++)
+		if (bloom_chunks_find(r, seqs[i]) < 0)
+			seqs[nmissing++] = seqs[i];
+	if (nmissing > 0)
+	{
+		dsts = palloc(sizeof(char *) * nmissing);
+		held = palloc(sizeof(int32) * (r->nheld + nmissing));
+		data = palloc((Size) (r->nheld + nmissing) * TOAST_MAX_CHUNK_SIZE);
+		for (int k = 0, b = 0; k < r->nheld + nmissing; k++)
+		{
+			char	   *at = data + (Size) k * TOAST_MAX_CHUNK_SIZE;
+
+			if (b >= nmissing || (a < r->nheld && r->held[a] < seqs[b]))
+			{
+				held[k] = r->held[a];
+				memcpy(at, r->data + (Size) a++ * TOAST_MAX_CHUNK_SIZE, TOAST_MAX_CHUNK_SIZE);
+			}
+			else
+			{
+				held[k] = seqs[b];
+				dsts[b++] = at;
+			}
+		}
+		bloom_toast_fetch_chunks(r->toastrel, &r->ptr, seqs, nmissing, bloom_chunk_store, dsts);
+		if (r->held)
+		{
+			pfree(r->held);
+			pfree(r->data);
+		}
+		r->held = held;
+		r->data = data;
+		r->nheld += nmissing;
+		pfree(dsts);
+	}
+	pfree(seqs);
 }
 
 /* copy bytes [offset, offset + len) of the value, from chunks held, to dst */
-void
+static void
 bloom_chunks_copy(const BloomChunkReader *r, uint64 offset, uint64 len, uint8 *dst)
 {
-	Assert(offset + len <= (uint64) r->extsize);
 	while (len > 0)
 	{
 		int32		seq = (int32) (offset / TOAST_MAX_CHUNK_SIZE);
@@ -269,4 +303,158 @@ bloom_chunks_copy(const BloomChunkReader *r, uint64 offset, uint64 len, uint8 *d
 		offset += take;
 		len -= take;
 	}
+}
+
+/* whether the chunks span (offsets in the value) lies in are all held */
+bool
+bloom_chunks_held(const BloomChunkReader *r, const BloomSpan *span)
+{
+	int32		last = (int32) ((span->offset + span->len - 1) / TOAST_MAX_CHUNK_SIZE);
+
+	for (int32 c = (int32) (span->offset / TOAST_MAX_CHUNK_SIZE); c <= last; c++)
+		if (bloom_chunks_find(r, c) < 0)
+			return false;
+	return true;
+}
+
+/*
+ * Read span (offsets in the value, within it) into dst: from the chunks
+ * held, or fetched now with those of the spans in also[0..nalso), which are
+ * held for later reads.
+ */
+void
+bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span, const BloomSpan *also,
+				  int nalso, uint8 *dst)
+{
+	BloomSpan  *spans = palloc(sizeof(BloomSpan) * (nalso + 1));
+
+	spans[0] = *span;
+	memcpy(spans + 1, also, sizeof(BloomSpan) * nalso);
+	bloom_chunks_hold(r, spans, nalso + 1);
+	bloom_chunks_copy(r, span->offset, span->len, dst);
+	pfree(spans);
+}
+
+/* ---- gathering spans from the chunks they lie in ---- */
+
+/* the part of one span that lies in one chunk */
+typedef struct BloomPiece
+{
+	int32		seq;
+	uint32		from;			/* in the chunk */
+	uint32		len;
+	uint8	   *dst;
+} BloomPiece;
+
+typedef struct BloomPieces
+{
+	BloomPiece *pieces;			/* sorted by chunk */
+	int			n;
+} BloomPieces;
+
+static int
+bloom_piece_cmp(const void *a, const void *b)
+{
+	return bloom_int32_cmp(&((const BloomPiece *) a)->seq, &((const BloomPiece *) b)->seq);
+}
+
+/* copy the pieces that lie in chunk seq out of its data */
+static void
+bloom_pieces_copy(const BloomPieces *p, int32 seq, const char *data)
+{
+	int			lo = 0,
+				hi = p->n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (p->pieces[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n && p->pieces[lo].seq == seq; lo++)
+		memcpy(p->pieces[lo].dst, data + p->pieces[lo].from, p->pieces[lo].len);
+}
+
+typedef struct BloomGatherFetch
+{
+	const BloomPieces *pieces;
+	const int32 *seqs;
+} BloomGatherFetch;
+
+static void
+bloom_chunk_gather(void *arg, int index, const char *data, int32 size)
+{
+	BloomGatherFetch *g = arg;
+
+	bloom_pieces_copy(g->pieces, g->seqs[index], data);
+}
+
+/* split the spans into pieces of one chunk each, sorted by chunk */
+static void
+bloom_pieces_of(const BloomSpan *spans, uint8 *const *dsts, int n, BloomPieces *p)
+{
+	int			room = 0;
+
+	for (int i = 0; i < n; i++)
+		room += (int) (spans[i].len / TOAST_MAX_CHUNK_SIZE) + 2;
+	p->pieces = palloc(sizeof(BloomPiece) * Max(room, 1));
+	p->n = 0;
+	for (int i = 0; i < n; i++)
+	{
+		uint64		offset = spans[i].offset;
+		uint64		left = spans[i].len;
+		uint8	   *dst = dsts[i];
+
+		while (left > 0)
+		{
+			BloomPiece *piece = &p->pieces[p->n++];
+
+			piece->seq = (int32) (offset / TOAST_MAX_CHUNK_SIZE);
+			piece->from = (uint32) (offset % TOAST_MAX_CHUNK_SIZE);
+			piece->len = (uint32) Min(left, TOAST_MAX_CHUNK_SIZE - piece->from);
+			piece->dst = dst;
+			dst += piece->len;
+			offset += piece->len;
+			left -= piece->len;
+		}
+	}
+	qsort(p->pieces, p->n, sizeof(BloomPiece), bloom_piece_cmp);
+}
+
+/*
+ * Copy each of spans[0..n) (offsets in the value, within it) into dsts[i],
+ * from the chunks held and those it lies in fetched in one scan; only the
+ * spans' bytes are copied.  False, with nothing read, if that would fetch
+ * more than max_fetch chunks.
+ */
+bool
+bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *dsts,
+					int n, int max_fetch)
+{
+	BloomPieces p;
+	int32	   *seqs;
+	int			nseqs = 0;
+	BloomGatherFetch g;
+
+	bloom_pieces_of(spans, dsts, n, &p);
+	seqs = palloc(sizeof(int32) * Max(p.n, 1));
+	for (int i = 0; i < p.n; i++)
+		if ((nseqs == 0 || seqs[nseqs - 1] != p.pieces[i].seq) &&
+			bloom_chunks_find(r, p.pieces[i].seq) < 0)
+			seqs[nseqs++] = p.pieces[i].seq;
+	if (nseqs <= max_fetch)
+	{
+		for (int i = 0; i < r->nheld; i++)
+			bloom_pieces_copy(&p, r->held[i], r->data + (Size) i * TOAST_MAX_CHUNK_SIZE);
+		g.pieces = &p;
+		g.seqs = seqs;
+		if (nseqs > 0)
+			bloom_toast_fetch_chunks(r->toastrel, &r->ptr, seqs, nseqs, bloom_chunk_gather, &g);
+	}
+	pfree(seqs);
+	pfree(p.pieces);
+	return nseqs <= max_fetch;
 }
