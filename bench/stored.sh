@@ -17,7 +17,8 @@
 # turn, so that an A/B of two builds on two servers sees the same drift;
 # each figure is the best of STORED_ROUNDS (3).  STORED_SECONDS per pgbench
 # run (5), STORED_N elements of the point-check filters (1M), STORED_BIG
-# of the batch filter and btree (10M).
+# of the batch filter and btree (10M).  STORED_SETUP=0 reuses the database
+# an earlier run set up.
 #
 #   bash bench/stored.sh                         (make bench-stored)
 #   bash bench/stored.sh /tmp/a:5432 /tmp/b:5433  (an A/B)
@@ -93,10 +94,12 @@ for i in $(seq 100); do echo "\\set k$i random(1, $((2 * BIG)))"; done > $OUT/se
 { cat $OUT/sets; echo "SELECT bf_contains_all(bf, ARRAY[$arr]::bigint[]) FROM sfilters WHERE name = 'big';"; } > $OUT/batch.sql
 { cat $OUT/sets; echo "SELECT count(*) FROM bkeys WHERE id = ANY(ARRAY[$arr]::bigint[]);"; } > $OUT/btree.sql
 
-for s in "${servers[@]}"; do
-	echo "setting up $s" >&2
-	on "$s" setup
-done
+if [ "${STORED_SETUP:-1}" = 1 ]; then
+	for s in "${servers[@]}"; do
+		echo "setting up $s" >&2
+		on "$s" setup
+	done
+fi
 
 declare -A best
 measures="plain scalable cuckoo batch btree join_plain join_cuckoo"

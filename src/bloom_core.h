@@ -260,15 +260,16 @@ typedef struct BloomLayout
 	BloomCheck	(*dir_next) (const BloomHeader *hdr, BloomDir *dir,
 						  const uint8_t *piece, BloomSpan *next);
 	/*
-	 * Optional: where the pieces after the one dir_next named last are
-	 * likely to be (from the shapes the layout gives its parts), at most
-	 * max of them, so that a stored value's walk fetches them together
-	 * instead of one after another.  A wrong guess costs a chunk read for
-	 * nothing, never an answer: the walk still reads each piece where the
-	 * pieces before it say it is.
+	 * Optional: complete dir, whose walk stopped at a piece not read yet,
+	 * with the parts the layout's own shapes predict from there, and list
+	 * the pieces (at most max) the walk would read to confirm them, so that
+	 * a stored value's walk fetches those pieces, and the spans of an
+	 * element in the predicted parts, together with the piece it lacks.
+	 * A wrong prediction costs chunk reads for nothing, never an answer:
+	 * the walk still reads each piece where the pieces before it say.
 	 */
-	int			(*dir_guess) (const BloomHeader *hdr, const BloomDir *dir,
-							  BloomSpan *guesses, int max);
+	int			(*dir_predict) (const BloomHeader *hdr, BloomDir *dir,
+								BloomSpan *pieces, int max);
 	BloomSpansFn spans;
 	BloomAnswerFn answer;
 

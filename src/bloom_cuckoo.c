@@ -893,31 +893,38 @@ cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir, const uint8_t *piece,
 }
 
 /*
- * The descriptors after the next one, where the growth of this release
- * puts them (cuckoo_next_sub's shapes).  Values 1.2 grew, or merges made,
- * can have other shapes: their walks then read piece by piece.
+ * The sub-filters from the next descriptor on, where the growth of this
+ * release puts them (cuckoo_next_sub's shapes).  Values 1.2 grew, or merges
+ * made, can have other shapes: their walks then read piece by piece.
  */
 int
-cuckoo_dir_guess(const CuckooHeader *hdr, const BloomDir *dir, BloomSpan *guesses, int max)
+cuckoo_dir_predict(const CuckooHeader *hdr, BloomDir *dir, BloomSpan *pieces, int max)
 {
 	double		target = hdr->error_rate * BLOOM_SIZING_MARGIN;
-	uint64_t	off = dir->walked;
+	int			b = hdr->bucket_size;
 	int			n = 0;
 
-	for (int k = dir->nparts; k + 1 < hdr->nsub && n < max; k++)
+	while (dir->nparts < hdr->nsub && n < max)
 	{
+		int			k = dir->nparts;
+		BloomPart  *part = &dir->part[k];
 		int			f;
 		uint64_t	nbuckets;
+		size_t		bytes;
 
 		if (hdr->capacity > (UINT64_MAX >> k) ||
-			!ck_shape(hdr->capacity << k, ldexp(target, -k), hdr->bucket_size, &f, &nbuckets))
+			!ck_shape(hdr->capacity << k, ldexp(target, -k), b, &f, &nbuckets))
 			break;
-		off += CUCKOO_SUB_HEADER_SIZE + ck_sub_slot_bytes(nbuckets, hdr->bucket_size, f);
-		if (off + CUCKOO_SUB_HEADER_SIZE > dir->payload_len)
+		bytes = ck_sub_slot_bytes(nbuckets, b, f);
+		if (dir->payload_len - dir->walked < CUCKOO_SUB_HEADER_SIZE + bytes)
 			break;
-		guesses[n].offset = off;
-		guesses[n].len = CUCKOO_SUB_HEADER_SIZE;
-		n++;
+		pieces[n].offset = dir->walked;
+		pieces[n++].len = CUCKOO_SUB_HEADER_SIZE;
+		part->offset = dir->walked + CUCKOO_SUB_HEADER_SIZE;
+		part->size = nbuckets;
+		part->width = f;
+		dir->walked = part->offset + bytes;
+		dir->nparts++;
 	}
 	return n;
 }

@@ -154,8 +154,8 @@ extern uint64_t cuckoo_count(const CuckooView *v, BloomHash h);
  */
 extern CuckooCheck cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir,
 								   const uint8_t *piece, BloomSpan *next);
-extern int	cuckoo_dir_guess(const CuckooHeader *hdr, const BloomDir *dir,
-							 BloomSpan *guesses, int max);
+extern int	cuckoo_dir_predict(const CuckooHeader *hdr, BloomDir *dir,
+							   BloomSpan *pieces, int max);
 extern int	cuckoo_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans);
 extern int	cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h,
 						  bool count);

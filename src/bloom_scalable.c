@@ -267,31 +267,32 @@ scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 }
 
 /*
- * The heads after the next one, where the shapes sizing gives sub-filters
- * put them (scalable_sub_shape: every valid value has those shapes).
+ * The sub-filters from the next head on, where the shapes sizing gives
+ * them put them (scalable_sub_shape: every valid value has those shapes).
  */
 static int
-scalable_dir_guess(const BloomHeader *hdr, const BloomDir *dir, BloomSpan *guesses,
-				   int max)
+scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, int max)
 {
-	uint64_t	off = dir->walked;
 	int			n = 0;
 
 	/* the growth factor comes with the first piece */
 	if (dir->nparts == 0)
 		return 0;
-	for (int i = dir->nparts; i + 1 < hdr->nhashes && n < max; i++)
+	while (dir->nparts < hdr->nhashes && n < max)
 	{
+		BloomPart  *part = &dir->part[dir->nparts];
 		BloomHeader sub;
 
-		if (!scalable_sub_shape(hdr, dir->param, i, &sub))
+		if (!scalable_sub_shape(hdr, dir->param, dir->nparts, &sub) ||
+			sub.nbits / 8 > dir->payload_len - dir->walked - SCALABLE_SUB_HEAD)
 			break;
-		off += SCALABLE_SUB_HEAD + sub.nbits / 8;
-		if (off + SCALABLE_SUB_HEAD > dir->payload_len)
-			break;
-		guesses[n].offset = off;
-		guesses[n].len = SCALABLE_SUB_HEAD;
-		n++;
+		pieces[n].offset = dir->walked;
+		pieces[n++].len = SCALABLE_SUB_HEAD;
+		part->offset = dir->walked + SCALABLE_SUB_HEAD;
+		part->size = bloom_nblocks(&sub);
+		part->width = sub.nhashes;
+		dir->walked = part->offset + sub.nbits / 8;
+		dir->nparts++;
 	}
 	return n;
 }
@@ -675,7 +676,7 @@ const BloomLayout bloom_scalable_layout = {
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
 	.dir_next = scalable_dir_next,
-	.dir_guess = scalable_dir_guess,
+	.dir_predict = scalable_dir_predict,
 	.spans = scalable_spans,
 	.answer = scalable_answer,
 	.add = scalable_add,

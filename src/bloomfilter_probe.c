@@ -58,8 +58,9 @@ typedef struct BloomKind
 	void		(*open) (BloomOpened *o, const uint8 *front, size_t len);
 	/* a step of the directory walk (BloomLayout.dir_next); raises if wrong */
 	void		(*dir_next) (BloomOpened *o, const uint8 *piece, BloomSpan *next);
-	/* where the pieces after the next probably are (BloomLayout.dir_guess) */
-	int			(*dir_guess) (const BloomOpened *o, BloomSpan *guesses, int max);
+	/* the rest of dir predicted, and its pieces (BloomLayout.dir_predict) */
+	int			(*dir_predict) (const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
+								int max);
 	/* the bytes of a value of any form, read-only */
 	const uint8 *(*read_bytes) (Datum d, size_t *len);
 	/* raise XX001 for a value too short for what it says */
@@ -106,11 +107,11 @@ bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
 }
 
 static int
-bloom_kind_dir_guess(const BloomOpened *o, BloomSpan *guesses, int max)
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
 {
-	if (o->layout->dir_guess == NULL)
+	if (o->layout->dir_predict == NULL)
 		return 0;
-	return o->layout->dir_guess(&o->hdr.bloom, &o->dir, guesses, max);
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
 }
 
 static void
@@ -122,7 +123,7 @@ bloom_kind_corrupt_length(void)
 static const BloomKind bloomfilter_kind = {
 	.open = bloom_kind_open,
 	.dir_next = bloom_kind_dir_next,
-	.dir_guess = bloom_kind_dir_guess,
+	.dir_predict = bloom_kind_dir_predict,
 	.read_bytes = bloom_read_bytes,
 	.corrupt_length = bloom_kind_corrupt_length,
 };
@@ -155,9 +156,9 @@ cuckoo_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
 }
 
 static int
-cuckoo_kind_dir_guess(const BloomOpened *o, BloomSpan *guesses, int max)
+cuckoo_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
 {
-	return cuckoo_dir_guess(&o->hdr.cuckoo, &o->dir, guesses, max);
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
 }
 
 static void
@@ -169,7 +170,7 @@ cuckoo_kind_corrupt_length(void)
 static const BloomKind cuckoofilter_kind = {
 	.open = cuckoo_kind_open,
 	.dir_next = cuckoo_kind_dir_next,
-	.dir_guess = cuckoo_kind_dir_guess,
+	.dir_predict = cuckoo_kind_dir_predict,
 	.read_bytes = cf_read_bytes,
 	.corrupt_length = cuckoo_kind_corrupt_length,
 };
@@ -258,61 +259,85 @@ bloom_value_spans(const BloomOpened *o, BloomHash h, BloomSpan *spans)
 	return n;
 }
 
+/* keep the spans that lie in the payload, as offsets in the value */
+static int
+bloom_spans_in_value(const BloomOpened *o, BloomSpan *spans, int n)
+{
+	int			kept = 0;
+
+	for (int i = 0; i < n; i++)
+		if (spans[i].offset <= o->dir.payload_len &&
+			spans[i].len <= o->dir.payload_len - spans[i].offset)
+		{
+			spans[kept] = spans[i];
+			spans[kept++].offset += BLOOM_HEADER_SIZE;
+		}
+	return kept;
+}
+
 /*
- * Copy the directory piece next into buf; if its chunks are not held, they
- * are fetched with those of the pieces the kind guesses follow it, in one
- * scan.
+ * Copy the directory piece next into buf.  If its chunks are not held,
+ * the kind predicts the rest of the directory, and the chunks of the
+ * pieces that confirm it are fetched with them in one scan, and those of
+ * h's spans in the predicted directory too (h: NULL for none), so that a
+ * prediction that comes true leaves nothing more to fetch.
  */
 static void
-bloom_read_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next, uint8 *buf)
+bloom_read_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next,
+				 const BloomHash *h, uint8 *buf)
 {
 	BloomSpan	piece = *next;
-	BloomSpan	guesses[BLOOM_MAX_PARTS];
-	int			nguesses = 0;
+	BloomSpan	along[BLOOM_MAX_PARTS + BLOOM_MAX_SPANS];
+	int			n = 0;
 
 	piece.offset += BLOOM_HEADER_SIZE;
 	if (!bloom_chunks_held(r, &piece))
 	{
-		int			n = o->kind->dir_guess(o, guesses, BLOOM_MAX_PARTS);
+		BloomDir   *predicted = palloc(sizeof(BloomDir));
 
-		/* guesses past the payload are dropped, not read */
-		for (int i = 0; i < n; i++)
-			if (guesses[i].offset <= o->dir.payload_len &&
-				guesses[i].len <= o->dir.payload_len - guesses[i].offset)
-			{
-				guesses[nguesses] = guesses[i];
-				guesses[nguesses++].offset += BLOOM_HEADER_SIZE;
-			}
+		*predicted = o->dir;
+		n = o->kind->dir_predict(o, predicted, along, BLOOM_MAX_PARTS);
+		if (h != NULL && n > 0)
+			n += o->spans(predicted, *h, along + n);
+		n = bloom_spans_in_value(o, along, n);
+		pfree(predicted);
 	}
-	bloom_chunks_read(r, &piece, guesses, nguesses, buf);
+	bloom_chunks_read(r, &piece, along, n, buf);
 }
 
-/*
- * An out-of-line value by its chunks: the first (the header, and the first
- * directory pieces with it), then the chunks of each further piece not
- * held yet, with those of the pieces guessed to follow it.
- */
+/* an out-of-line value's header, from its first chunk */
 static void
 bloom_open_stored(const BloomKind *kind, BloomChunkReader *r, BloomOpened *o)
 {
 	BloomSpan	front = {0, BLOOM_HEADER_SIZE};
 	uint8		header[BLOOM_HEADER_SIZE];
-	uint8	   *buf = NULL;
-	const uint8 *piece = NULL;
-	BloomSpan	next;
 
 	if (r->extsize < BLOOM_HEADER_SIZE)
 		kind->corrupt_length();
 	bloom_chunks_read(r, &front, NULL, 0, header);
 	bloom_opened_begin(o, kind, header, r->extsize);
+}
+
+/*
+ * The directory of an out-of-line value: the pieces the first chunk holds,
+ * then each further piece, fetched with those predicted to follow it (and
+ * the spans of h, if not NULL, in the predicted directory).
+ */
+static void
+bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
+{
+	uint8	   *buf = NULL;
+	const uint8 *piece = NULL;
+	BloomSpan	next;
+
 	for (;;)
 	{
-		kind->dir_next(o, piece, &next);
+		o->kind->dir_next(o, piece, &next);
 		if (next.len == 0)
 			break;
 		bloom_opened_check_span(o, &next);
 		buf = buf ? repalloc(buf, next.len) : palloc(next.len);
-		bloom_read_piece(o, r, &next, buf);
+		bloom_read_piece(o, r, &next, h, buf);
 		piece = buf;
 	}
 	if (buf)
@@ -491,9 +516,12 @@ bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
 	{
 		BloomSpan	spans[BLOOM_MAX_SPANS];
 		uint8	   *dsts[BLOOM_MAX_SPANS];
-		int			n = bloom_value_spans(&o, h, spans);
+		int			n;
 		Size		need = 0;
 		uint8	   *buf;
+
+		bloom_walk_stored(&o, &r, &h);
+		n = bloom_value_spans(&o, h, spans);
 
 		for (int i = 0; i < n; i++)
 			need += spans[i].len;
@@ -731,6 +759,7 @@ bloom_probe_many_stored(const BloomKind *kind, BloomElemType *et,
 
 	bloom_chunks_begin(&r, ptr);
 	bloom_open_stored(kind, &r, &o);
+	bloom_walk_stored(&o, &r, NULL);
 	/* found doubles as the skip list until the answers go in */
 	hashes = bloom_hash_many(et, &o.hash, elems, nulls, n, found);
 	done = bloom_batch_spans(&o, hashes, found, n, r.nchunks, &b);

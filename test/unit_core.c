@@ -674,8 +674,9 @@ unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
 
 /*
  * A scalable filter's directory: every sub-filter's head where the walk
- * finds it, each guessed right before it is read (so a stored value's
- * walk fetches them all at once), spans inside the payload, members found.
+ * finds it, all predicted right once the first is read (so a stored
+ * value's walk fetches them, and an element's spans, at once), spans
+ * inside the payload, members found.
  */
 static void
 test_scalable_directory(void)
@@ -684,11 +685,12 @@ test_scalable_directory(void)
 	BloomHeader hdr;
 	uint8_t    *payload = unit_scalable(&hdr, 1000, 0, 31000);
 	uint64_t	plen = l->payload_bytes(&hdr);
-	BloomDir	dir;
+	BloomDir	dir,
+				predicted;
 	BloomSpan	next,
-				guesses[BLOOM_MAX_PARTS];
+				pieces[BLOOM_MAX_PARTS];
 	const uint8_t *piece = NULL;
-	int			nguesses = 0,
+	int			npieces = -1,
 				wrong = 0,
 				steps = 0;
 	bool		all = true;
@@ -697,20 +699,22 @@ test_scalable_directory(void)
 	dir.payload_len = plen;
 	while (l->dir_next(&hdr, &dir, piece, &next) == BLOOM_OK && next.len > 0)
 	{
-		/* the guesses made at the last step name this piece and the rest */
-		if (nguesses > 0)
+		/* predicted when the first head is read: the rest, from the next on */
+		if (steps == 1)
 		{
-			wrong += guesses[0].offset != next.offset || guesses[0].len != next.len;
-			memmove(guesses, guesses + 1, sizeof(BloomSpan) * --nguesses);
+			predicted = dir;
+			npieces = l->dir_predict(&hdr, &predicted, pieces, BLOOM_MAX_PARTS);
 		}
-		else if (steps > 0)
-			nguesses = l->dir_guess(&hdr, &dir, guesses, BLOOM_MAX_PARTS);
+		if (steps >= 1)
+			wrong += pieces[steps - 1].offset != next.offset || pieces[steps - 1].len != next.len;
 		piece = payload + next.offset;
 		steps++;
 	}
 	CHECK(next.len == 0 && dir.nparts == 5 && hdr.nhashes == 5, "scalable directory of %d parts",
 		  dir.nparts);
-	CHECK(steps == 5 && wrong == 0, "scalable directory guesses: %d wrong of %d steps", wrong, steps);
+	CHECK(steps == 5 && npieces == 4 && wrong == 0 &&
+		  memcmp(predicted.part, dir.part, sizeof(BloomPart) * 5) == 0,
+		  "scalable directory predicted: %d pieces, %d wrong", npieces, wrong);
 	for (int64_t i = 0; i < 31000; i++)
 	{
 		BloomSpan	spans[BLOOM_MAX_SPANS];

@@ -753,16 +753,20 @@ spans_disagree(const uint8_t *buf, size_t len, uint32_t seed, int64_t from, int6
 	return bad;
 }
 
-/* descriptors the walk reads that cuckoo_dir_guess named wrong beforehand */
+/*
+ * Descriptors the walk reads that cuckoo_dir_predict, asked once the first
+ * was read, placed elsewhere, and whether its sub-filters were all right.
+ */
 static int
-wrong_guesses(const uint8_t *buf, size_t len)
+wrong_predictions(const uint8_t *buf, size_t len, bool *parts_right)
 {
 	CuckooView	v;
-	BloomDir	dir;
+	BloomDir	dir,
+				predicted;
 	BloomSpan	next,
-				guesses[BLOOM_MAX_PARTS];
+				pieces[BLOOM_MAX_PARTS];
 	const uint8_t *piece = NULL;
-	int			nguesses = 0,
+	int			npieces = 0,
 				wrong = 0;
 
 	if (cuckoo_open(buf, len, &v) != CUCKOO_OK)
@@ -771,15 +775,16 @@ wrong_guesses(const uint8_t *buf, size_t len)
 	dir.payload_len = len - CUCKOO_HEADER_SIZE;
 	while (cuckoo_dir_next(&v.hdr, &dir, piece, &next) == CUCKOO_OK && next.len > 0)
 	{
-		if (nguesses > 0)
+		if (dir.nparts == 1)
 		{
-			wrong += guesses[0].offset != next.offset;
-			memmove(guesses, guesses + 1, sizeof(BloomSpan) * --nguesses);
+			predicted = dir;
+			npieces = cuckoo_dir_predict(&v.hdr, &predicted, pieces, BLOOM_MAX_PARTS);
 		}
-		else
-			nguesses = cuckoo_dir_guess(&v.hdr, &dir, guesses, BLOOM_MAX_PARTS);
+		if (dir.nparts >= 1)
+			wrong += dir.nparts - 1 >= npieces || pieces[dir.nparts - 1].offset != next.offset;
 		piece = buf + CUCKOO_HEADER_SIZE + next.offset;
 	}
+	*parts_right = memcmp(predicted.part, dir.part, sizeof(BloomPart) * dir.nparts) == 0;
 	return wrong;
 }
 
@@ -801,7 +806,12 @@ test_spans(void)
 		filter_add(&f, key(k, 3));
 	CHECK(f.v.hdr.nsub >= 4 && spans_disagree(f.buf, f.v.len, 3, 0, 40000) == 0,
 		  "spans of a grown filter (%d sub-filters) answer as the whole", f.v.hdr.nsub);
-	CHECK(wrong_guesses(f.buf, f.v.len) == 0, "growth's descriptors guessed right");
+	{
+		bool		parts_right = false;
+
+		CHECK(wrong_predictions(f.buf, f.v.len, &parts_right) == 0 && parts_right,
+			  "growth's sub-filters predicted right");
+	}
 
 	/* b = 8 (small capacity), copies of a few keys: counts from spans */
 	filter_new(&g, 10, 0.2, 11);
