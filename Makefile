@@ -156,13 +156,6 @@ bench-1b: deps
 check-docs:
 	python3 scripts/check-docs.py
 
-# only checks of stored filters: point checks of every kind, batches against
-# a btree, joins (bench/stored.sh); not part of make test
-bench-stored: deps
-	$(MAKE) all
-	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) bash bench/stored.sh
-
 # ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 # deb: the Debian package from a clean export of HEAD, into dist/.
 # check-deb: that package unpacked into a private mirror of the PostgreSQL

@@ -253,7 +253,8 @@ typedef struct BloomLayout
 	 * piece NULL, then with the bytes of each piece it named in *next, it
 	 * records the parts checks look into and names the next piece (next->len
 	 * 0: the walk is done); what it finds wrong ends the walk.  spans: the
-	 * stretches of the payload a check of h reads (at most BLOOM_MAX_SPANS);
+	 * stretches of the payload a check of h reads (at most two per part of
+	 * the directory, so at most BLOOM_MAX_SPANS);
 	 * answer: from those bytes, in that order, whether h is present, or
 	 * (count) how often it was added, at most (a plain filter: 0 or 1).
 	 */

@@ -692,27 +692,30 @@ typedef struct BloomBatchSpans
 
 /*
  * The spans of the elements not skipped, each with room for its bytes;
- * false (nothing listed) if they are more than a batch reads by chunks:
- * more spans than the value has chunks.
+ * false (nothing listed) if there could be more than twice as many as the
+ * value has chunks: such a batch reads most of the value anyway.  No kind
+ * names more than two spans per part of its directory.
  */
 static bool
 bloom_batch_spans(const BloomOpened *o, const BloomHash *hashes, const bool *skip,
 				  int n, int32 nchunks, BloomBatchSpans *b)
 {
-	int			room = Max(nchunks, BLOOM_MAX_SPANS);
+	int64		room = (int64) n * 2 * o->dir.nparts;
 	Size		need = 0;
 
 	memset(b, 0, sizeof(*b));
-	b->spans = palloc(sizeof(BloomSpan) * room);
+	if (room > 2 * (int64) nchunks + BLOOM_MAX_SPANS)
+		return false;
+	/* a call names at most BLOOM_MAX_SPANS: the check below stays inside */
+	b->spans = palloc(sizeof(BloomSpan) * (room + BLOOM_MAX_SPANS));
 	b->first = palloc(sizeof(int) * (n + 1));
 	for (int i = 0; i < n; i++)
 	{
 		b->first[i] = b->nspans;
-		if (skip[i])
-			continue;
-		if (room - b->nspans < BLOOM_MAX_SPANS)
-			return false;
-		b->nspans += bloom_value_spans(o, hashes[i], b->spans + b->nspans);
+		if (!skip[i])
+			b->nspans += bloom_value_spans(o, hashes[i], b->spans + b->nspans);
+		if (b->nspans > room)
+			elog(ERROR, "more spans than the directory allows");
 	}
 	b->first[n] = b->nspans;
 	for (int i = 0; i < b->nspans; i++)
