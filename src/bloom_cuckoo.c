@@ -959,7 +959,9 @@ cuckoo_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 
 /*
  * Slots of the bucket at bucket of a sub-filter equal to fp (count: how
- * many; else 1 at the first), from its span (cuckoo_bucket_span).
+ * many; else 1 at the first), from its span (cuckoo_bucket_span).  A bucket
+ * whose span is at most 8 bytes (b f <= 57, as ck_find reads in one load:
+ * b = 4 up to 14-bit fingerprints) is gathered into one word first.
  */
 static int
 cuckoo_span_matches(const uint8_t *span, uint64_t bucket, int b, int f,
@@ -970,6 +972,17 @@ cuckoo_span_matches(const uint8_t *span, uint64_t bucket, int b, int f,
 	uint64_t	m = ck_mask(f);
 	int			n = 0;
 
+	if (len <= 8)
+	{
+		uint64_t	w = 0;
+
+		for (uint32_t k = 0; k < len; k++)
+			w |= (uint64_t) span[k] << (8 * k);
+		w >>= first & 7;
+		for (int j = 0; j < b && (count || n == 0); j++, w >>= f)
+			n += (w & m) == fp;
+		return n;
+	}
 	for (int j = 0; j < b; j++)
 	{
 		uint64_t	bit = (first & 7) + (uint64_t) j * f;
@@ -979,12 +992,9 @@ cuckoo_span_matches(const uint8_t *span, uint64_t bucket, int b, int f,
 		/* a slot of at most 32 bits at a shift below 8 lies in 5 bytes */
 		for (uint32_t k = byte; k < len && k < byte + 5; k++)
 			w |= (uint64_t) span[k] << (8 * (k - byte));
-		if (((w >> (bit & 7)) & m) == fp)
-		{
-			n++;
-			if (!count)
-				break;
-		}
+		n += ((w >> (bit & 7)) & m) == fp;
+		if (n > 0 && !count)
+			break;
 	}
 	return n;
 }
