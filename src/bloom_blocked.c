@@ -318,12 +318,7 @@ blocked_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 				 BloomSpan *next)
 {
 	(void) piece;
-	dir->nparts = 1;
-	dir->part[0].offset = 0;
-	dir->part[0].size = bloom_nblocks(hdr);
-	dir->part[0].width = hdr->nhashes;
-	next->len = 0;
-	return BLOOM_OK;
+	return bloom_dir_single(dir, bloom_nblocks(hdr), hdr->nhashes, next);
 }
 
 static int

@@ -120,6 +120,21 @@ static const BloomLayout *const bloom_layouts[] = {
 };
 
 /*
+ * dir_next of a layout whose payload is one part from its start, of size
+ * blocks (or hashes) checked width bits (or hashes) at a time: no pieces.
+ */
+BloomCheck
+bloom_dir_single(BloomDir *dir, uint64_t size, uint32_t width, BloomSpan *next)
+{
+	dir->nparts = 1;
+	dir->part[0].offset = 0;
+	dir->part[0].size = size;
+	dir->part[0].width = width;
+	next->len = 0;
+	return BLOOM_OK;
+}
+
+/*
  * The walk of a directory over a payload in memory.  Every piece a layout
  * names is checked against the payload's length here too, so that a
  * layout's mistake cannot send a read past the end.

@@ -349,6 +349,9 @@ extern BloomCheck bloom_dir_read(const BloomLayout *layout, const BloomHeader *h
 								 BloomDir *dir);
 extern int	bloom_answer_payload(const BloomLayout *layout, const BloomHeader *hdr,
 								 const uint8_t *payload, BloomHash h, bool count);
+/* dir_next of a layout whose payload is one part from its start */
+extern BloomCheck bloom_dir_single(BloomDir *dir, uint64_t size, uint32_t width,
+								   BloomSpan *next);
 
 static inline bool
 bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,

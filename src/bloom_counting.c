@@ -129,12 +129,7 @@ counting_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 				  BloomSpan *next)
 {
 	(void) piece;
-	dir->nparts = 1;
-	dir->part[0].offset = 0;
-	dir->part[0].size = counting_nblocks(hdr);
-	dir->part[0].width = hdr->nhashes;
-	next->len = 0;
-	return BLOOM_OK;
+	return bloom_dir_single(dir, counting_nblocks(hdr), hdr->nhashes, next);
 }
 
 static int

@@ -121,12 +121,7 @@ hashes_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 				BloomSpan *next)
 {
 	(void) piece;
-	dir->nparts = 1;
-	dir->part[0].offset = 0;
-	dir->part[0].size = hdr->bits_set;
-	dir->part[0].width = 0;
-	next->len = 0;
-	return BLOOM_OK;
+	return bloom_dir_single(dir, hdr->bits_set, 0, next);
 }
 
 static int

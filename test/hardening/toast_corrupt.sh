@@ -54,10 +54,6 @@ cuckoo_desc3=$(sql "SELECT 48 + sum(24 + (((s->>'buckets')::bigint * 4 * (s->>'f
 node_stop main
 
 page=8192
-poke() {	# poke FILE OFFSET HEXBYTES: overwrite bytes in place
-	printf "$(echo "$3" | sed 's/../\\x&/g')" |
-		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 tuple_at() {	# tuple_at DAMAGE K: file offset of chunk K's heap tuple
 	local block lp word
 	read -r _ block lp < <(awk -v k="$2" '$1 == k' "$work/$1.ctids")
@@ -77,13 +73,6 @@ poke "${file[cuckoo]}" "$(value_at cuckoo $((cuckoo_desc3 + 8)))" ffffffffffffff
 poke "${file[size]}" $(($(tuple_at size 0) + 32)) b00f0000
 poke "${file[seq]}" $(($(tuple_at seq 0) + 28)) e8030000
 node_start main
-
-expect_corrupt() {	# expect_corrupt WHAT SQL
-	local out
-	out=$(on main psql -X -q -d $DB -v VERBOSITY=verbose -c "$2" 2>&1 || true)
-	check "$1: XX001" "$(echo "$out" | grep -c 'ERROR:  XX001')" -eq 1
-	echo "$out" | grep ERROR | head -1 | sed 's/^/    /'
-}
 
 for d in header scalable size seq; do
 	expect_corrupt "$d: bf_contains" "SELECT bf_contains(bf, 7::bigint) FROM t_$d"
