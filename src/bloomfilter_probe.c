@@ -15,10 +15,13 @@
  * the kind answers from those bytes.  bloom_core.h says more.
  *
  * A single check of an out-of-line value not seen before by the call site
- * reads only what it needs: the first TOAST chunk (the header, and with it
- * the first pieces of a directory), the chunks of any further directory
- * pieces, then the chunks of all the element's spans in one index scan
- * (bloomfilter_toast.c).  When the same stored value comes back in a later
+ * reads only what it needs, in two scans of the TOAST index
+ * (bloomfilter_toast.c): the first chunk (the header, and with it the first
+ * pieces of a directory), then the chunks of the element's spans, with
+ * those of the further directory pieces, whose places the kind predicts
+ * from its shapes (a prediction that fails costs a scan more per piece,
+ * never an answer).  Only the spans' bytes are copied out of the chunks.
+ * When the same stored value comes back in a later
  * call of the same query (a join or a scalar subquery against a filters
  * row), it is read once into the call site's cache, placed so that its
  * payload starts on a 64-byte boundary, and every further check costs a
