@@ -324,9 +324,7 @@ blocked_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 static int
 blocked_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	spans[0].offset = bloom_block_of(h.h1, dir->part[0].size) * BLOOM_BLOCK_BYTES;
-	spans[0].len = BLOOM_BLOCK_BYTES;
-	return 1;
+	return bloom_block_span(dir->part[0].size, BLOOM_BLOCK_BYTES, h, spans);
 }
 
 static int

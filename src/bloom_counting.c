@@ -135,9 +135,7 @@ counting_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 static int
 counting_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	spans[0].offset = bloom_block_of(h.h1, dir->part[0].size) * COUNTING_BLOCK_BYTES;
-	spans[0].len = COUNTING_BLOCK_BYTES;
-	return 1;
+	return bloom_block_span(dir->part[0].size, COUNTING_BLOCK_BYTES, h, spans);
 }
 
 static int

@@ -305,9 +305,8 @@ scalable_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 	{
 		const BloomPart *part = &dir->part[dir->nparts - 1 - i];
 
-		spans[i].offset = part->offset +
-			bloom_block_of(h.h1, part->size) * BLOOM_BLOCK_BYTES;
-		spans[i].len = BLOOM_BLOCK_BYTES;
+		bloom_block_span(part->size, BLOOM_BLOCK_BYTES, h, &spans[i]);
+		spans[i].offset += part->offset;
 	}
 	return dir->nparts;
 }
