@@ -2,8 +2,9 @@
  *
  * bloomfilter_datum.h
  *	  Every form a bloomfilter value takes in the server, behind one
- *	  interface: reading a datum (header only, one span by TOAST slices, the
- *	  whole value, the per-query probe cache), writing (new values, private
+ *	  interface: reading a datum (header only, the spans a check needs by
+ *	  TOAST chunks, the whole value, the per-query probe cache of either
+ *	  filter type), writing (new values, private
  *	  copies), the aggregate's expanded state, and the checks of shapes and
  *	  parameters.  The SQL entry points never look at a varlena's form.
  *
