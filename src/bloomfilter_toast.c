@@ -31,11 +31,15 @@
 #include "access/toast_internals.h"
 #include "catalog/pg_collation_d.h"
 #include "catalog/pg_type_d.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 
 #include "bloomfilter_datum.h"
+
+/* chunks fetched between checks for a cancel (8 MB; a power of 2) */
+#define BLOOM_CHUNK_INTERRUPT	4096
 
 pg_noreturn static void
 bloom_chunk_corrupt(Relation toastrel, Oid valueid, const char *what, int32 got,
@@ -128,7 +132,8 @@ bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
 			bloom_chunk_corrupt(toastrel, ptr->va_valueid, "unexpected chunk size",
 								size, expected);
 		fn(arg, next, data, size);
-		next++;
+		if ((++next & (BLOOM_CHUNK_INTERRUPT - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
 	if (next < n)
 		bloom_chunk_corrupt(toastrel, ptr->va_valueid, "missing chunk number",
