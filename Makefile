@@ -54,7 +54,7 @@ bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout bench-sizing test demo check-all bench \
-	bench-1b bench-index bench-hash fuzz check-symbols check-style check-citus check-versions
+	bench-1b bench-index bench-stored bench-hash fuzz check-symbols check-style check-citus check-versions
 
 deps:
 	@bash scripts/deps.sh
@@ -156,6 +156,13 @@ bench-index: deps
 	$(MAKE) all
 	$(MAKE) install
 	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
+
+# only checks of stored filters: point checks of every kind, batches against
+# a btree, joins (bench/stored.sh); not part of make test
+bench-stored: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -t -v $(PG_MAJOR) bash bench/stored.sh
 
 # ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 

@@ -285,6 +285,31 @@ fuzz_check_combine(const uint8_t *bits, uint64_t pop,
 }
 
 /*
+ * What a check of a stored value reads: the directory walk of a valid
+ * payload (full: it passed bloom_validate) completes, that of any other
+ * ends inside it, and every span named for h lies inside the payload.
+ */
+static void
+fuzz_check_spans(const BloomLayout *layout, const BloomHeader *hdr,
+				 const uint8_t *payload, uint64_t plen, BloomHash h, bool full)
+{
+	BloomDir	dir;
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	BloomCheck	check = bloom_dir_read(layout, hdr, payload, plen, &dir);
+	int			n;
+
+	FUZZ_CHECK(check == BLOOM_OK || !full,
+			   "layout %s: the directory of a valid payload does not read", layout->name);
+	if (check != BLOOM_OK)
+		return;
+	n = layout->spans(&dir, h, spans);
+	FUZZ_CHECK(n >= 1 && n <= BLOOM_MAX_SPANS, "layout %s: %d spans", layout->name, n);
+	for (int i = 0; i < n; i++)
+		FUZZ_CHECK(spans[i].offset + spans[i].len <= plen, "span at %llu outside the payload",
+				   (unsigned long long) spans[i].offset);
+}
+
+/*
  * The server reaches a payload only through the layout table: every entry
  * point of the value's layout must agree with the blocked primitives the
  * checks above hold to the specification.  bits is the value's payload (at
@@ -316,10 +341,7 @@ fuzz_check_layout(const BloomHeader *hdr, const uint8_t *bits, uint64_t bits_set
 
 	for (int i = 0; i < nh; i++)
 	{
-		uint64_t	span = layout->span_of(hdr, hashes[i]);
-
-		FUZZ_CHECK(span + layout->span_bytes <= nbytes, "span %llu outside the payload",
-				   (unsigned long long) span);
+		fuzz_check_spans(layout, hdr, bits, nbytes, hashes[i], true);
 		FUZZ_CHECK(bloom_test_payload(layout, hdr, bits, hashes[i]) ==
 				   bloom_test((uint8_t *) bits, nblocks, hdr->nhashes, hashes[i]),
 				   "hash %d: layout test and bloom_test disagree", i);
@@ -399,13 +421,11 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 			   layout->name, plen, (unsigned long long) layout->payload_bytes(hdr));
 	for (int i = 0; i < nh; i++)
 	{
-		uint64_t	span = layout->span_of(hdr, fh[i].h);
 		bool		t = bloom_test_payload(layout, hdr, payload, fh[i].h);
 
 		hashes[i] = fh[i].h;
-		FUZZ_CHECK(span + layout->span_bytes <= plen, "span %llu outside the payload",
-				   (unsigned long long) span);
-		FUZZ_CHECK((layout->count(hdr, payload + span, fh[i].h) > 0) == t,
+		fuzz_check_spans(layout, hdr, payload, plen, fh[i].h, full);
+		FUZZ_CHECK((bloom_answer_payload(layout, hdr, payload, fh[i].h, true) > 0) == t,
 				   "hash %d: count and test disagree", i);
 	}
 	(void) layout->fpp(hdr, payload);

@@ -175,6 +175,60 @@ exercise_valid(const uint8_t *data, size_t size, const CuckooView *orig)
 	free(buf);
 }
 
+/*
+ * What a check of a stored value does (bloomfilter_probe.c): the walk of
+ * the directory and its predictions name pieces inside the payload, the
+ * walk accepts exactly what cuckoo_open accepts, and the spans an element
+ * maps to lie inside and answer as the whole value.
+ */
+static void
+exercise_spans(const uint8_t *buf, size_t size)
+{
+	CuckooHeader hdr;
+	CuckooView	v;
+	CuckooCheck check;
+	BloomDir	dir;
+	BloomSpan	next;
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	const uint8_t *at[BLOOM_MAX_SPANS];
+	const uint8_t *piece = NULL;
+
+	if (cuckoo_header_check(buf, size, &hdr) != CUCKOO_OK)
+		return;
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = size - CUCKOO_HEADER_SIZE;
+	while ((check = cuckoo_dir_next(&hdr, &dir, piece, &next)) == CUCKOO_OK && next.len > 0)
+	{
+		BloomDir	predicted = dir;
+		BloomSpan	pieces[BLOOM_MAX_PARTS];
+		int			n = cuckoo_dir_predict(&hdr, &predicted, pieces, BLOOM_MAX_PARTS);
+
+		FUZZ_CHECK(next.offset + next.len <= dir.payload_len, "piece outside the payload");
+		for (int i = 0; i < n; i++)
+			FUZZ_CHECK(pieces[i].offset + pieces[i].len <= dir.payload_len,
+					   "predicted piece outside the payload");
+		piece = buf + CUCKOO_HEADER_SIZE + next.offset;
+	}
+	FUZZ_CHECK((check == CUCKOO_OK) == (cuckoo_open(buf, size, &v) == CUCKOO_OK),
+			   "the directory walk and cuckoo_open disagree");
+	if (check != CUCKOO_OK)
+		return;
+	for (int k = 0; k < 4; k++)
+	{
+		BloomHash	h = bloom_hash(buf, size, (uint32_t) (200 + k));
+		int			n = cuckoo_spans(&dir, h, spans);
+
+		for (int i = 0; i < n; i++)
+		{
+			FUZZ_CHECK(spans[i].offset + spans[i].len <= dir.payload_len, "span outside the payload");
+			at[i] = buf + CUCKOO_HEADER_SIZE + spans[i].offset;
+		}
+		FUZZ_CHECK(cuckoo_answer(&dir, at, h, false) == (int) cuckoo_contains(&v, h) &&
+				   (uint64_t) cuckoo_answer(&dir, at, h, true) == cuckoo_count(&v, h),
+				   "spans answer otherwise than the whole value");
+	}
+}
+
 /* a value that passed cuckoo_open only: every operation stays inside */
 static void
 exercise_damaged(const uint8_t *data, size_t size)
@@ -233,6 +287,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 
+	exercise_spans(data, size);
 	check = cuckoo_validate(data, size, &v);
 	msg = cuckoo_check_message(check);
 	FUZZ_CHECK(msg != NULL && msg[0] != '\0', "no message for %d", (int) check);

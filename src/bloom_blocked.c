@@ -312,22 +312,26 @@ blocked_payload_bytes(const BloomHeader *hdr)
 	return hdr->nbits / 8;
 }
 
-static uint64_t
-blocked_span_of(const BloomHeader *hdr, BloomHash h)
+/* one part: the whole payload, checked one block per element */
+static BloomCheck
+blocked_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
+				 BloomSpan *next)
 {
-	return bloom_block_of(h.h1, bloom_nblocks(hdr)) * BLOOM_BLOCK_BYTES;
-}
-
-static bool
-blocked_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
-{
-	return bloom_block_test_hash(span, h, hdr->nhashes);
+	(void) piece;
+	return bloom_dir_single(dir, bloom_nblocks(hdr), hdr->nhashes, next);
 }
 
 static int
-blocked_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+blocked_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	return bloom_block_test_hash(span, h, hdr->nhashes) ? 1 : 0;
+	return bloom_block_span(dir->part[0].size, BLOOM_BLOCK_BYTES, h, spans);
+}
+
+static int
+blocked_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
+{
+	(void) count;				/* a bit cannot count: 0 or 1 either way */
+	return bloom_block_test_hash(spans[0], h, (int) dir->part[0].width);
 }
 
 static size_t
@@ -401,10 +405,9 @@ const BloomLayout bloom_blocked_layout = {
 	.check_header = blocked_check_header,
 	.check_payload = blocked_check_payload,
 	.payload_bytes = blocked_payload_bytes,
-	.span_bytes = BLOOM_BLOCK_BYTES,
-	.span_of = blocked_span_of,
-	.test_span = blocked_test_span,
-	.count = blocked_count,
+	.dir_next = blocked_dir_next,
+	.spans = blocked_spans,
+	.answer = blocked_answer,
 	.add = blocked_add,
 	.remove = NULL,				/* a bit cannot tell how many set it */
 	.same_shape = blocked_same_shape,

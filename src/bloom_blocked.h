@@ -191,6 +191,15 @@ bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 								 h, nhashes);
 }
 
+/* the span of the element's block, in a part of nblocks blocks of bytes each */
+static inline int
+bloom_block_span(uint64_t nblocks, uint32_t bytes, BloomHash h, BloomSpan *span)
+{
+	span->offset = bloom_block_of(h.h1, nblocks) * bytes;
+	span->len = bytes;
+	return 1;
+}
+
 extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);
 
 /*

@@ -135,12 +135,62 @@ static const BloomLayout *const bloom_layouts[] = {
 #endif
 };
 
-uint64_t
-bloom_span_whole(const BloomHeader *hdr, BloomHash h)
+/*
+ * dir_next of a layout whose payload is one part from its start, of size
+ * blocks (or hashes) checked width bits (or hashes) at a time: no pieces.
+ */
+BloomCheck
+bloom_dir_single(BloomDir *dir, uint64_t size, uint32_t width, BloomSpan *next)
 {
-	(void) hdr;
-	(void) h;
-	return 0;
+	dir->nparts = 1;
+	dir->part[0].offset = 0;
+	dir->part[0].size = size;
+	dir->part[0].width = width;
+	next->len = 0;
+	return BLOOM_OK;
+}
+
+/*
+ * The walk of a directory over a payload in memory.  Every piece a layout
+ * names is checked against the payload's length here too, so that a
+ * layout's mistake cannot send a read past the end.
+ */
+BloomCheck
+bloom_dir_read(const BloomLayout *layout, const BloomHeader *hdr,
+			   const uint8_t *payload, uint64_t payload_len, BloomDir *dir)
+{
+	const uint8_t *piece = NULL;
+	BloomSpan	next;
+	BloomCheck	check;
+
+	memset(dir, 0, offsetof(BloomDir, part));
+	dir->payload_len = payload_len;
+	while ((check = layout->dir_next(hdr, dir, piece, &next)) == BLOOM_OK &&
+		   next.len > 0)
+	{
+		if (next.offset > payload_len || next.len > payload_len - next.offset)
+			return BLOOM_BAD_LENGTH;
+		piece = payload + next.offset;
+	}
+	return check;
+}
+
+/* h checked against a payload in memory; a damaged payload answers present */
+int
+bloom_answer_payload(const BloomLayout *layout, const BloomHeader *hdr,
+					 const uint8_t *payload, BloomHash h, bool count)
+{
+	BloomDir	dir;
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	const uint8_t *at[BLOOM_MAX_SPANS];
+	int			n;
+
+	if (bloom_dir_read(layout, hdr, payload, layout->payload_bytes(hdr), &dir) != BLOOM_OK)
+		return 1;
+	n = layout->spans(&dir, h, spans);
+	for (int i = 0; i < n; i++)
+		at[i] = payload + spans[i].offset;
+	return layout->answer(&dir, at, h, count);
 }
 
 void
@@ -182,8 +232,8 @@ bloom_layout_problem(const BloomLayout *l)
 		l->payload_bytes == NULL || l->add == NULL || l->same_shape == NULL ||
 		l->combine == NULL || l->cardinality == NULL || l->fpp == NULL)
 		return "a callback every layout needs is missing";
-	if (l->span_of == NULL || l->test_span == NULL || l->count == NULL)
-		return "a check callback (span_of, test_span, count) is missing";
+	if (l->dir_next == NULL || l->spans == NULL || l->answer == NULL)
+		return "a check callback (dir_next, spans, answer) is missing";
 	if (l->describe == NULL || l->info == NULL || l->shape_hint == NULL)
 		return "describe, info or shape_hint is missing";
 	if (l->grows != (l->grown_bytes != NULL) || l->grows != (l->grow != NULL))

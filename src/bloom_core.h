@@ -262,6 +262,48 @@ bloom_info_close(BloomInfoSink *sink)
 #define BLOOM_HINT_SAME_SIZING	"Create both filters with the same capacity, error rate and seed."
 
 /*
+ * What a check reads.  A value's directory lists the parts of its payload
+ * that checks look into (a plain filter's cells; each sub-filter of a
+ * scalable or cuckoo filter), found from the header and, where parts are
+ * laid out one after another with sizes of their own, from pieces of the
+ * payload (sub-filter heads and descriptors); a check of one element then
+ * reads a few spans of those parts (one block per part; two buckets per
+ * cuckoo sub-filter).  Offsets count from the end of the 48-byte header.
+ * The same functions answer from a whole value in memory and from the
+ * spans alone fetched out of storage, so both give the same answers.
+ */
+#define BLOOM_MAX_PARTS		64
+#define BLOOM_MAX_SPANS		(2 * BLOOM_MAX_PARTS)
+
+typedef struct BloomSpan
+{
+	uint64_t	offset;
+	uint32_t	len;
+} BloomSpan;
+
+typedef struct BloomPart
+{
+	uint64_t	offset;			/* of its cells */
+	uint64_t	size;			/* blocks, buckets or hashes */
+	uint32_t	width;			/* hashes per element, or fingerprint bits */
+} BloomPart;
+
+typedef struct BloomDir
+{
+	uint64_t	payload_len;	/* set by the caller before the walk */
+	uint64_t	walked;			/* the walk's position: where the next part is */
+	uint64_t	tally;			/* what the walk sums, to check at its end */
+	uint32_t	param;			/* the layout's: slots per bucket (cuckoo),
+								 * growth factor (scalable) */
+	int			nparts;
+	BloomPart	part[BLOOM_MAX_PARTS];
+} BloomDir;
+
+typedef int (*BloomSpansFn) (const BloomDir *dir, BloomHash h, BloomSpan *spans);
+typedef int (*BloomAnswerFn) (const BloomDir *dir, const uint8_t *const *spans,
+							  BloomHash h, bool count);
+
+/*
  * A layout: how the payload after the header is organised, and the one
  * place that adds to, tests, combines and describes it.  The header's
  * layout byte picks the entry (bloom_layout_for); every I/O path,
@@ -314,17 +356,32 @@ typedef struct BloomLayout
 	uint64_t	(*payload_bytes) (const BloomHeader *hdr);
 
 	/*
-	 * The part of the payload a check of h reads, so that a stored value
-	 * can be checked by fetching only that (point checks by TOAST slices),
-	 * and the check itself on those bytes.  span_bytes is 0 for a layout
-	 * whose checks need the whole payload.
+	 * How a check reads the payload, so that a stored value can be checked
+	 * by fetching only what it needs (bloomfilter_probe.c: TOAST chunks).
+	 * dir_next walks the value's directory (BloomDir): called first with
+	 * piece NULL, then with the bytes of each piece it named in *next, it
+	 * records the parts checks look into and names the next piece (next->len
+	 * 0: the walk is done); what it finds wrong ends the walk.  spans: the
+	 * stretches of the payload a check of h reads (at most two per part of
+	 * the directory, so at most BLOOM_MAX_SPANS);
+	 * answer: from those bytes, in that order, whether h is present, or
+	 * (count) how often it was added, at most (a plain filter: 0 or 1).
 	 */
-	uint32_t	span_bytes;
-	uint64_t	(*span_of) (const BloomHeader *hdr, BloomHash h);
-	bool		(*test_span) (const BloomHeader *hdr, const uint8_t *span,
-							  BloomHash h);
-	/* how often h was added, at most (a plain filter: 0 or 1) */
-	int			(*count) (const BloomHeader *hdr, const uint8_t *span, BloomHash h);
+	BloomCheck	(*dir_next) (const BloomHeader *hdr, BloomDir *dir,
+						  const uint8_t *piece, BloomSpan *next);
+	/*
+	 * Optional: complete dir, whose walk stopped at a piece not read yet,
+	 * with the parts the layout's own shapes predict from there, and list
+	 * the pieces (at most max) the walk would read to confirm them, so that
+	 * a stored value's walk fetches those pieces, and the spans of an
+	 * element in the predicted parts, together with the piece it lacks.
+	 * A wrong prediction costs chunk reads for nothing, never an answer:
+	 * the walk still reads each piece where the pieces before it say.
+	 */
+	int			(*dir_predict) (const BloomHeader *hdr, BloomDir *dir,
+								BloomSpan *pieces, int max);
+	BloomSpansFn spans;
+	BloomAnswerFn answer;
 
 	/*
 	 * Add n hashes (a batch lets the layout overlap cache misses); returns
@@ -406,9 +463,6 @@ typedef struct BloomLayout
  */
 #define BLOOM_ADD_BATCH		256
 
-/* span_of of a layout whose checks read the whole payload (span_bytes 0) */
-extern uint64_t bloom_span_whole(const BloomHeader *hdr, BloomHash h);
-
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);
 
@@ -429,11 +483,25 @@ extern size_t bloom_describe_sized(const BloomHeader *hdr, const char *name,
 extern double bloom_fill_fpp(const BloomHeader *hdr);
 extern void bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink);
 
+/*
+ * The directory of a payload in memory (payload_len bytes, which the header
+ * must have been validated against), and a check of it that way: what the
+ * unit tests and fuzzers use; the server keeps the directory instead.
+ */
+extern BloomCheck bloom_dir_read(const BloomLayout *layout, const BloomHeader *hdr,
+								 const uint8_t *payload, uint64_t payload_len,
+								 BloomDir *dir);
+extern int	bloom_answer_payload(const BloomLayout *layout, const BloomHeader *hdr,
+								 const uint8_t *payload, BloomHash h, bool count);
+/* dir_next of a layout whose payload is one part from its start */
+extern BloomCheck bloom_dir_single(BloomDir *dir, uint64_t size, uint32_t width,
+								   BloomSpan *next);
+
 static inline bool
 bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,
 				   const uint8_t *payload, BloomHash h)
 {
-	return layout->test_span(hdr, payload + layout->span_of(hdr, h), h);
+	return bloom_answer_payload(layout, hdr, payload, h, false) != 0;
 }
 
 /* name of a hash id as bf_info shows it; NULL if unknown */

@@ -105,16 +105,16 @@ counting_span_of(const BloomHeader *hdr, BloomHash h)
 
 /* the smallest of the element's counters: 0 if it was never added */
 static int
-counting_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+counting_count(int nhashes, const uint8_t *block, BloomHash h)
 {
 	BloomDraw	d;
 	int			cell;
 	int			least = COUNTING_MAX;
 
-	bloom_draw_init(&d, h, hdr->nhashes);
+	bloom_draw_init(&d, h, nhashes);
 	while ((cell = bloom_draw_next(&d)) >= 0 && least > 0)
 	{
-		int			c = counter_get(span, cell);
+		int			c = counter_get(block, cell);
 
 		if (c < least)
 			least = c;
@@ -122,10 +122,27 @@ counting_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
 	return least;
 }
 
-static bool
-counting_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+/* one part: the whole payload, checked one block per element */
+static BloomCheck
+counting_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
+				  BloomSpan *next)
 {
-	return counting_count(hdr, span, h) > 0;
+	(void) piece;
+	return bloom_dir_single(dir, counting_nblocks(hdr), hdr->nhashes, next);
+}
+
+static int
+counting_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
+{
+	return bloom_block_span(dir->part[0].size, COUNTING_BLOCK_BYTES, h, spans);
+}
+
+static int
+counting_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
+{
+	int			least = counting_count((int) dir->part[0].width, spans[0], h);
+
+	return count ? least : least > 0;
 }
 
 static void
@@ -178,7 +195,7 @@ counting_remove(BloomHeader *hdr, uint8_t *payload, BloomHash h)
 	BloomDraw	d;
 	int			cell;
 
-	if (counting_count(hdr, block, h) == 0)
+	if (counting_count(hdr->nhashes, block, h) == 0)
 		return false;
 	bloom_draw_init(&d, h, hdr->nhashes);
 	while ((cell = bloom_draw_next(&d)) >= 0)
@@ -296,10 +313,9 @@ const BloomLayout bloom_counting_layout = {
 	.check_header = counting_check_header,
 	.check_payload = counting_check_payload,
 	.payload_bytes = counting_payload_bytes,
-	.span_bytes = COUNTING_BLOCK_BYTES,
-	.span_of = counting_span_of,
-	.test_span = counting_test_span,
-	.count = counting_count,
+	.dir_next = counting_dir_next,
+	.spans = counting_spans,
+	.answer = counting_answer,
 	.add = counting_add,
 	.remove = counting_remove,
 	.same_shape = counting_same_shape,

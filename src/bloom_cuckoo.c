@@ -666,12 +666,42 @@ cuckoo_init(uint8_t *buf, uint64_t capacity, double error_rate, uint32_t seed,
 
 /* ---- validation ---- */
 
-CuckooCheck
-cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
+/*
+ * Sub-filter i's descriptor, with room bytes of the value from its start:
+ * its shape into s (nbuckets, count, fp_bits, slot_bytes), checked against
+ * the header and the room; what cuckoo_open and the directory walk of a
+ * stored value (cuckoo_dir_next) both check.
+ */
+static CuckooCheck
+cuckoo_sub_check(const CuckooHeader *hdr, int i, const uint8_t *desc, size_t room,
+				 CuckooSub *s)
 {
-	CuckooHeader *hdr = &v->hdr;
-	size_t		off = CUCKOO_HEADER_SIZE;
-	uint64_t	items = 0;
+	int			b = hdr->bucket_size;
+
+	if (room < CUCKOO_SUB_HEADER_SIZE)
+		return CUCKOO_BAD_LENGTH;
+	s->nbuckets = bloom_load64le(desc + CUCKOO_SUB_OFF_NBUCKETS);
+	s->count = bloom_load64le(desc + CUCKOO_SUB_OFF_COUNT);
+	s->fp_bits = desc[CUCKOO_SUB_OFF_FP_BITS];
+	for (int j = CUCKOO_SUB_OFF_FP_BITS + 1; j < CUCKOO_SUB_HEADER_SIZE; j++)
+		if (desc[j] != 0)
+			return CUCKOO_BAD_RESERVED;
+	if (s->fp_bits < CUCKOO_MIN_FP_BITS || s->fp_bits > CUCKOO_MAX_FP_BITS ||
+		(i == 0 && s->fp_bits != hdr->fp_bits))
+		return CUCKOO_BAD_FP_BITS;
+	if (!cuckoo_nbuckets_ok(s->nbuckets, b, s->fp_bits))
+		return CUCKOO_BAD_NBUCKETS;
+	if (s->count > s->nbuckets * b)
+		return CUCKOO_BAD_COUNT;
+	s->slot_bytes = cuckoo_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
+	if (room - CUCKOO_SUB_HEADER_SIZE < s->slot_bytes)
+		return CUCKOO_BAD_LENGTH;
+	return CUCKOO_OK;
+}
+
+CuckooCheck
+cuckoo_header_check(const uint8_t *buf, size_t len, CuckooHeader *hdr)
+{
 	int			b;
 
 	if (len < CUCKOO_HEADER_SIZE || len > CUCKOO_MAX_BYTES)
@@ -700,34 +730,30 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 		return CUCKOO_BAD_CAPACITY;
 	if (!(hdr->error_rate > 0.0 && hdr->error_rate < 1.0))
 		return CUCKOO_BAD_ERROR_RATE;
+	return CUCKOO_OK;
+}
 
+CuckooCheck
+cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
+{
+	CuckooHeader *hdr = &v->hdr;
+	size_t		off = CUCKOO_HEADER_SIZE;
+	uint64_t	items = 0;
+	CuckooCheck hcheck = cuckoo_header_check(buf, len, hdr);
+
+	if (hcheck != CUCKOO_OK)
+		return hcheck;
 	v->buf = (uint8_t *) buf;
 	v->len = len;
 	for (int i = 0; i < hdr->nsub; i++)
 	{
 		CuckooSub  *s = &v->sub[i];
-		uint8_t    *desc = (uint8_t *) buf + off;
+		CuckooCheck check = cuckoo_sub_check(hdr, i, buf + off, len - off, s);
 
-		if (len - off < CUCKOO_SUB_HEADER_SIZE)
-			return CUCKOO_BAD_LENGTH;
-		s->desc = desc;
-		s->nbuckets = bloom_load64le(desc + CUCKOO_SUB_OFF_NBUCKETS);
-		s->count = bloom_load64le(desc + CUCKOO_SUB_OFF_COUNT);
-		s->fp_bits = desc[CUCKOO_SUB_OFF_FP_BITS];
-		for (int j = CUCKOO_SUB_OFF_FP_BITS + 1; j < CUCKOO_SUB_HEADER_SIZE; j++)
-			if (desc[j] != 0)
-				return CUCKOO_BAD_RESERVED;
-		if (s->fp_bits < CUCKOO_MIN_FP_BITS || s->fp_bits > CUCKOO_MAX_FP_BITS ||
-			(i == 0 && s->fp_bits != hdr->fp_bits))
-			return CUCKOO_BAD_FP_BITS;
-		if (!cuckoo_nbuckets_ok(s->nbuckets, b, s->fp_bits))
-			return CUCKOO_BAD_NBUCKETS;
-		if (s->count > s->nbuckets * b)
-			return CUCKOO_BAD_COUNT;
+		if (check != CUCKOO_OK)
+			return check;
+		s->desc = (uint8_t *) buf + off;
 		off += CUCKOO_SUB_HEADER_SIZE;
-		s->slot_bytes = cuckoo_sub_slot_bytes(s->nbuckets, b, s->fp_bits);
-		if (len - off < s->slot_bytes)
-			return CUCKOO_BAD_LENGTH;
 		s->slots = (uint8_t *) buf + off;
 		off += s->slot_bytes;
 		items += s->count;
@@ -860,6 +886,176 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 			return true;
 	}
 	return false;
+}
+
+/* ---- checks of a stored value by spans (bloomfilter_probe.c) ---- */
+
+/*
+ * The directory: each sub-filter's descriptor, whose place the sizes of
+ * those before it give.  It checks what cuckoo_open checks, the sizes
+ * adding up to the payload and the counts to the header's included.
+ */
+CuckooCheck
+cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir, const uint8_t *piece,
+				BloomSpan *next)
+{
+	if (piece == NULL)
+		dir->param = hdr->bucket_size;
+	else
+	{
+		CuckooSub	s;
+		CuckooCheck check = cuckoo_sub_check(hdr, dir->nparts, piece,
+											 dir->payload_len - dir->walked, &s);
+
+		if (check != CUCKOO_OK)
+			return check;
+		dir->part[dir->nparts].offset = dir->walked + CUCKOO_SUB_HEADER_SIZE;
+		dir->part[dir->nparts].size = s.nbuckets;
+		dir->part[dir->nparts].width = s.fp_bits;
+		dir->nparts++;
+		dir->walked += CUCKOO_SUB_HEADER_SIZE + s.slot_bytes;
+		dir->tally += s.count;
+	}
+	next->offset = dir->walked;
+	next->len = CUCKOO_SUB_HEADER_SIZE;
+	if (dir->nparts < hdr->nsub)
+		return dir->payload_len - dir->walked < CUCKOO_SUB_HEADER_SIZE ?
+			CUCKOO_BAD_LENGTH : CUCKOO_OK;
+	next->len = 0;
+	if (dir->walked != dir->payload_len)
+		return CUCKOO_BAD_LENGTH;
+	return dir->tally == hdr->items ? CUCKOO_OK : CUCKOO_BAD_COUNT;
+}
+
+/*
+ * The sub-filters from the next descriptor on, where the growth of this
+ * release puts them (cuckoo_next_sub's shapes).  Values 1.2 grew, or merges
+ * made, can have other shapes: their walks then read piece by piece.
+ */
+int
+cuckoo_dir_predict(const CuckooHeader *hdr, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	double		target = hdr->error_rate * BLOOM_SIZING_MARGIN;
+	int			b = hdr->bucket_size;
+	int			n = 0;
+
+	while (dir->nparts < hdr->nsub && n < max)
+	{
+		int			k = dir->nparts;
+		BloomPart  *part = &dir->part[k];
+		int			f;
+		uint64_t	nbuckets;
+		size_t		bytes;
+
+		if (hdr->capacity > (UINT64_MAX >> k) ||
+			!cuckoo_shape(hdr->capacity << k, ldexp(target, -k), b, &f, &nbuckets))
+			break;
+		bytes = cuckoo_sub_slot_bytes(nbuckets, b, f);
+		if (dir->payload_len - dir->walked < CUCKOO_SUB_HEADER_SIZE + bytes)
+			break;
+		pieces[n].offset = dir->walked;
+		pieces[n++].len = CUCKOO_SUB_HEADER_SIZE;
+		part->offset = dir->walked + CUCKOO_SUB_HEADER_SIZE;
+		part->size = nbuckets;
+		part->width = f;
+		dir->walked = part->offset + bytes;
+		dir->nparts++;
+	}
+	return n;
+}
+
+/* the bytes a bucket's slots take: from its first bit's byte to its last's */
+static inline void
+cuckoo_bucket_span(const BloomPart *part, int b, uint64_t bucket, BloomSpan *span)
+{
+	uint64_t	first = bucket * b * part->width;
+
+	span->offset = part->offset + (first >> 3);
+	span->len = (uint32_t) (((first + (uint64_t) b * part->width + 7) >> 3) - (first >> 3));
+}
+
+/* the element's two buckets in each sub-filter, oldest first */
+int
+cuckoo_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
+{
+	int			b = (int) dir->param;
+
+	for (int i = 0; i < dir->nparts; i++)
+	{
+		const BloomPart *part = &dir->part[i];
+		uint32_t	fp = cuckoo_fingerprint(h.h2, (int) part->width);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, part->size);
+
+		cuckoo_bucket_span(part, b, i1, &spans[2 * i]);
+		cuckoo_bucket_span(part, b, cuckoo_alt(i1, fp, part->size), &spans[2 * i + 1]);
+	}
+	return 2 * dir->nparts;
+}
+
+/*
+ * Slots of the bucket at bucket of a sub-filter equal to fp (count: how
+ * many; else 1 at the first), from its span (cuckoo_bucket_span).  A bucket
+ * whose span is at most 8 bytes (b f <= 57, as cuckoo_find reads in one load:
+ * b = 4 up to 14-bit fingerprints) is gathered into one word first.
+ */
+static int
+cuckoo_span_matches(const uint8_t *span, uint64_t bucket, int b, int f,
+					uint32_t fp, bool count)
+{
+	uint64_t	first = bucket * b * f;
+	uint32_t	len = (uint32_t) (((first & 7) + (uint64_t) b * f + 7) >> 3);
+	uint64_t	m = cuckoo_mask(f);
+	int			n = 0;
+
+	if (len <= 8)
+	{
+		uint64_t	w = 0;
+
+		for (uint32_t k = 0; k < len; k++)
+			w |= (uint64_t) span[k] << (8 * k);
+		w >>= first & 7;
+		for (int j = 0; j < b && (count || n == 0); j++, w >>= f)
+			n += (w & m) == fp;
+		return n;
+	}
+	for (int j = 0; j < b; j++)
+	{
+		uint64_t	bit = (first & 7) + (uint64_t) j * f;
+		uint32_t	byte = (uint32_t) (bit >> 3);
+		uint64_t	w = 0;
+
+		/* a slot of at most 32 bits at a shift below 8 lies in 5 bytes */
+		for (uint32_t k = byte; k < len && k < byte + 5; k++)
+			w |= (uint64_t) span[k] << (8 * (k - byte));
+		n += ((w >> (bit & 7)) & m) == fp;
+		if (n > 0 && !count)
+			break;
+	}
+	return n;
+}
+
+/* as cuckoo_contains (count: cuckoo_count), from the spans cuckoo_spans named */
+int
+cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
+{
+	int			b = (int) dir->param;
+	int			n = 0;
+
+	for (int i = 0; i < dir->nparts; i++)
+	{
+		const BloomPart *part = &dir->part[i];
+		int			f = (int) part->width;
+		uint32_t	fp = cuckoo_fingerprint(h.h2, f);
+		uint64_t	i1 = cuckoo_fastrange(h.h1, part->size);
+		uint64_t	i2 = cuckoo_alt(i1, fp, part->size);
+
+		n += cuckoo_span_matches(spans[2 * i], i1, b, f, fp, count);
+		if (i2 != i1 && (count || n == 0))
+			n += cuckoo_span_matches(spans[2 * i + 1], i2, b, f, fp, count);
+		if (n > 0 && !count)
+			return 1;
+	}
+	return n;
 }
 
 /* bucket of sub-filter s holding the element's fingerprint, or -1 */

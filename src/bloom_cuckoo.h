@@ -152,6 +152,8 @@ extern void cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf);
  * if buf is writable).
  */
 extern CuckooCheck cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v);
+/* the header alone, against the value's length (what cuckoo_open checks first) */
+extern CuckooCheck cuckoo_header_check(const uint8_t *buf, size_t len, CuckooHeader *hdr);
 extern CuckooCheck cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v);
 extern const char *cuckoo_check_message(CuckooCheck check);
 
@@ -160,6 +162,22 @@ extern bool cuckoo_same_shape(const CuckooView *a, const CuckooView *b);
 
 extern bool cuckoo_contains(const CuckooView *v, BloomHash h);
 extern uint64_t cuckoo_count(const CuckooView *v, BloomHash h);
+
+/*
+ * Checks by the spans they read (bloom_core.h: BloomDir), as the layouts of
+ * bloomfilter make them: the directory walk over the sub-filters'
+ * descriptors (offsets after the 48-byte header; dir->payload_len set to
+ * the value's length less the header), the two buckets of each sub-filter
+ * an element maps to, and the answer from them: cuckoo_contains (or
+ * cuckoo_count) of the whole value.
+ */
+extern CuckooCheck cuckoo_dir_next(const CuckooHeader *hdr, BloomDir *dir,
+								   const uint8_t *piece, BloomSpan *next);
+extern int	cuckoo_dir_predict(const CuckooHeader *hdr, BloomDir *dir,
+							   BloomSpan *pieces, int max);
+extern int	cuckoo_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans);
+extern int	cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h,
+						  bool count);
 
 /*
  * Add: false when no sub-filter has room (below its room, within the kick

@@ -124,11 +124,33 @@ hashes_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 	return BLOOM_OK;
 }
 
-/* the check header has made sure bits_set cells fit the payload */
-static bool
-hashes_test_span(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
+/*
+ * One part: the list.  A check reads every hash in it, one span from the
+ * payload's start (the check of the header has made sure bits_set cells
+ * fit the payload).
+ */
+static BloomCheck
+hashes_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
+				BloomSpan *next)
 {
-	for (uint64_t i = 0; i < hdr->bits_set; i++)
+	(void) piece;
+	return bloom_dir_single(dir, hdr->bits_set, 0, next);
+}
+
+static int
+hashes_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
+{
+	(void) h;
+	spans[0].offset = 0;
+	spans[0].len = (uint32_t) (HASHES_PREFIX + dir->part[0].size * HASHES_CELL);
+	return 1;
+}
+
+/* whether the first n cells of the list hold h */
+static bool
+hashes_holds(const uint8_t *payload, uint64_t n, BloomHash h)
+{
+	for (uint64_t i = 0; i < n; i++)
 	{
 		BloomHash	c = bloom_hashes_get(payload, i);
 
@@ -141,9 +163,10 @@ hashes_test_span(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
 }
 
 static int
-hashes_count(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
+hashes_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
 {
-	return hashes_test_span(hdr, payload, h) ? 1 : 0;
+	(void) count;				/* a list does not count its copies: 0 or 1 */
+	return hashes_holds(spans[0], dir->part[0].size, h);
 }
 
 /*
@@ -247,7 +270,7 @@ hashes_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 	{
 		BloomHash	h = bloom_hashes_get(src, i);
 
-		if (hashes_test_span(hdr, dst, h))
+		if (hashes_holds(dst, hdr->bits_set, h))
 			continue;
 		if (hashes_add(hdr, dst, &h, 1) == 0)
 			return false;
@@ -376,10 +399,9 @@ const BloomLayout bloom_hashes_layout = {
 	.check_header = hashes_check_header,
 	.check_payload = hashes_check_payload,
 	.payload_bytes = hashes_payload_bytes,
-	.span_bytes = 0,			/* a check reads every cell */
-	.span_of = bloom_span_whole,
-	.test_span = hashes_test_span,
-	.count = hashes_count,
+	.dir_next = hashes_dir_next,
+	.spans = hashes_spans,
+	.answer = hashes_answer,
 	.add = hashes_add,
 	.grown_bytes = hashes_grown_bytes,
 	.grow = hashes_grow,

@@ -234,26 +234,109 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 	return BLOOM_OK;
 }
 
-static bool
-scalable_test(const BloomHeader *hdr, const uint8_t *payload, BloomHash h)
+/*
+ * The directory: the prefix with the first sub-filter's head, then each
+ * further sub-filter's head, whose place the sizes before it give.  The
+ * same bounds as scalable_subs, and the sizes must add up to the payload:
+ * a damaged value ends the walk.
+ */
+static BloomCheck
+scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
+				  BloomSpan *next)
 {
-	ScalableSub subs[SCALABLE_MAX_SUBS];
-	int			n = scalable_subs(hdr, payload, subs);
+	uint64_t	end = dir->payload_len;
+	BloomHeader sub;
+	BloomPart  *part = &dir->part[dir->nparts];
 
-	/* a damaged value answers "present": never a false negative */
-	return n < hdr->nhashes || scalable_test_subs(subs, n, h);
+	if (piece == NULL)
+		dir->walked = SCALABLE_PREFIX;
+	else
+	{
+		if (dir->nparts == 0)
+		{
+			if (!scalable_prefix_ok(piece))
+				return BLOOM_BAD_RESERVED;
+			dir->param = bloom_load32le(piece);
+			piece += SCALABLE_PREFIX;
+		}
+		bloom_header_decode(piece + 8, &sub);
+		if (sub.nbits % BLOOM_BLOCK_BITS != 0 || sub.nbits == 0 ||
+			sub.nbits / 8 > end - dir->walked - SCALABLE_SUB_HEAD ||
+			sub.nhashes == 0 || sub.nhashes > BLOOM_MAX_HASHES)
+			return BLOOM_BAD_SUBFILTER;
+		part->offset = dir->walked + SCALABLE_SUB_HEAD;
+		part->size = bloom_nblocks(&sub);
+		part->width = sub.nhashes;
+		dir->walked = part->offset + sub.nbits / 8;
+		dir->nparts++;
+	}
+	next->offset = dir->walked;
+	next->len = SCALABLE_SUB_HEAD;
+	if (dir->nparts == 0)
+	{
+		next->offset = 0;
+		next->len = SCALABLE_PREFIX + SCALABLE_SUB_HEAD;
+	}
+	else if (dir->nparts == hdr->nhashes)
+		next->len = 0;
+	if (next->len == 0 ? dir->walked != end : next->offset + next->len > end)
+		return BLOOM_BAD_SUBFILTER;
+	return BLOOM_OK;
 }
 
-static bool
-scalable_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+/*
+ * The sub-filters from the next head on, where the shapes sizing gives
+ * them put them (scalable_sub_shape: every valid value has those shapes).
+ */
+static int
+scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, int max)
 {
-	return scalable_test(hdr, span, h);
+	int			n = 0;
+
+	/* the growth factor comes with the first piece */
+	if (dir->nparts == 0)
+		return 0;
+	while (dir->nparts < hdr->nhashes && n < max)
+	{
+		BloomPart  *part = &dir->part[dir->nparts];
+		BloomHeader sub;
+
+		if (!scalable_sub_shape(hdr, dir->param, dir->nparts, &sub) ||
+			sub.nbits / 8 > dir->payload_len - dir->walked - SCALABLE_SUB_HEAD)
+			break;
+		pieces[n].offset = dir->walked;
+		pieces[n++].len = SCALABLE_SUB_HEAD;
+		part->offset = dir->walked + SCALABLE_SUB_HEAD;
+		part->size = bloom_nblocks(&sub);
+		part->width = sub.nhashes;
+		dir->walked = part->offset + sub.nbits / 8;
+		dir->nparts++;
+	}
+	return n;
+}
+
+/* one block of each sub-filter, newest first: it holds the most elements */
+static int
+scalable_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
+{
+	for (int i = 0; i < dir->nparts; i++)
+	{
+		const BloomPart *part = &dir->part[dir->nparts - 1 - i];
+
+		bloom_block_span(part->size, BLOOM_BLOCK_BYTES, h, &spans[i]);
+		spans[i].offset += part->offset;
+	}
+	return dir->nparts;
 }
 
 static int
-scalable_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+scalable_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
 {
-	return scalable_test(hdr, span, h) ? 1 : 0;
+	(void) count;				/* sub-filters do not count: 0 or 1 */
+	for (int i = 0; i < dir->nparts; i++)
+		if (bloom_block_test_hash(spans[i], h, (int) dir->part[dir->nparts - 1 - i].width))
+			return 1;
+	return 0;
 }
 
 /* the last sub-filter holds as many elements as it may */
@@ -620,10 +703,10 @@ const BloomLayout bloom_scalable_layout = {
 	.check_header = scalable_check_header,
 	.check_payload = scalable_check_payload,
 	.payload_bytes = scalable_payload_bytes,
-	.span_bytes = 0,			/* a check reads every sub-filter */
-	.span_of = bloom_span_whole,
-	.test_span = scalable_test_span,
-	.count = scalable_count,
+	.dir_next = scalable_dir_next,
+	.dir_predict = scalable_dir_predict,
+	.spans = scalable_spans,
+	.answer = scalable_answer,
 	.add = scalable_add,
 	.grown_bytes = scalable_grown_bytes,
 	.grow = scalable_grow,

@@ -13,8 +13,9 @@
  * Reading is where the time goes: a filter of ten million elements is 12 MB
  * of TOAST.  So reading comes in three depths.  The header alone (for
  * introspection) is a 48-byte slice of an out-of-line value; the spans a
- * check needs are slices too (bloomfilter_probe.c); only what has to see
- * the whole payload (unions, estimates, output) reads the whole value.
+ * check needs come from the TOAST chunks they lie in, fetched in one index
+ * scan (bloomfilter_probe.c, bloomfilter_toast.c); only what has to see the
+ * whole payload (unions, estimates, output) reads the whole value.
  *
  * Every read checks the header against the value's length first (O(1)), so
  * a value damaged since it passed full validation on input raises an error

@@ -2,8 +2,9 @@
  *
  * bloomfilter_datum.h
  *	  Every form a bloomfilter value takes in the server, behind one
- *	  interface: reading a datum (header only, one span by TOAST slices, the
- *	  whole value, the per-query probe cache), writing (new values, private
+ *	  interface: reading a datum (header only, the spans a check needs by
+ *	  TOAST chunks, the whole value, the per-query probe cache of either
+ *	  filter type), writing (new values, private
  *	  copies), the aggregate's expanded state, and the checks of shapes and
  *	  parameters.  The SQL entry points never look at a varlena's form.
  *
@@ -52,7 +53,7 @@ extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
 
 /*
  * Slices of an uncompressed out-of-line value (bloomfilter_datum.c), for
- * the checks that read only what they need (bloomfilter_probe.c).
+ * the header alone and for values read whole.
  */
 extern bool bloom_is_sliceable(Datum d, struct varatt_external *ptr);
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
@@ -61,6 +62,39 @@ extern void bloom_read_header_slice(Relation toastrel,
 									const struct varatt_external *ptr, BloomView *v);
 
 /*
+ * Chunks of an uncompressed out-of-line value fetched by number, many in one
+ * index scan (bloomfilter_toast.c), for the checks that read only what they
+ * need.  A reader holds the chunks fetched so far for one check.
+ */
+typedef void (*BloomChunkFn) (void *arg, int index, const char *data, int32 size);
+extern void bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
+									 const int32 *seqs, int n, BloomChunkFn fn, void *arg);
+
+typedef struct BloomChunkReader
+{
+	Relation	toastrel;
+	struct varatt_external ptr;
+	int32		extsize;		/* the value's length */
+	int32		nchunks;		/* the value's count of chunks */
+	int			nheld;
+	int32	   *held;			/* chunk numbers held, sorted */
+	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
+} BloomChunkReader;
+
+/* Spans here are (offset, length) in the value, header included. */
+extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
+extern void bloom_chunks_end(BloomChunkReader *r);
+extern bool bloom_chunks_held(const BloomChunkReader *r, const BloomSpan *span);
+extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
+							  const BloomSpan *also, int nalso, uint8 *dst);
+extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
+								uint8 *const *dsts, int n, int max_fetch);
+
+/*
+ * Checks of elements against either filter type (bloomfilter_probe.c), with
+ * the per-call-site cache of stored values; cuckoofilter's are declared in
+ * cuckoofilter.h.
+ *
  * Check an element (argument elem_arg) against the filter (argument
  * filter_arg), caching what makes repeated checks of one stored value cheap
  * in fn_extra.

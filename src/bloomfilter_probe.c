@@ -1,19 +1,32 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_probe.c
- *	  Checks of elements against a filter argument: one element
- *	  (bf_contains, bf_count and their operators) or many at once
- *	  (bf_contains_all), with the per-call-site cache of stored values.
+ *	  Checks of elements against a filter argument of either type: one
+ *	  element (bf_contains, bf_count, cf_contains, cf_count and their
+ *	  operators) or many at once (bf_contains_all, cf_contains_all), with
+ *	  the per-call-site cache of stored values.
  *
- * A single check of an out-of-line value fetches the header and the one
- * span its layout says the element lives in (a 64-byte block), both from
- * one opening of the TOAST relation.  When the same stored value comes
- * back in a later call of the same query (a join or a scalar subquery
- * against a filters row), it is read once into the call site's cache,
- * placed so that its payload starts on a 64-byte boundary, and every
- * further check costs a hash and a cache line.  Values are recognised by
- * their TOAST pointer (relation, value OID, sizes), which names one
- * immutable value.
+ * Both types are checked the same way, through a small table of operations
+ * per kind (BloomKind): bloomfilter's goes on through its layout table,
+ * cuckoofilter's to its core.  A check opens the value's header, walks its
+ * directory (the parts checks look into: a plain filter's cells, each
+ * sub-filter of a scalable or cuckoo filter) and asks for the spans an
+ * element maps to (a block per part; two buckets per cuckoo sub-filter);
+ * the kind answers from those bytes.  bloom_core.h says more.
+ *
+ * A single check of an out-of-line value not seen before by the call site
+ * reads only what it needs, in two scans of the TOAST index
+ * (bloomfilter_toast.c): the first chunk (the header, and with it the first
+ * pieces of a directory), then the chunks of the element's spans, with
+ * those of the further directory pieces, whose places the kind predicts
+ * from its shapes (a prediction that fails costs a scan more per piece,
+ * never an answer).  Only the spans' bytes are copied out of the chunks.
+ * When the same stored value comes back in a later
+ * call of the same query (a join or a scalar subquery against a filters
+ * row), it is read once into the call site's cache, placed so that its
+ * payload starts on a 64-byte boundary, and every further check costs a
+ * hash and a cache line or a few.  Values are recognised by their TOAST
+ * pointer (relation, value OID, sizes), which names one immutable value.
  *
  * src/bloomfilter_probe.c
  *
@@ -28,10 +41,315 @@
 
 #include "bloomfilter_datum.h"
 #include "bloomfilter_elem.h"
+#include "cuckoofilter.h"
+
+StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
+				 "both filter types have headers of one size");
+
+/* ---- kinds of filter ---- */
+
+typedef struct BloomOpened BloomOpened;
+
+/* What the checks need of a filter type. */
+typedef struct BloomKind
+{
+	/*
+	 * Decode the header (the first BLOOM_HEADER_SIZE bytes at front) and
+	 * check it against len, the value's length; set o's header, hashing
+	 * header, spans and answer.  Raises XX001 if the header is wrong.
+	 */
+	void		(*open) (BloomOpened *o, const uint8 *front, size_t len);
+	/* a step of the directory walk (BloomLayout.dir_next); raises if wrong */
+	void		(*dir_next) (BloomOpened *o, const uint8 *piece, BloomSpan *next);
+	/* the rest of dir predicted, and its pieces (BloomLayout.dir_predict) */
+	int			(*dir_predict) (const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
+								int max);
+	/* the bytes of a value of any form, read-only */
+	const uint8 *(*read_bytes) (Datum d, size_t *len);
+	/* raise XX001 for a value too short for what it says */
+	void		(*corrupt_length) (void);
+} BloomKind;
+
+/* A value opened for checks. */
+struct BloomOpened
+{
+	const BloomKind *kind;
+	union
+	{
+		BloomHeader bloom;
+		CuckooHeader cuckoo;
+	}			hdr;
+	const BloomLayout *layout;	/* a bloomfilter's */
+	BloomHashParams hash;		/* what hashing an element reads */
+	BloomSpansFn spans;
+	BloomAnswerFn answer;
+	BloomDir	dir;
+	const uint8 *payload;		/* in memory, after the header; or NULL */
+};
+
+static void
+bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	BloomView	v;
+
+	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
+	o->hdr.bloom = v.hdr;
+	o->layout = v.layout;
+	o->hash = bloom_hash_params(&v.hdr);
+	o->spans = v.layout->spans;
+	o->answer = v.layout->answer;
+}
+
+static void
+bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
+
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+}
+
+static int
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	if (o->layout->dir_predict == NULL)
+		return 0;
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
+}
+
+static void
+bloom_kind_corrupt_length(void)
+{
+	bloom_report_corrupt(BLOOM_BAD_LENGTH);
+}
+
+static const BloomKind bloomfilter_kind = {
+	.open = bloom_kind_open,
+	.dir_next = bloom_kind_dir_next,
+	.dir_predict = bloom_kind_dir_predict,
+	.read_bytes = bloom_read_bytes,
+	.corrupt_length = bloom_kind_corrupt_length,
+};
+
+static void
+cuckoo_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	CuckooHeader *hdr = &o->hdr.cuckoo;
+	CuckooCheck check = cuckoo_header_check(front, len, hdr);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+	o->hash.seed = hdr->seed;
+	o->hash.key_type = hdr->key_type;
+	o->hash.hash_id = hdr->hash_id;
+	o->layout = NULL;
+	o->spans = cuckoo_spans;
+	o->answer = cuckoo_answer;
+}
+
+static void
+cuckoo_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+static int
+cuckoo_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
+}
+
+static void
+cuckoo_kind_corrupt_length(void)
+{
+	cf_report_corrupt(CUCKOO_BAD_LENGTH);
+}
+
+static const BloomKind cuckoofilter_kind = {
+	.open = cuckoo_kind_open,
+	.dir_next = cuckoo_kind_dir_next,
+	.dir_predict = cuckoo_kind_dir_predict,
+	.read_bytes = cf_read_bytes,
+	.corrupt_length = cuckoo_kind_corrupt_length,
+};
+
+/* ---- opening a value ---- */
+
+/* the header from front (BLOOM_HEADER_SIZE bytes of a value of len bytes) */
+static void
+bloom_opened_begin(BloomOpened *o, const BloomKind *kind, const uint8 *front, size_t len)
+{
+	if (len < BLOOM_HEADER_SIZE)
+		kind->corrupt_length();
+	o->kind = kind;
+	kind->open(o, front, len);
+	memset(&o->dir, 0, offsetof(BloomDir, part));
+	o->dir.payload_len = len - BLOOM_HEADER_SIZE;
+	o->payload = NULL;
+}
+
+/* a piece or span a kind named must lie in the payload */
+static inline void
+bloom_opened_check_span(const BloomOpened *o, const BloomSpan *s)
+{
+	if (s->offset > o->dir.payload_len || s->len > o->dir.payload_len - s->offset)
+		o->kind->corrupt_length();
+}
+
+/* the directory of a value in memory: each piece from the payload itself */
+static void
+bloom_opened_walk_memory(BloomOpened *o, const uint8 *payload)
+{
+	const uint8 *piece = NULL;
+	BloomSpan	next;
+
+	for (;;)
+	{
+		o->kind->dir_next(o, piece, &next);
+		if (next.len == 0)
+			break;
+		bloom_opened_check_span(o, &next);
+		piece = payload + next.offset;
+	}
+	o->payload = payload;
+}
+
+/* a value of any form, read whole (in line: as it is; else a copy) */
+static void
+bloom_open_memory(const BloomKind *kind, Datum d, BloomOpened *o)
+{
+	size_t		len;
+	const uint8 *bytes = kind->read_bytes(d, &len);
+
+	bloom_opened_begin(o, kind, bytes, len);
+	bloom_opened_walk_memory(o, bytes + BLOOM_HEADER_SIZE);
+}
+
+/* ---- answers, and reading stored values by chunks ---- */
+
+/* h checked against a value in memory */
+static inline int
+bloom_opened_answer(const BloomOpened *o, BloomHash h, bool count)
+{
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	const uint8 *at[BLOOM_MAX_SPANS];
+	int			n = o->spans(&o->dir, h, spans);
+
+	for (int i = 0; i < n; i++)
+		at[i] = o->payload + spans[i].offset;
+	return o->answer(&o->dir, at, h, count);
+}
 
 /*
- * fn_extra of bloom_probe: the out-of-line values the call site saw last.
- * A join of requests against a few filters rows (one per region, say) sees
+ * The spans of h (at most BLOOM_MAX_SPANS) as offsets in the value, each
+ * checked against the payload; returns how many.
+ */
+static int
+bloom_value_spans(const BloomOpened *o, BloomHash h, BloomSpan *spans)
+{
+	int			n = o->spans(&o->dir, h, spans);
+
+	for (int i = 0; i < n; i++)
+	{
+		bloom_opened_check_span(o, &spans[i]);
+		spans[i].offset += BLOOM_HEADER_SIZE;
+	}
+	return n;
+}
+
+/* keep the spans that lie in the payload, as offsets in the value */
+static int
+bloom_spans_in_value(const BloomOpened *o, BloomSpan *spans, int n)
+{
+	int			kept = 0;
+
+	for (int i = 0; i < n; i++)
+		if (spans[i].offset <= o->dir.payload_len &&
+			spans[i].len <= o->dir.payload_len - spans[i].offset)
+		{
+			spans[kept] = spans[i];
+			spans[kept++].offset += BLOOM_HEADER_SIZE;
+		}
+	return kept;
+}
+
+/*
+ * Copy the directory piece next into buf.  If its chunks are not held,
+ * the kind predicts the rest of the directory, and the chunks of the
+ * pieces that confirm it are fetched with them in one scan, and those of
+ * h's spans in the predicted directory too (h: NULL for none), so that a
+ * prediction that comes true leaves nothing more to fetch.
+ */
+static void
+bloom_read_piece(BloomOpened *o, BloomChunkReader *r, const BloomSpan *next,
+				 const BloomHash *h, uint8 *buf)
+{
+	BloomSpan	piece = *next;
+	BloomSpan	along[BLOOM_MAX_PARTS + BLOOM_MAX_SPANS];
+	int			n = 0;
+
+	piece.offset += BLOOM_HEADER_SIZE;
+	if (!bloom_chunks_held(r, &piece))
+	{
+		BloomDir   *predicted = palloc(sizeof(BloomDir));
+
+		*predicted = o->dir;
+		n = o->kind->dir_predict(o, predicted, along, BLOOM_MAX_PARTS);
+		if (h != NULL && n > 0)
+			n += o->spans(predicted, *h, along + n);
+		n = bloom_spans_in_value(o, along, n);
+		pfree(predicted);
+	}
+	bloom_chunks_read(r, &piece, along, n, buf);
+}
+
+/* an out-of-line value's header, from its first chunk */
+static void
+bloom_open_stored(const BloomKind *kind, BloomChunkReader *r, BloomOpened *o)
+{
+	BloomSpan	front = {0, BLOOM_HEADER_SIZE};
+	uint8		header[BLOOM_HEADER_SIZE];
+
+	if (r->extsize < BLOOM_HEADER_SIZE)
+		kind->corrupt_length();
+	bloom_chunks_read(r, &front, NULL, 0, header);
+	bloom_opened_begin(o, kind, header, r->extsize);
+}
+
+/*
+ * The directory of an out-of-line value: the pieces the first chunk holds,
+ * then each further piece, fetched with those predicted to follow it (and
+ * the spans of h, if not NULL, in the predicted directory).
+ */
+static void
+bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
+{
+	uint8	   *buf = NULL;
+	const uint8 *piece = NULL;
+	BloomSpan	next;
+
+	for (;;)
+	{
+		o->kind->dir_next(o, piece, &next);
+		if (next.len == 0)
+			break;
+		bloom_opened_check_span(o, &next);
+		buf = buf ? repalloc(buf, next.len) : palloc(next.len);
+		bloom_read_piece(o, r, &next, h, buf);
+		piece = buf;
+	}
+	if (buf)
+		pfree(buf);
+}
+
+/* ---- the call site's cache of stored values ---- */
+
+/*
+ * fn_extra of a check: the out-of-line values the call site saw last.  A
+ * join of requests against a few filters rows (one per region, say) sees
  * them in turn; holding several keeps each read once.  The value used least
  * recently gives way to a new one.
  */
@@ -42,8 +360,8 @@ typedef struct BloomProbeEntry
 	bool		used;
 	struct varatt_external key; /* names one immutable value */
 	uint64		last_use;
-	BloomView	view;			/* of the value held; payload NULL if none */
-	void	   *alloc;			/* what view.payload points into */
+	BloomOpened value;			/* of the value held; payload NULL if none */
+	void	   *alloc;			/* what value.payload points into */
 	Size		bytes;			/* its size */
 } BloomProbeEntry;
 
@@ -60,50 +378,14 @@ typedef struct BloomProbeCache
 	BloomProbeEntry entries[BLOOM_PROBE_ENTRIES];
 } BloomProbeCache;
 
-/* ---- probing ---- */
-
-/* the answer from the span of h: present, or how often added (count) */
-static inline int
-bloom_span_answer(const BloomView *v, const uint8 *span, BloomHash h, bool count)
-{
-	return count ? v->layout->count(&v->hdr, span, h) :
-		(int) v->layout->test_span(&v->hdr, span, h);
-}
-
-/* answer from the header and the one span the element maps to */
-static int
-bloom_probe_slices(BloomElemType *et, const struct varatt_external *ptr,
-				   Datum elem, bool count, bool *answered)
-{
-	Relation	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
-	BloomView	v;
-	BloomHash	h;
-	struct varlena *span;
-	int			result = 0;
-
-	bloom_read_header_slice(toastrel, ptr, &v);
-	*answered = v.layout->span_bytes > 0;
-	if (*answered && bloom_key_hash(et, elem, bloom_hash_params(&v.hdr), &h))
-	{
-		span = palloc(VARHDRSZ + v.layout->span_bytes);
-		bloom_toast_fetch(toastrel, ptr,
-						  (int32) (BLOOM_HEADER_SIZE + v.layout->span_of(&v.hdr, h)),
-						  (int32) v.layout->span_bytes, span);
-		result = bloom_span_answer(&v, (const uint8 *) VARDATA(span), h, count);
-		pfree(span);
-	}
-	table_close(toastrel, AccessShareLock);
-	return result;
-}
-
 /*
  * Hold the whole value in the call site's memory, its payload on a cache
  * line boundary.  An uncompressed out-of-line value is read from its TOAST
  * table straight into place; anything else is detoasted and copied.
  */
 static void
-bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeEntry *e, Datum d,
-					   bool sliceable)
+bloom_probe_cache_load(FunctionCallInfo fcinfo, const BloomKind *kind,
+					   BloomProbeEntry *e, Datum d, bool sliceable)
 {
 	Size		size;
 	char	   *alloc;
@@ -134,10 +416,9 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, BloomProbeEntry *e, Datum d,
 		if (flat != (struct varlena *) DatumGetPointer(d))
 			pfree(flat);
 	}
-	bloom_view_init(&e->view, (const uint8 *) VARDATA(dst), size - VARHDRSZ,
-					size - VARHDRSZ);
-	e->view.payload = (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE;
 	e->alloc = alloc;
+	bloom_opened_begin(&e->value, kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
+	bloom_opened_walk_memory(&e->value, (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE);
 }
 
 /*
@@ -166,7 +447,7 @@ bloom_probe_entry(BloomProbeCache *pc, const struct varatt_external *ptr, bool *
 	if (victim->alloc)
 		pfree(victim->alloc);
 	victim->alloc = NULL;
-	victim->view.payload = NULL;
+	victim->value.payload = NULL;
 	victim->key = *ptr;
 	victim->used = true;
 	victim->last_use = ++pc->clock;
@@ -199,48 +480,79 @@ bloom_probe_make_room(BloomProbeCache *pc, BloomProbeEntry *keep, Size need)
 			return;
 		pfree(lru->alloc);
 		lru->alloc = NULL;
-		lru->view.payload = NULL;
+		lru->value.payload = NULL;
 		lru->bytes = 0;
 	}
 }
 
 /* the entry's whole value, read now if it is not held yet */
-static const BloomView *
-bloom_probe_cached(FunctionCallInfo fcinfo, BloomProbeCache *pc, BloomProbeEntry *e,
-				   Datum d, bool sliceable)
+static const BloomOpened *
+bloom_probe_cached(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
+				   BloomProbeEntry *e, Datum d, bool sliceable)
 {
-	if (e->view.payload == NULL)
+	if (e->value.payload == NULL)
 	{
 		e->bytes = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(e->key) : e->key.va_rawsize;
 		bloom_probe_make_room(pc, e, e->bytes);
-		bloom_probe_cache_load(fcinfo, e, d, sliceable);
+		bloom_probe_cache_load(fcinfo, kind, e, d, sliceable);
 	}
-	return &e->view;
+	return &e->value;
 }
 
-static int
-bloom_view_answer(const BloomView *v, BloomElemType *et, Datum elem, bool count)
-{
-	BloomHash	h;
+/* ---- one element ---- */
 
-	if (!bloom_key_hash(et, elem, bloom_hash_params(&v->hdr), &h))
-		return 0;				/* no key of the filter's type equals it */
-	return bloom_span_answer(v, v->payload + v->layout->span_of(&v->hdr, h), h, count);
+/* answer from the first chunk, the directory's and the element's spans' */
+static int
+bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
+				   const struct varatt_external *ptr, Datum elem, bool count)
+{
+	BloomChunkReader r;
+	BloomOpened o;
+	BloomHash	h;
+	int			result = 0;
+
+	bloom_chunks_begin(&r, ptr);
+	bloom_open_stored(kind, &r, &o);
+	if (bloom_key_hash(et, elem, o.hash, &h))
+	{
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		uint8	   *dsts[BLOOM_MAX_SPANS];
+		int			n;
+		Size		need = 0;
+		uint8	   *buf;
+
+		bloom_walk_stored(&o, &r, &h);
+		n = bloom_value_spans(&o, h, spans);
+
+		for (int i = 0; i < n; i++)
+			need += spans[i].len;
+		buf = palloc(Max(need, 1));
+		for (int i = 0, pos = 0; i < n; pos += spans[i++].len)
+			dsts[i] = buf + pos;
+		bloom_chunks_gather(&r, spans, dsts, n, r.nchunks);
+		result = o.answer(&o.dir, (const uint8 *const *) dsts, h, count);
+		pfree(buf);
+	}
+	bloom_chunks_end(&r);
+	return result;
 }
 
 /*
  * Check an element (argument elem_arg) against the filter (argument
- * filter_arg), or count it, caching what makes repeated checks of one
- * stored value cheap in fn_extra.
+ * filter_arg) of the given kind, or count it, caching what makes repeated
+ * checks of one stored value cheap in fn_extra.
  */
 static int
-bloom_probe_answer(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
+bloom_probe_answer(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_arg,
+				   int elem_arg, bool count)
 {
 	BloomProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(BloomProbeCache));
 	Datum		d = PG_GETARG_DATUM(filter_arg);
 	Datum		elem = PG_GETARG_DATUM(elem_arg);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	BloomView	v;
+	const BloomOpened *o;
+	BloomOpened local;
+	BloomHash	h;
 
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
@@ -249,58 +561,60 @@ bloom_probe_answer(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool c
 		bool		is_new;
 		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
 
-		/* a value not seen before: remember it, answer by slices */
+		/* a value not seen before: remember it, answer from its spans */
 		if (is_new && sliceable)
-		{
-			bool		answered;
-			int			result = bloom_probe_slices(&pc->elem, &ptr, elem, count, &answered);
-
-			if (answered)
-				return result;
-		}
-		/* seen before, compressed, or checked as a whole: hold it */
-		return bloom_view_answer(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
-								 &pc->elem, elem, count);
+			return bloom_probe_stored(kind, &pc->elem, &ptr, elem, count);
+		/* seen before, or compressed: hold it */
+		o = bloom_probe_cached(fcinfo, kind, pc, e, d, sliceable);
 	}
-
-	/* in line (no copy unless compressed) or expanded (flattened) */
-	bloom_read(d, &v);
-	return bloom_view_answer(&v, &pc->elem, elem, count);
+	else
+	{
+		/* in line (no copy unless compressed) or expanded (flattened) */
+		bloom_open_memory(kind, d, &local);
+		o = &local;
+	}
+	if (!bloom_key_hash(&pc->elem, elem, o->hash, &h))
+		return 0;				/* no key of the filter's type equals it */
+	return bloom_opened_answer(o, h, count);
 }
 
 bool
 bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 {
-	return bloom_probe_answer(fcinfo, filter_arg, elem_arg, false) != 0;
+	return bloom_probe_answer(fcinfo, &bloomfilter_kind, filter_arg, elem_arg, false) != 0;
 }
 
 /* how often the element was added, at most (bf_count) */
 int
 bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
 {
-	return bloom_probe_answer(fcinfo, filter_arg, elem_arg, true);
+	return bloom_probe_answer(fcinfo, &bloomfilter_kind, filter_arg, elem_arg, true);
 }
 
-/* ---- probing many elements at once ---- */
+uint64
+cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
+{
+	return (uint64) bloom_probe_answer(fcinfo, &cuckoofilter_kind, filter_arg, elem_arg,
+									   count);
+}
+
+/* ---- many elements at once ---- */
 
 /*
- * A batch of checks (bf_contains_all) hashes every element first, then
- * reads.  In memory, the spans of a group of elements are all requested
- * (prefetched) before the first is tested, so that their cache misses
- * overlap instead of following one another.  From an out-of-line value
- * that the call site has not seen before, only the spans are read, in
- * order of offset, from one opening of the TOAST relation: spans close
- * together (in one TOAST chunk, or a few chunks apart) are fetched by one
- * slice, since reading a chunk more costs less than starting another index
- * scan of the TOAST relation.  Many elements thus read the value in a few
- * long slices and few elements read a few chunks; a 12 MB value is never
- * read whole to answer a hundred keys (bench/RESULTS.md has the figures).
+ * A batch of checks (bf_contains_all, cf_contains_all) hashes every element
+ * first, then reads.  In memory, the spans of a group of elements are all
+ * requested (prefetched) before the first is tested, so that their cache
+ * misses overlap instead of following one another.  From an out-of-line
+ * value that the call site has not seen before, the chunks every element's
+ * spans lie in are fetched in one index scan, unless they are more than a
+ * BLOOM_WHOLE_READ_SHARE-th of the value's chunks: then the value is read
+ * whole into the call site's cache, since a range of chunks costs less per
+ * chunk than chunks picked one by one (bench/RESULTS.md has the figures).
  */
 #define BLOOM_PREFETCH_GROUP	64
+#define BLOOM_WHOLE_READ_SHARE	4
 
-/* Spans further apart than this many TOAST chunks get slices of their own. */
-#define BLOOM_SLICE_GAP_CHUNKS	4
-
+/* the call site's element type (argument elem_arg, or its array elements) */
 BloomElemType *
 bloom_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
 {
@@ -310,16 +624,21 @@ bloom_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
 	return &pc->elem;
 }
 
+BloomElemType *
+cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
+{
+	return bloom_probe_elem_type(fcinfo, elem_arg, array_element);
+}
+
 /*
  * The hashes of the elements as keys of the filter; skip[i] for the NULL
  * ones and those no key of the filter's type equals (both found false).
  */
 static BloomHash *
-bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
+bloom_hash_many(BloomElemType *et, BloomHashParams hp, const Datum *elems,
 				const bool *nulls, int n, bool *skip)
 {
 	BloomHash  *hashes = palloc(sizeof(BloomHash) * Max(n, 1));
-	BloomHashParams hp = bloom_hash_params(hdr);
 
 	for (int i = 0; i < n; i++)
 	{
@@ -331,127 +650,145 @@ bloom_hash_many(BloomElemType *et, const BloomHeader *hdr, const Datum *elems,
 }
 
 static void
-bloom_view_test_many(const BloomView *v, BloomElemType *et, const Datum *elems,
-					 const bool *nulls, int n, bool *found)
+bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *elems,
+					   const bool *nulls, int n, bool *found)
 {
 	bool	   *skip = palloc(sizeof(bool) * Max(n, 1));
-	BloomHash  *hashes = bloom_hash_many(et, &v->hdr, elems, nulls, n, skip);
+	BloomHash  *hashes = bloom_hash_many(et, o->hash, elems, nulls, n, skip);
 
 	for (int start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
 	{
 		int			end = Min(n, start + BLOOM_PREFETCH_GROUP);
 
 		for (int i = start; i < end; i++)
-			if (!skip[i])
-				__builtin_prefetch(v->payload + v->layout->span_of(&v->hdr, hashes[i]));
+		{
+			BloomSpan	spans[BLOOM_MAX_SPANS];
+			int			ns;
+
+			if (skip[i])
+				continue;
+			ns = o->spans(&o->dir, hashes[i], spans);
+			for (int j = 0; j < ns; j++)
+				__builtin_prefetch(o->payload + spans[j].offset);
+		}
 		for (int i = start; i < end; i++)
-			found[i] = !skip[i] &&
-				v->layout->test_span(&v->hdr,
-									 v->payload + v->layout->span_of(&v->hdr, hashes[i]),
-									 hashes[i]);
+			found[i] = !skip[i] && bloom_opened_answer(o, hashes[i], false);
 	}
 	pfree(hashes);
 	pfree(skip);
 }
 
-typedef struct BloomSpanRef
+/* Every span of a batch, with where its bytes go. */
+typedef struct BloomBatchSpans
 {
-	uint64		offset;			/* in the payload */
-	int			index;			/* into the caller's arrays */
-} BloomSpanRef;
-
-static int
-bloom_span_ref_cmp(const void *a, const void *b)
-{
-	uint64		oa = ((const BloomSpanRef *) a)->offset;
-	uint64		ob = ((const BloomSpanRef *) b)->offset;
-
-	return oa < ob ? -1 : (oa > ob ? 1 : 0);
-}
+	BloomSpan  *spans;			/* offsets in the value */
+	uint8	  **dsts;
+	int		   *first;			/* element i's spans start at first[i] */
+	int			nspans;
+	uint8	   *buf;
+} BloomBatchSpans;
 
 /*
- * Answer a batch from the header and the spans of the elements, by slices.
- * False (nothing answered) for a layout whose checks need the whole value.
+ * The spans of the elements not skipped, each with room for its bytes;
+ * false (nothing listed) if there could be more than twice as many as the
+ * value has chunks: such a batch reads most of the value anyway.  No kind
+ * names more than two spans per part of its directory.
  */
 static bool
-bloom_probe_many_slices(BloomElemType *et, const struct varatt_external *ptr,
-						const Datum *elems, const bool *nulls, int n,
-						bool *found)
+bloom_batch_spans(const BloomOpened *o, const BloomHash *hashes, const bool *skip,
+				  int n, int32 nchunks, BloomBatchSpans *b)
 {
-	Relation	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
-	BloomView	v;
-	BloomHash  *hashes;
-	BloomSpanRef *refs;
-	int			nrefs = 0;
-	uint64		gap = (uint64) BLOOM_SLICE_GAP_CHUNKS * TOAST_MAX_CHUNK_SIZE;
-	uint32		span_bytes;
+	int64		room = (int64) n * 2 * o->dir.nparts;
+	Size		need = 0;
 
-	bloom_read_header_slice(toastrel, ptr, &v);
-	span_bytes = v.layout->span_bytes;
-	if (span_bytes == 0)
-	{
-		table_close(toastrel, AccessShareLock);
+	memset(b, 0, sizeof(*b));
+	if (room > 2 * (int64) nchunks + BLOOM_MAX_SPANS)
 		return false;
-	}
-	/* found doubles as the skip list until the answers go in */
-	hashes = bloom_hash_many(et, &v.hdr, elems, nulls, n, found);
-	refs = palloc(sizeof(BloomSpanRef) * Max(n, 1));
+	/* a call names at most BLOOM_MAX_SPANS: the check below stays inside */
+	b->spans = palloc(sizeof(BloomSpan) * (room + BLOOM_MAX_SPANS));
+	b->first = palloc(sizeof(int) * (n + 1));
 	for (int i = 0; i < n; i++)
 	{
-		bool		skip = found[i];
-
-		found[i] = false;
-		if (skip)
-			continue;
-		refs[nrefs].offset = v.layout->span_of(&v.hdr, hashes[i]);
-		refs[nrefs].index = i;
-		nrefs++;
+		b->first[i] = b->nspans;
+		if (!skip[i])
+			b->nspans += bloom_value_spans(o, hashes[i], b->spans + b->nspans);
+		if (b->nspans > room)
+			elog(ERROR, "more spans than the directory allows");
 	}
-	qsort(refs, nrefs, sizeof(BloomSpanRef), bloom_span_ref_cmp);
-
-	for (int first = 0; first < nrefs;)
+	b->first[n] = b->nspans;
+	for (int i = 0; i < b->nspans; i++)
+		need += b->spans[i].len;
+	b->buf = palloc(Max(need, 1));
+	b->dsts = palloc(sizeof(uint8 *) * Max(b->nspans, 1));
+	need = 0;
+	for (int i = 0; i < b->nspans; i++)
 	{
-		uint64		start = refs[first].offset;
-		uint64		end = start + span_bytes;
-		int			last = first + 1;
-		struct varlena *slice;
-
-		/* the run of spans this slice covers */
-		while (last < nrefs && refs[last].offset <= end + gap)
-		{
-			end = Max(end, refs[last].offset + span_bytes);
-			last++;
-		}
-		CHECK_FOR_INTERRUPTS();
-		slice = palloc(VARHDRSZ + (end - start));
-		bloom_toast_fetch(toastrel, ptr, (int32) (BLOOM_HEADER_SIZE + start),
-						  (int32) (end - start), slice);
-		for (int r = first; r < last; r++)
-		{
-			int			i = refs[r].index;
-
-			found[i] = v.layout->test_span(&v.hdr,
-										   (const uint8 *) VARDATA(slice) +
-										   (refs[r].offset - start),
-										   hashes[i]);
-		}
-		pfree(slice);
-		first = last;
+		b->dsts[i] = b->buf + need;
+		need += b->spans[i].len;
 	}
-	table_close(toastrel, AccessShareLock);
-	pfree(refs);
-	pfree(hashes);
 	return true;
 }
 
-void
-bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
-				 const bool *nulls, int n, bool *found)
+static void
+bloom_batch_spans_free(BloomBatchSpans *b)
+{
+	if (b->spans)
+		pfree(b->spans);
+	if (b->first)
+		pfree(b->first);
+	if (b->dsts)
+		pfree(b->dsts);
+	if (b->buf)
+		pfree(b->buf);
+}
+
+/*
+ * Answer a batch from the chunks its spans lie in, fetched in one scan;
+ * false (nothing answered) when they are too large a share of the value,
+ * or the spans too many to list.
+ */
+static bool
+bloom_probe_many_stored(const BloomKind *kind, BloomElemType *et,
+						const struct varatt_external *ptr, const Datum *elems,
+						const bool *nulls, int n, bool *found)
+{
+	BloomChunkReader r;
+	BloomOpened o;
+	BloomHash  *hashes;
+	BloomBatchSpans b;
+	bool		done;
+
+	bloom_chunks_begin(&r, ptr);
+	bloom_open_stored(kind, &r, &o);
+	bloom_walk_stored(&o, &r, NULL);
+	/* found doubles as the skip list until the answers go in */
+	hashes = bloom_hash_many(et, o.hash, elems, nulls, n, found);
+	done = bloom_batch_spans(&o, hashes, found, n, r.nchunks, &b);
+	if (done)
+	{
+		CHECK_FOR_INTERRUPTS();
+		done = bloom_chunks_gather(&r, b.spans, b.dsts, b.nspans,
+								   r.nchunks / BLOOM_WHOLE_READ_SHARE);
+	}
+	if (done)
+		for (int i = 0; i < n; i++)
+			found[i] = !found[i] &&
+				o.answer(&o.dir, (const uint8 *const *) b.dsts + b.first[i],
+						 hashes[i], false) != 0;
+	bloom_chunks_end(&r);
+	bloom_batch_spans_free(&b);
+	pfree(hashes);
+	return done;
+}
+
+static void
+bloom_probe_many_kind(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_arg,
+					  const Datum *elems, const bool *nulls, int n, bool *found)
 {
 	BloomProbeCache *pc = (BloomProbeCache *) fcinfo->flinfo->fn_extra;
 	Datum		d = PG_GETARG_DATUM(filter_arg);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	BloomView	v;
+	BloomOpened local;
 
 	Assert(pc != NULL);			/* bloom_probe_elem_type made it */
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
@@ -462,13 +799,26 @@ bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
 		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
 
 		if (is_new && sliceable &&
-			bloom_probe_many_slices(&pc->elem, &ptr, elems, nulls, n, found))
+			bloom_probe_many_stored(kind, &pc->elem, &ptr, elems, nulls, n, found))
 			return;
-		bloom_view_test_many(bloom_probe_cached(fcinfo, pc, e, d, sliceable),
-							 &pc->elem, elems, nulls, n, found);
+		bloom_opened_test_many(bloom_probe_cached(fcinfo, kind, pc, e, d, sliceable),
+							   &pc->elem, elems, nulls, n, found);
 		return;
 	}
-	bloom_read(d, &v);
-	bloom_view_test_many(&v, &pc->elem, elems, nulls, n, found);
+	bloom_open_memory(kind, d, &local);
+	bloom_opened_test_many(&local, &pc->elem, elems, nulls, n, found);
 }
 
+void
+bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
+				 const bool *nulls, int n, bool *found)
+{
+	bloom_probe_many_kind(fcinfo, &bloomfilter_kind, filter_arg, elems, nulls, n, found);
+}
+
+void
+cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
+			  const bool *nulls, int n, bool *found)
+{
+	bloom_probe_many_kind(fcinfo, &cuckoofilter_kind, filter_arg, elems, nulls, n, found);
+}

@@ -38,6 +38,18 @@
 #endif
 
 /*
+ * 18 replaced init_toast_snapshot(), which fills a caller's SnapshotData,
+ * with get_toast_snapshot(), which returns one.  BLOOM_TOAST_SNAPSHOT(space)
+ * is the snapshot to read TOAST chunks with (access/toast_internals.h),
+ * space a SnapshotData that older servers fill.
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_TOAST_SNAPSHOT(space)	((void) (space), get_toast_snapshot())
+#else
+#define BLOOM_TOAST_SNAPSHOT(space)	(init_toast_snapshot(space), (Snapshot) (space))
+#endif
+
+/*
  * 16's soft input errors are handled where they are reported:
  * BLOOM_INPUT_ERROR in bloomfilter_io.c (errsave on 16+, ereport on 15).
  */

@@ -32,6 +32,8 @@ typedef struct varlena CuckooFilter;
 
 /* a read-only view of any form of a value (validated against its length) */
 extern void cf_read(Datum d, CuckooView *v);
+/* its bytes alone, not checked */
+extern const uint8 *cf_read_bytes(Datum d, size_t *len);
 /* a writable copy in the current memory context, opened into v */
 extern CuckooFilter *cf_copy(Datum d, CuckooView *v);
 /* outside bytes (binary input, bytea), fully validated */
@@ -98,10 +100,10 @@ cf_set_key_type(CuckooView *v, uint32 key_type)
 pg_noreturn extern void cf_report_corrupt(CuckooCheck check);
 
 /*
- * Check of an element against the filter argument, with the per-call-site
- * cache in fn_extra (element type; the last stored value read, by its
- * TOAST pointer).  Returns the number of matching entries if count, else
- * 1 or 0.
+ * Check of an element against the filter argument through the probe path
+ * both types share (bloomfilter_probe.c: a stored value read by the spans
+ * a check needs, the per-call-site cache of stored values in fn_extra).
+ * Returns the number of matching entries if count, else 1 or 0.
  */
 extern uint64 cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count);
 

@@ -2,19 +2,15 @@
  *
  * cuckoofilter_datum.c
  *	  Reading and writing cuckoofilter values: the forms a datum takes,
- *	  writable copies, growth, merging, the probe cache, and the checks of
- *	  parameters with the errors users see.
+ *	  writable copies, growth, merging, and the checks of parameters with
+ *	  the errors users see.  Checks of elements go through the probe path
+ *	  both filter types share (bloomfilter_probe.c).
  *
  * A cuckoofilter is flat in every form; cf_agg's state is an expanded
  * object holding the flat value (bloomfilter_state.c).  Every read checks
  * the header and the sub-filter directory against the length first
  * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
  * validation on input raises XX001 instead of sending a read past its end.
- *
- * XXX: a point check of a stored value reads the whole value (once per
- * value per call site, then answers from the cache); reading only the
- * header and two buckets per sub-filter by TOAST slices, as bloomfilter
- * does for its one block, is left for later.
  *
  * src/cuckoofilter_datum.c
  *
@@ -50,13 +46,27 @@ cf_open(const uint8 *bytes, size_t len, CuckooView *v)
 		cf_report_corrupt(check);
 }
 
-void
-cf_read(Datum d, CuckooView *v)
+/*
+ * The bytes of any form, read-only: the flat value inside cf_agg's state,
+ * in line as they are, anything else detoasted into a fresh copy.
+ */
+const uint8 *
+cf_read_bytes(Datum d, size_t *len)
 {
 	CuckooState *s = cf_state_of(d, false);
 	struct varlena *flat = s ? s->flat : PG_DETOAST_DATUM_PACKED(d);
 
-	cf_open((const uint8 *) VARDATA_ANY(flat), VARSIZE_ANY_EXHDR(flat), v);
+	*len = VARSIZE_ANY_EXHDR(flat);
+	return (const uint8 *) VARDATA_ANY(flat);
+}
+
+void
+cf_read(Datum d, CuckooView *v)
+{
+	size_t		len;
+	const uint8 *bytes = cf_read_bytes(d, &len);
+
+	cf_open(bytes, len, v);
 }
 
 CuckooFilter *
@@ -288,102 +298,5 @@ cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
 	{
 		cf_grow(dst, dv, n, f, cxt, free_old);
 		free_old = true;
-	}
-}
-
-/* ---- probing ---- */
-
-/* elements between checks for a cancel in cf_probe_many (a power of 2) */
-#define CF_PROBE_INTERRUPT_ELEMS 4096
-
-typedef struct CfProbeCache
-{
-	BloomElemType elem;			/* first: see bloom_fn_cache */
-	bool		have_key;		/* key names the stored value held */
-	struct varatt_external key;
-	CuckooView	view;			/* of the value held */
-	struct varlena *held;
-} CfProbeCache;
-
-/*
- * The filter argument opened for checks: a stored value through the cache
- * (held until another stored value comes), any other form into *local.
- */
-static const CuckooView *
-cf_probe_open(FunctionCallInfo fcinfo, CfProbeCache *pc, int filter_arg,
-			  CuckooView *local)
-{
-	Datum		d = PG_GETARG_DATUM(filter_arg);
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	struct varatt_external ptr;
-
-	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
-	{
-		cf_read(d, local);
-		return local;
-	}
-	VARATT_EXTERNAL_GET_POINTER(ptr, raw);
-	if (!pc->have_key || memcmp(&ptr, &pc->key, sizeof(ptr)) != 0)
-	{
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-		if (pc->held)
-			pfree(pc->held);
-		pc->held = NULL;
-		pc->have_key = false;
-		pc->held = detoast_attr(raw);
-		MemoryContextSwitchTo(old);
-		cf_open(CUCKOOFILTER_BYTES(pc->held), VARSIZE(pc->held) - VARHDRSZ, &pc->view);
-		pc->key = ptr;
-		pc->have_key = true;
-	}
-	return &pc->view;
-}
-
-uint64
-cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
-{
-	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, false, sizeof(CfProbeCache));
-	CuckooView	local;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
-	BloomHash	h;
-
-	if (!bloom_key_hash(&pc->elem, PG_GETARG_DATUM(elem_arg), cf_hash_params(v), &h))
-		return 0;				/* no key of the filter's type equals it */
-	return count ? cuckoo_count(v, h) : (uint64) cuckoo_contains(v, h);
-}
-
-BloomElemType *
-cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
-{
-	CfProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, array_element,
-									  sizeof(CfProbeCache));
-
-	return &pc->elem;
-}
-
-/*
- * cf_contains_all's batch (a BloomProbeManyFn): the filter opened once, a
- * stored one detoasted once for all batches of the call site, then every
- * element hashed and looked up in its two buckets of each sub-filter.
- */
-void
-cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
-			  const bool *nulls, int n, bool *found)
-{
-	CfProbeCache *pc = (CfProbeCache *) fcinfo->flinfo->fn_extra;
-	CuckooView	local;
-	const CuckooView *v = cf_probe_open(fcinfo, pc, filter_arg, &local);
-	BloomHashParams hp = cf_hash_params(v);
-
-	for (int i = 0; i < n; i++)
-	{
-		BloomHash	h;
-
-		if ((i & (CF_PROBE_INTERRUPT_ELEMS - 1)) == CF_PROBE_INTERRUPT_ELEMS - 1)
-			CHECK_FOR_INTERRUPTS();
-		/* NULLs, and values no key of the filter's type equals: false */
-		found[i] = !nulls[i] && bloom_key_hash(&pc->elem, elems[i], hp, &h) &&
-			cuckoo_contains(v, h);
 	}
 }

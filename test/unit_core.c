@@ -585,7 +585,18 @@ test_layout_table(void)
 
 	CHECK(l != NULL && l->id == BLOOM_LAYOUT_BLOCKED512 && strcmp(l->name, "blocked512") == 0,
 		  "layout 1 is not blocked512");
-	CHECK(l->span_bytes == BLOOM_BLOCK_BYTES, "a blocked check reads one block");
+	{
+		BloomHeader bh;
+		BloomDir	dir;
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		uint8_t		payload[4 * BLOOM_BLOCK_BYTES] = {0};
+
+		bloom_header_init(&bh, 10, 0.01, 0, 4 * BLOOM_BLOCK_BITS, 3);
+		CHECK(bloom_dir_read(l, &bh, payload, sizeof(payload), &dir) == BLOOM_OK &&
+			  l->spans(&dir, bloom_hash_int64(7, 0), spans) == 1 &&
+			  spans[0].len == BLOOM_BLOCK_BYTES && spans[0].offset % BLOOM_BLOCK_BYTES == 0,
+			  "a blocked check reads one block");
+	}
 	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(5) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
 	CHECK(l->intersects && !l->grows && !l->removes && l->header_fpp != NULL,
@@ -665,6 +676,62 @@ unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
 		}
 	}
 	return payload;
+}
+
+/*
+ * A scalable filter's directory: every sub-filter's head where the walk
+ * finds it, all predicted right once the first is read (so a stored
+ * value's walk fetches them, and an element's spans, at once), spans
+ * inside the payload, members found.
+ */
+static void
+test_scalable_directory(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader hdr;
+	uint8_t    *payload = unit_scalable(&hdr, 1000, 0, 31000);
+	uint64_t	plen = l->payload_bytes(&hdr);
+	BloomDir	dir,
+				predicted;
+	BloomSpan	next,
+				pieces[BLOOM_MAX_PARTS];
+	const uint8_t *piece = NULL;
+	int			npieces = -1,
+				wrong = 0,
+				steps = 0;
+	bool		all = true;
+
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = plen;
+	while (l->dir_next(&hdr, &dir, piece, &next) == BLOOM_OK && next.len > 0)
+	{
+		/* predicted when the first head is read: the rest, from the next on */
+		if (steps == 1)
+		{
+			predicted = dir;
+			npieces = l->dir_predict(&hdr, &predicted, pieces, BLOOM_MAX_PARTS);
+		}
+		if (steps >= 1)
+			wrong += pieces[steps - 1].offset != next.offset || pieces[steps - 1].len != next.len;
+		piece = payload + next.offset;
+		steps++;
+	}
+	CHECK(next.len == 0 && dir.nparts == 5 && hdr.nhashes == 5, "scalable directory of %d parts",
+		  dir.nparts);
+	CHECK(steps == 5 && npieces == 4 && wrong == 0 &&
+		  memcmp(predicted.part, dir.part, sizeof(BloomPart) * 5) == 0,
+		  "scalable directory predicted: %d pieces, %d wrong", npieces, wrong);
+	for (int64_t i = 0; i < 31000; i++)
+	{
+		BloomSpan	spans[BLOOM_MAX_SPANS];
+		int			n = l->spans(&dir, bloom_hash_int64(i, 0), spans);
+
+		for (int j = 0; j < n; j++)
+			all &= spans[j].offset + spans[j].len <= plen;
+		all &= n == 5 && bloom_test_payload(l, &hdr, payload, bloom_hash_int64(i, 0));
+	}
+	CHECK(all, "scalable spans: a member not found or a span outside");
+	free(payload);
 }
 
 /*
@@ -797,6 +864,7 @@ main(void)
 	test_layout_table();
 	test_scalable_damaged_prefix();
 	test_scalable_union_overfills();
+	test_scalable_directory();
 	test_hashes_layout();
 
 	printf("%d passed, %d failed\n", passed, failed);

@@ -711,6 +711,151 @@ test_merge(void)
 	free(all.buf);
 }
 
+/*
+ * The answers from spans (what a check of a stored value reads) against
+ * the whole value's, key by key, for contains and count; every span inside
+ * the payload.  Returns the keys that disagree.
+ */
+static int
+spans_disagree(const uint8_t *buf, size_t len, uint32_t seed, int64_t from, int64_t to)
+{
+	CuckooView	v;
+	BloomDir	dir;
+	BloomSpan	next;
+	BloomSpan	spans[BLOOM_MAX_SPANS];
+	const uint8_t *at[BLOOM_MAX_SPANS];
+	const uint8_t *payload = buf + CUCKOO_HEADER_SIZE;
+	const uint8_t *piece = NULL;
+	int			bad = 0;
+
+	if (cuckoo_open(buf, len, &v) != CUCKOO_OK)
+		return -1;
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = len - CUCKOO_HEADER_SIZE;
+	while (cuckoo_dir_next(&v.hdr, &dir, piece, &next) == CUCKOO_OK && next.len > 0)
+		piece = payload + next.offset;
+	if (next.len != 0 || dir.nparts != v.hdr.nsub)
+		return -1;
+	for (int64_t k = from; k < to; k++)
+	{
+		BloomHash	h = key(k, seed);
+		int			n = cuckoo_spans(&dir, h, spans);
+
+		for (int i = 0; i < n; i++)
+		{
+			if (spans[i].offset + spans[i].len > dir.payload_len)
+				return -1;
+			at[i] = payload + spans[i].offset;
+		}
+		bad += cuckoo_answer(&dir, at, h, false) != (int) cuckoo_contains(&v, h) ||
+			(uint64_t) cuckoo_answer(&dir, at, h, true) != cuckoo_count(&v, h);
+	}
+	return bad;
+}
+
+/*
+ * Descriptors the walk reads that cuckoo_dir_predict, asked once the first
+ * was read, placed elsewhere, and whether its sub-filters were all right.
+ */
+static int
+wrong_predictions(const uint8_t *buf, size_t len, bool *parts_right)
+{
+	CuckooView	v;
+	BloomDir	dir,
+				predicted;
+	BloomSpan	next,
+				pieces[BLOOM_MAX_PARTS];
+	const uint8_t *piece = NULL;
+	int			npieces = 0,
+				wrong = 0;
+
+	if (cuckoo_open(buf, len, &v) != CUCKOO_OK)
+		return -1;
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = len - CUCKOO_HEADER_SIZE;
+	while (cuckoo_dir_next(&v.hdr, &dir, piece, &next) == CUCKOO_OK && next.len > 0)
+	{
+		if (dir.nparts == 1)
+		{
+			predicted = dir;
+			npieces = cuckoo_dir_predict(&v.hdr, &predicted, pieces, BLOOM_MAX_PARTS);
+		}
+		if (dir.nparts >= 1)
+			wrong += dir.nparts - 1 >= npieces || pieces[dir.nparts - 1].offset != next.offset;
+		piece = buf + CUCKOO_HEADER_SIZE + next.offset;
+	}
+	*parts_right = memcmp(predicted.part, dir.part, sizeof(BloomPart) * dir.nparts) == 0;
+	return wrong;
+}
+
+/* spans answer as the whole value does: grown, merged, copies, 1.2's */
+static void
+test_spans(void)
+{
+	Filter		f,
+				g,
+				m;
+	size_t		len = strlen(legacy_300) / 2;
+	uint8_t    *legacy = malloc(len);
+	CuckooView	v;
+	BloomDir	dir;
+	BloomSpan	next;
+
+	filter_new(&f, 1000, 0.01, 3);
+	for (int k = 0; k < 20000; k++)
+		filter_add(&f, key(k, 3));
+	CHECK(f.v.hdr.nsub >= 4 && spans_disagree(f.buf, f.v.len, 3, 0, 40000) == 0,
+		  "spans of a grown filter (%d sub-filters) answer as the whole", f.v.hdr.nsub);
+	{
+		bool		parts_right = false;
+
+		CHECK(wrong_predictions(f.buf, f.v.len, &parts_right) == 0 && parts_right,
+			  "growth's sub-filters predicted right");
+	}
+
+	/* b = 8 (small capacity), copies of a few keys: counts from spans */
+	filter_new(&g, 10, 0.2, 11);
+	for (int k = 0; k < 400; k++)
+		filter_add(&g, key(k % 7, 11));
+	CHECK(g.v.hdr.bucket_size == 8 && spans_disagree(g.buf, g.v.len, 11, 0, 5000) == 0,
+		  "spans count copies as the whole value (b = %d)", g.v.hdr.bucket_size);
+
+	filter_new(&m, 1000, 0.01, 3);
+	for (int k = 20000; k < 23000; k++)
+		filter_add(&m, key(k, 3));
+	filter_merge(&m, &f);
+	CHECK(spans_disagree(m.buf, m.v.len, 3, 0, 40000) == 0,
+		  "spans of a merged filter (%d sub-filters) answer as the whole", m.v.hdr.nsub);
+
+	for (size_t i = 0; i < len; i++)
+		sscanf(legacy_300 + 2 * i, "%2hhx", &legacy[i]);
+	CHECK(spans_disagree(legacy, len, 5, 0, 100300) == 0, "spans of a 1.2 value answer as 1.2");
+
+	/* a damaged directory ends the walk: a count, then the length */
+	CHECK(cuckoo_open(f.buf, f.v.len, &v) == CUCKOO_OK, "open");
+	bloom_store64le(v.sub[1].desc + 8, v.sub[1].count + 1);
+	memset(&dir, 0, sizeof(dir));
+	dir.payload_len = f.v.len - CUCKOO_HEADER_SIZE;
+	{
+		const uint8_t *piece = NULL;
+		CuckooCheck check;
+
+		while ((check = cuckoo_dir_next(&v.hdr, &dir, piece, &next)) == CUCKOO_OK && next.len > 0)
+			piece = f.buf + CUCKOO_HEADER_SIZE + next.offset;
+		CHECK(check == CUCKOO_BAD_COUNT, "a count off by one: %d", check);
+		memset(&dir, 0, sizeof(dir));
+		dir.payload_len = f.v.len - CUCKOO_HEADER_SIZE - 1;
+		piece = NULL;
+		while ((check = cuckoo_dir_next(&v.hdr, &dir, piece, &next)) == CUCKOO_OK && next.len > 0)
+			piece = f.buf + CUCKOO_HEADER_SIZE + next.offset;
+		CHECK(check == CUCKOO_BAD_LENGTH, "a value a byte short: %d", check);
+	}
+	free(f.buf);
+	free(g.buf);
+	free(m.buf);
+	free(legacy);
+}
+
 /* every refusal of validation */
 static void
 test_validation(void)
@@ -1221,6 +1366,7 @@ main(int argc, char **argv)
 	test_deletes(50000);
 	test_delete_half();
 	test_merge();
+	test_spans();
 	test_readme_recipe();
 	if (bench)
 	{

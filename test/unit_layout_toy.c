@@ -67,28 +67,40 @@ toy_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 }
 
 static uint64_t
-toy_bit(const BloomHeader *hdr, BloomHash h, int j)
+toy_bit(uint64_t nbits, BloomHash h, int j)
 {
-	return (h.h1 + (uint64_t) j * h.h2) % hdr->nbits;
+	return (h.h1 + (uint64_t) j * h.h2) % nbits;
 }
 
-static bool
-toy_test_span(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+/* k bits anywhere: the directory is one part, the payload, that a check reads whole */
+static BloomCheck
+toy_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece, BloomSpan *next)
 {
-	for (int j = 0; j < hdr->nhashes; j++)
-	{
-		uint64_t	b = toy_bit(hdr, h, j);
-
-		if (((span[b >> 3] >> (b & 7)) & 1) == 0)
-			return false;
-	}
-	return true;
+	(void) piece;
+	return bloom_dir_single(dir, hdr->nbits, hdr->nhashes, next);
 }
 
 static int
-toy_count(const BloomHeader *hdr, const uint8_t *span, BloomHash h)
+toy_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	return toy_test_span(hdr, span, h) ? 1 : 0;
+	(void) h;
+	spans[0].offset = 0;
+	spans[0].len = (uint32_t) (dir->part[0].size / 8);
+	return 1;
+}
+
+static int
+toy_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bool count)
+{
+	(void) count;				/* a bit cannot tell how many set it: 0 or 1 */
+	for (uint32_t j = 0; j < dir->part[0].width; j++)
+	{
+		uint64_t	b = toy_bit(dir->part[0].size, h, (int) j);
+
+		if (((spans[0][b >> 3] >> (b & 7)) & 1) == 0)
+			return 0;
+	}
+	return 1;
 }
 
 static size_t
@@ -97,7 +109,7 @@ toy_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (int j = 0; j < hdr->nhashes; j++)
 		{
-			uint64_t	b = toy_bit(hdr, hashes[i], j);
+			uint64_t	b = toy_bit(hdr->nbits, hashes[i], j);
 			uint8_t		bit = (uint8_t) (1u << (b & 7));
 
 			hdr->bits_set += (payload[b >> 3] & bit) == 0;
@@ -181,10 +193,9 @@ const BloomLayout bloom_toy_layout = {
 	.check_header = toy_check_header,
 	.check_payload = toy_check_payload,
 	.payload_bytes = toy_payload_bytes,
-	.span_bytes = 0,			/* k bits anywhere: a check reads it all */
-	.span_of = bloom_span_whole,
-	.test_span = toy_test_span,
-	.count = toy_count,
+	.dir_next = toy_dir_next,
+	.spans = toy_spans,
+	.answer = toy_answer,
 	.add = toy_add,
 	.same_shape = toy_same_shape,
 	.combine = toy_combine,

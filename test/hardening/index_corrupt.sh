@@ -41,10 +41,6 @@ done
 node_stop main
 
 page=8192
-poke() {	# poke FILE OFFSET HEXBYTES: overwrite bytes in place
-	printf "$(echo "$3" | sed 's/../\\x&/g')" |
-		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
 poke "${path[special]}" $((page + page - 8)) ffffffffffffffff
 poke "${path[lower]}" $((page + 12)) 1000
 dd if=/dev/zero of="${path[zeroed]}" bs=$page seek=1 count=1 conv=notrunc status=none
@@ -53,13 +49,6 @@ poke "${path[magic]}" 24 00000000
 poke "${path[nbits]}" $((24 + 8 + 16)) 00d0070000000000
 truncate -s $page "${path[truncated]}"
 node_start main
-
-expect_corrupt() {	# expect_corrupt WHAT SQL
-	local out
-	out=$(on main psql -X -q -d $DB -v VERBOSITY=verbose -c "$2" 2>&1 || true)
-	check "$1: XX001" "$(echo "$out" | grep -c 'ERROR:  XX001')" -eq 1
-	echo "$out" | grep ERROR | head -1 | sed 's/^/    /'
-}
 
 for d in $damages; do
 	expect_corrupt "$d: bf_index_contains" "SELECT bf_index_contains('i_$d', 7)"

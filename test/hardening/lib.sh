@@ -29,6 +29,18 @@ check() {	# check DESCRIPTION TEST-ARGS...: count a [ TEST-ARGS ] result
 	fi
 }
 
+poke() {	# poke FILE OFFSET HEXBYTES: overwrite bytes in place (corruption scripts)
+	printf "$(echo "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+expect_corrupt() {	# expect_corrupt WHAT SQL: SQL in $DB on node main fails with XX001
+	local out
+	out=$(on main psql -X -q -d "$DB" -v VERBOSITY=verbose -c "$2" 2>&1 || true)
+	check "$1: XX001" "$(echo "$out" | grep -c 'ERROR:  XX001')" -eq 1
+	echo "$out" | grep ERROR | head -1 | sed 's/^/    /'
+}
+
 finish() {	# print the tally; exit status says whether all passed
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
