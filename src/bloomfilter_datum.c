@@ -49,24 +49,6 @@ bloom_report_corrupt(BloomCheck check)
 			 errdetail_internal("%s", bloom_check_message(check))));
 }
 
-/* decode a header and check it against the value's total length */
-void
-bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t len)
-{
-	BloomCheck	check = BLOOM_BAD_LENGTH;
-
-	if (header_bytes >= BLOOM_HEADER_SIZE)
-	{
-		bloom_header_decode(bytes, &v->hdr);
-		check = bloom_validate_header(&v->hdr, len);
-	}
-	if (check != BLOOM_OK)
-		bloom_report_corrupt(check);
-	v->layout = bloom_layout_for(v->hdr.layout);
-	v->payload = NULL;
-}
-
-
 /* ---- memory ---- */
 
 /*
@@ -148,17 +130,6 @@ bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 	table_relation_fetch_toast_slice(toastrel, ptr->va_valueid,
 									 VARATT_EXTERNAL_GET_EXTSIZE(*ptr),
 									 offset, len, dst);
-}
-
-bool
-bloom_is_sliceable(Datum d, struct varatt_external *ptr)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-
-	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
-		return false;
-	VARATT_EXTERNAL_GET_POINTER(*ptr, raw);
-	return !VARATT_EXTERNAL_IS_COMPRESSED(*ptr);
 }
 
 void

@@ -17,6 +17,7 @@
 
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "fmgr.h"
 #include "nodes/nodes.h"
 #include "utils/expandeddatum.h"
@@ -44,9 +45,29 @@ typedef struct BloomView
  */
 #define BLOOM_INTERRUPT_ELEMS	4096
 
-/* decode a header and check it against the value's total length */
-extern void bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes,
-							size_t len);
+pg_noreturn extern void bloom_report_corrupt(BloomCheck check);
+
+/*
+ * Decode a header and check it against the value's total length.  Inline,
+ * as bloom_is_sliceable below: both are on the path of every check, which
+ * should not pass through this module (bloomfilter_probe.c).
+ */
+static inline void
+bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t len)
+{
+	BloomCheck	check = BLOOM_BAD_LENGTH;
+
+	if (header_bytes >= BLOOM_HEADER_SIZE)
+	{
+		bloom_header_decode(bytes, &v->hdr);
+		check = bloom_validate_header(&v->hdr, len);
+	}
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+	v->layout = bloom_layout_for(v->hdr.layout);
+	v->payload = NULL;
+}
+
 extern void bloom_read_header(Datum d, BloomView *v);
 extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
@@ -55,7 +76,16 @@ extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
  * Slices of an uncompressed out-of-line value (bloomfilter_datum.c), for
  * the header alone and for values read whole.
  */
-extern bool bloom_is_sliceable(Datum d, struct varatt_external *ptr);
+static inline bool
+bloom_is_sliceable(Datum d, struct varatt_external *ptr)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return false;
+	VARATT_EXTERNAL_GET_POINTER(*ptr, raw);
+	return !VARATT_EXTERNAL_IS_COMPRESSED(*ptr);
+}
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 							  int32 offset, int32 len, struct varlena *dst);
 extern void bloom_read_header_slice(Relation toastrel,
@@ -190,8 +220,6 @@ extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
 							  bool intersect);
 pg_noreturn extern void bloom_shape_error(const BloomHeader *a, const BloomHeader *b,
 										  bool intersect);
-pg_noreturn extern void bloom_report_corrupt(BloomCheck check);
-
 /*
  * The aggregate's state: an expanded object owned by the aggregate's memory
  * context.  It holds the payload 64-byte aligned and a buffer of element
