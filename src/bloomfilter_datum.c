@@ -132,7 +132,7 @@ bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 									 offset, len, dst);
 }
 
-void
+static void
 bloom_read_header_slice(Relation toastrel, const struct varatt_external *ptr,
 						BloomView *v)
 {

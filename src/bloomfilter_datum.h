@@ -73,8 +73,9 @@ extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
 
 /*
- * Slices of an uncompressed out-of-line value (bloomfilter_datum.c), for
- * the header alone and for values read whole.
+ * Whether d is an uncompressed out-of-line value, whose parts can be read
+ * alone (its pointer into *ptr); and a slice of one (bloomfilter_datum.c),
+ * for the header alone and for values read whole.
  */
 static inline bool
 bloom_is_sliceable(Datum d, struct varatt_external *ptr)
@@ -86,10 +87,9 @@ bloom_is_sliceable(Datum d, struct varatt_external *ptr)
 	VARATT_EXTERNAL_GET_POINTER(*ptr, raw);
 	return !VARATT_EXTERNAL_IS_COMPRESSED(*ptr);
 }
+
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 							  int32 offset, int32 len, struct varlena *dst);
-extern void bloom_read_header_slice(Relation toastrel,
-									const struct varatt_external *ptr, BloomView *v);
 
 /*
  * Chunks of an uncompressed out-of-line value fetched by number, many in one
