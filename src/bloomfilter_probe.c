@@ -139,9 +139,7 @@ cuckoo_kind_open(BloomOpened *o, const uint8 *front, size_t len)
 
 	if (check != CUCKOO_OK)
 		cf_report_corrupt(check);
-	o->hash.seed = hdr->seed;
-	o->hash.key_type = hdr->key_type;
-	o->hash.hash_id = hdr->hash_id;
+	o->hash = cf_hash_params(hdr);
 	o->layout = NULL;
 	o->spans = cuckoo_spans;
 	o->answer = cuckoo_answer;

@@ -79,13 +79,13 @@ extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *
 
 /* what hashing an element reads of a cuckoo filter, as of a bloom filter */
 static inline BloomHashParams
-cf_hash_params(const CuckooView *v)
+cf_hash_params(const CuckooHeader *hdr)
 {
 	BloomHashParams hp;
 
-	hp.seed = v->hdr.seed;
-	hp.key_type = v->hdr.key_type;
-	hp.hash_id = v->hdr.hash_id;
+	hp.seed = hdr->seed;
+	hp.key_type = hdr->key_type;
+	hp.hash_id = hdr->hash_id;
 	return hp;
 }
 

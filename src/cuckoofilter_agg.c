@@ -55,7 +55,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 		s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
 						 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
 						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE);
-		s->hash = cf_hash_params(&s->view);
+		s->hash = cf_hash_params(&s->view.hdr);
 	}
 	if (!PG_ARGISNULL(1))
 	{

@@ -104,7 +104,7 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	{
 		/* unchanged when present (add_nx) or absent (delete): no copy */
 		cf_read(PG_GETARG_DATUM(0), &v);
-		hp = cf_hash_params(&v);
+		hp = cf_hash_params(&v.hdr);
 		if (verb == CF_DELETE)
 		{
 			/* a value no key of the filter's type equals was never added */
@@ -122,7 +122,7 @@ cf_change(FunctionCallInfo fcinfo, CfVerb verb)
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
 	if (verb == CF_ADD)
 	{
-		hp = cf_hash_params(&v);
+		hp = cf_hash_params(&v.hdr);
 		bloom_key_first_add(et, &hp.key_type, v.hdr.items == 0);
 		h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), hp);
 	}
@@ -173,7 +173,7 @@ cf_change_all(FunctionCallInfo fcinfo, bool delete)
 	arr = PG_GETARG_ANY_ARRAY_P(1);
 	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	cf = cf_copy(PG_GETARG_DATUM(0), &v);
-	hp = cf_hash_params(&v);
+	hp = cf_hash_params(&v.hdr);
 	if (!delete)
 	{
 		bloom_key_first_add(et, &hp.key_type, v.hdr.items == 0);
