@@ -20,6 +20,7 @@
 #include "access/detoast.h"
 #include "fmgr.h"
 #include "nodes/nodes.h"
+#include "storage/itemptr.h"
 #include "utils/expandeddatum.h"
 #include "utils/relcache.h"
 
@@ -92,14 +93,11 @@ extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *p
 							  int32 offset, int32 len, struct varlena *dst);
 
 /*
- * Chunks of an uncompressed out-of-line value fetched by number, many in one
- * index scan (bloomfilter_toast.c), for the checks that read only what they
- * need.  A reader holds the chunks fetched so far for one check.
+ * Chunks of an uncompressed out-of-line value fetched by number
+ * (bloomfilter_toast.c), for the checks that read only what they need.  A
+ * reader holds the chunks fetched so far for one check, and where the first
+ * of them lies, from which it predicts where the others do.
  */
-typedef void (*BloomChunkFn) (void *arg, int index, const char *data, int32 size);
-extern void bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-									 const int32 *seqs, int n, BloomChunkFn fn, void *arg);
-
 typedef struct BloomChunkReader
 {
 	Relation	toastrel;
@@ -109,6 +107,9 @@ typedef struct BloomChunkReader
 	int			nheld;
 	int32	   *held;			/* chunk numbers held, sorted */
 	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
+	int32		anchor_seq;		/* a chunk found by the index; -1 before */
+	ItemPointerData anchor_tid; /* where it lies */
+	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
 } BloomChunkReader;
 
 /* Spans here are (offset, length) in the value, header included. */

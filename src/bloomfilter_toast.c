@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_toast.c
- *	  Chunks of an out-of-line value, fetched by their numbers in one index
- *	  scan of the TOAST relation, for the checks that read only what they
- *	  need (bloomfilter_probe.c).
+ *	  Chunks of an out-of-line value, fetched by their numbers, for the
+ *	  checks that read only what they need (bloomfilter_probe.c).
  *
  * PostgreSQL reads a slice of a stored value with one scan of the TOAST
  * index per slice, over a range of chunk numbers.  A check that needs a few
@@ -12,9 +11,22 @@
  * stretch, and starting a scan costs more than reading a chunk.  So the
  * chunks a check needs are asked for together, chunk_id = X AND chunk_seq
  * = ANY(array): btree takes the array in one scan and returns the chunks in
- * order.  Every chunk is checked as heap_fetch_toast_slice checks it (its
- * number, its size, the last one's size) and anything unexpected raises
- * XX001.
+ * order.
+ *
+ * Even so, before PostgreSQL 17 btree descends from the root for each
+ * number in the array: three or four buffers and a dozen comparisons per
+ * chunk, most of a batch's cost.  A value is stored a chunk after another,
+ * EXTERN_TUPLES_PER_PAGE to a page, so once the index has given the place
+ * of one chunk (the first, which holds the header) the places of the
+ * others follow, unless the value went into free space scattered over
+ * several pages.  Each chunk is looked for at its predicted place first,
+ * and taken only if the tuple there is visible to the TOAST snapshot and
+ * carries this value's OID and the chunk's number; the chunks not found
+ * there are fetched by the index, in one scan as above.  A prediction that
+ * fails costs a buffer, never an answer.
+ *
+ * Every chunk is checked as heap_fetch_toast_slice checks it (its number,
+ * its size, the last one's size) and anything unexpected raises XX001.
  *
  * A reader holds the chunks fetched so far for one check, so that the
  * pieces of a value's directory and the spans after it are fetched once.
@@ -26,12 +38,15 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/heapam.h"
 #include "access/heaptoast.h"
 #include "access/table.h"
 #include "access/toast_internals.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_collation_d.h"
 #include "catalog/pg_type_d.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "utils/array.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
@@ -77,72 +92,187 @@ bloom_chunk_data(HeapTuple tup, TupleDesc desc, Relation toastrel, Oid valueid,
 	bloom_chunk_corrupt(toastrel, valueid, "toasted data in chunk", *seq, *seq);
 }
 
-/*
- * Fetch chunks seqs[0..n) (sorted, distinct, each below the value's count
- * of chunks) of the value ptr names, handing each to fn with its index in
- * seqs, while its buffer is held.
- */
-void
-bloom_toast_fetch_chunks(Relation toastrel, const struct varatt_external *ptr,
-						 const int32 *seqs, int n, BloomChunkFn fn, void *arg)
+typedef void (*BloomChunkFn) (void *arg, int index, const char *data, int32 size);
+
+/* raise XX001 unless chunk seq of r's value has the size it must have */
+static void
+bloom_chunk_check_size(const BloomChunkReader *r, int32 seq, int32 size)
 {
-	int32		extsize = VARATT_EXTERNAL_GET_EXTSIZE(*ptr);
-	int32		nchunks = (extsize - 1) / TOAST_MAX_CHUNK_SIZE + 1;
+	int32		expected = seq < r->nchunks - 1 ? TOAST_MAX_CHUNK_SIZE :
+		r->extsize - (r->nchunks - 1) * TOAST_MAX_CHUNK_SIZE;
+
+	if (size != expected)
+		bloom_chunk_corrupt(r->toastrel, r->ptr.va_valueid, "unexpected chunk size",
+							size, expected);
+}
+
+/*
+ * Where chunk seq would lie if the value's chunks followed the anchor's
+ * place in order, EXTERN_TUPLES_PER_PAGE to a page, as a value stored at
+ * once into pages with no room left elsewhere does; false if that is past
+ * the relation's end, or before its start.
+ */
+static bool
+bloom_chunk_predict(BloomChunkReader *r, int32 seq, ItemPointer tid)
+{
+	int64		pos = (int64) ItemPointerGetBlockNumber(&r->anchor_tid) * EXTERN_TUPLES_PER_PAGE +
+		(ItemPointerGetOffsetNumber(&r->anchor_tid) - FirstOffsetNumber) +
+		(seq - r->anchor_seq);
+
+	if (pos < 0)
+		return false;
+	if (r->nblocks == InvalidBlockNumber)
+		r->nblocks = RelationGetNumberOfBlocks(r->toastrel);
+	if (pos / EXTERN_TUPLES_PER_PAGE >= r->nblocks)
+		return false;
+	ItemPointerSet(tid, (BlockNumber) (pos / EXTERN_TUPLES_PER_PAGE),
+				   (OffsetNumber) (pos % EXTERN_TUPLES_PER_PAGE + FirstOffsetNumber));
+	return true;
+}
+
+/*
+ * Chunk seq at its predicted place: handed to fn as index if the tuple
+ * there is visible and is that chunk of this value (the unique index on
+ * (chunk_id, chunk_seq), and OIDs never reused while any tuple holds them,
+ * make it the chunk the index would return); false, with nothing done,
+ * if it is not.
+ */
+static bool
+bloom_chunk_fetch_predicted(BloomChunkReader *r, Snapshot snapshot, int32 seq,
+							BloomChunkFn fn, void *arg, int index)
+{
+	HeapTupleData tup;
+	Buffer		buf;
+	bool		isnull;
+	int32		got;
+	int32		size;
+	const char *data;
+
+	if (!bloom_chunk_predict(r, seq, &tup.t_self) ||
+		!heap_fetch(r->toastrel, snapshot, &tup, &buf, false))
+		return false;
+	if (DatumGetObjectId(fastgetattr(&tup, 1, r->toastrel->rd_att, &isnull)) !=
+		r->ptr.va_valueid || isnull ||
+		DatumGetInt32(fastgetattr(&tup, 2, r->toastrel->rd_att, &isnull)) != seq || isnull)
+	{
+		ReleaseBuffer(buf);
+		return false;
+	}
+	data = bloom_chunk_data(&tup, r->toastrel->rd_att, r->toastrel, r->ptr.va_valueid,
+							&got, &size);
+	bloom_chunk_check_size(r, seq, size);
+	fn(arg, index, data, size);
+	ReleaseBuffer(buf);
+	return true;
+}
+
+/*
+ * Chunks seqs[0..n) (sorted, distinct, each below the value's count of
+ * chunks) of r's value by the index, in one scan: each handed to fn with
+ * its index in seqs (through map, when given), while its buffer is held.
+ * The first becomes r's anchor if it has none.
+ */
+static void
+bloom_chunks_fetch_indexed(BloomChunkReader *r, Snapshot snapshot, const int32 *seqs,
+						   const int *map, int n, BloomChunkFn fn, void *arg)
+{
 	Relation   *toastidxs;
 	int			nindexes;
-	int			valid = toast_open_indexes(toastrel, AccessShareLock, &toastidxs, &nindexes);
+	int			valid = toast_open_indexes(r->toastrel, AccessShareLock, &toastidxs, &nindexes);
 	ScanKeyData keys[2];
-	Datum	   *elems = palloc(sizeof(Datum) * n);
 	ArrayType  *arr = NULL;
-	SnapshotData snapshot;
 	SysScanDesc scan;
 	HeapTuple	tup;
 	int			next = 0;
 
-	for (int i = 0; i < n; i++)
-		elems[i] = Int32GetDatum(seqs[i]);
-	if (n > 1)
-		arr = construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
 	ScanKeyInit(&keys[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(ptr->va_valueid));
+				ObjectIdGetDatum(r->ptr.va_valueid));
 	/* one chunk (the header's) needs no array, whose set-up costs */
 	if (n == 1)
 		ScanKeyInit(&keys[1], (AttrNumber) 2, BTEqualStrategyNumber, F_INT4EQ,
 					Int32GetDatum(seqs[0]));
 	else
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * n);
+
+		for (int i = 0; i < n; i++)
+			elems[i] = Int32GetDatum(seqs[i]);
+		arr = construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+		pfree(elems);
 		ScanKeyEntryInitialize(&keys[1], SK_SEARCHARRAY, (AttrNumber) 2,
 							   BTEqualStrategyNumber, InvalidOid, C_COLLATION_OID,
 							   F_INT4EQ, PointerGetDatum(arr));
-	scan = systable_beginscan_ordered(toastrel, toastidxs[valid],
-									  BLOOM_TOAST_SNAPSHOT(&snapshot), 2, keys);
+	}
+	scan = systable_beginscan_ordered(r->toastrel, toastidxs[valid], snapshot, 2, keys);
 	while ((tup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
 	{
 		int32		seq;
 		int32		size;
-		const char *data = bloom_chunk_data(tup, toastrel->rd_att, toastrel,
-											ptr->va_valueid, &seq, &size);
-		int32		expected;
+		const char *data = bloom_chunk_data(tup, r->toastrel->rd_att, r->toastrel,
+											r->ptr.va_valueid, &seq, &size);
 
 		if (next >= n || seq != seqs[next])
-			bloom_chunk_corrupt(toastrel, ptr->va_valueid, "unexpected chunk number",
+			bloom_chunk_corrupt(r->toastrel, r->ptr.va_valueid, "unexpected chunk number",
 								seq, next < n ? seqs[next] : -1);
-		expected = seq < nchunks - 1 ? TOAST_MAX_CHUNK_SIZE :
-			extsize - (nchunks - 1) * TOAST_MAX_CHUNK_SIZE;
-		if (size != expected)
-			bloom_chunk_corrupt(toastrel, ptr->va_valueid, "unexpected chunk size",
-								size, expected);
-		fn(arg, next, data, size);
+		bloom_chunk_check_size(r, seq, size);
+		if (r->anchor_seq < 0)
+		{
+			r->anchor_seq = seq;
+			r->anchor_tid = tup->t_self;
+		}
+		fn(arg, map ? map[next] : next, data, size);
 		if ((++next & (BLOOM_CHUNK_INTERRUPT - 1)) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	if (next < n)
-		bloom_chunk_corrupt(toastrel, ptr->va_valueid, "missing chunk number",
+		bloom_chunk_corrupt(r->toastrel, r->ptr.va_valueid, "missing chunk number",
 							seqs[next], seqs[next]);
 	systable_endscan_ordered(scan);
 	toast_close_indexes(toastidxs, nindexes, AccessShareLock);
 	if (arr)
 		pfree(arr);
-	pfree(elems);
+}
+
+/*
+ * Fetch chunks seqs[0..n) (sorted, distinct, each below the value's count
+ * of chunks) of r's value, handing each to fn with its index in seqs while
+ * its buffer is held.  Once the reader has an anchor, each chunk is first
+ * looked for where the anchor predicts it, which costs a buffer instead of
+ * a descent of the index; the chunks not found there (a value stored into
+ * the free space of several pages, or moved by VACUUM FULL) are fetched by
+ * the index in one scan.  A toast relation of another table access method
+ * is read by the index alone.
+ */
+static void
+bloom_toast_fetch_chunks(BloomChunkReader *r, const int32 *seqs, int n, BloomChunkFn fn,
+						 void *arg)
+{
+	SnapshotData space;
+	Snapshot	snapshot = BLOOM_TOAST_SNAPSHOT(&space);
+	int32	   *left;
+	int		   *map;
+	int			nleft = 0;
+
+	if (r->anchor_seq < 0 || r->toastrel->rd_rel->relam != HEAP_TABLE_AM_OID)
+	{
+		bloom_chunks_fetch_indexed(r, snapshot, seqs, NULL, n, fn, arg);
+		return;
+	}
+	left = palloc(sizeof(int32) * n);
+	map = palloc(sizeof(int) * n);
+	for (int i = 0; i < n; i++)
+	{
+		if ((i & (BLOOM_CHUNK_INTERRUPT - 1)) == BLOOM_CHUNK_INTERRUPT - 1)
+			CHECK_FOR_INTERRUPTS();
+		if (bloom_chunk_fetch_predicted(r, snapshot, seqs[i], fn, arg, i))
+			continue;
+		left[nleft] = seqs[i];
+		map[nleft++] = i;
+	}
+	if (nleft > 0)
+		bloom_chunks_fetch_indexed(r, snapshot, left, map, nleft, fn, arg);
+	pfree(left);
+	pfree(map);
 }
 
 /* ---- a reader of one value's chunks ---- */
@@ -156,6 +286,8 @@ bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr)
 	r->nheld = 0;
 	r->held = NULL;
 	r->data = NULL;
+	r->anchor_seq = -1;
+	r->nblocks = InvalidBlockNumber;
 	r->toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
 }
 
@@ -276,7 +408,7 @@ bloom_chunks_hold(BloomChunkReader *r, const BloomSpan *spans, int n)
 				dsts[b++] = at;
 			}
 		}
-		bloom_toast_fetch_chunks(r->toastrel, &r->ptr, seqs, nmissing, bloom_chunk_store, dsts);
+		bloom_toast_fetch_chunks(r, seqs, nmissing, bloom_chunk_store, dsts);
 		if (r->held)
 		{
 			pfree(r->held);
@@ -457,7 +589,7 @@ bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *d
 		g.pieces = &p;
 		g.seqs = seqs;
 		if (nseqs > 0)
-			bloom_toast_fetch_chunks(r->toastrel, &r->ptr, seqs, nseqs, bloom_chunk_gather, &g);
+			bloom_toast_fetch_chunks(r, seqs, nseqs, bloom_chunk_gather, &g);
 	}
 	pfree(seqs);
 	pfree(p.pieces);
