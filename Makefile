@@ -84,10 +84,14 @@ check-symbols: all
 	echo "check-symbols: no exported name clashes with the server's"
 
 # A layout's id and table are named only in its own file, the registry and
-# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout).
+# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout);
+# every filter kind's entry is complete, and only the entries call the cuckoo
+# core or a layout's callbacks (scripts/check-kinds.py; CONTRIBUTING.md: The
+# kind table).
 .PHONY: check-layouts
 check-layouts:
 	python3 scripts/check-layouts.py --self-test
+	python3 scripts/check-kinds.py --self-test
 
 # House rules a script can check: no function in src/ over 80 lines (the
 # script is held to a sample of its own first: --self-test).
