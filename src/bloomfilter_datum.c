@@ -2,8 +2,8 @@
  *
  * bloomfilter_datum.c
  *	  The forms of a value and how each is read and written: a
- *	  bloomfilter's header, slices and whole value; private copies of
- *	  either type.
+ *	  bloomfilter's header, slices and whole value; the bytes, the front
+ *	  and private copies of a value of either type.
  *
  * A filter reaches a function in one of four forms: in line (possibly with
  * a short header), out of line uncompressed (the type's default storage is
@@ -185,6 +185,24 @@ bloom_read_bytes(Datum d, size_t *len)
 
 	*len = VARSIZE_ANY_EXHDR(flat);
 	return (const uint8 *) VARDATA_ANY(flat);
+}
+
+/*
+ * The first need bytes of a value of any form (fewer if it is shorter:
+ * *len says how many), read-only: a slice of an out-of-line or compressed
+ * value, which *copy then holds for the caller to free (else NULL).
+ */
+const uint8 *
+bloom_read_front(Datum d, Size need, size_t *len, void **copy)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *front = raw;
+
+	*copy = NULL;
+	if (VARATT_IS_EXTENDED(raw))
+		*copy = front = detoast_attr_slice(raw, 0, need);
+	*len = VARSIZE_ANY_EXHDR(front);
+	return (const uint8 *) VARDATA_ANY(front);
 }
 
 void

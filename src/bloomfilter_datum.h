@@ -71,6 +71,7 @@ bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t le
 extern void bloom_read_header(Datum d, BloomView *v);
 extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
+extern const uint8 *bloom_read_front(Datum d, Size need, size_t *len, void **copy);
 
 /*
  * Whether d is an uncompressed out-of-line value, whose parts can be read
@@ -186,8 +187,6 @@ extern BloomFilter *bloom_agg_result(Datum d);
 extern bool bloom_agg_owns(FunctionCallInfo fcinfo, int argno);
 extern void bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
 									const char *fname, const char *aggname);
-extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
-									   BloomView *v);
 
 /*
  * Union-like functions of either filter type ignore a NULL operand, as

@@ -22,7 +22,6 @@
  */
 #include "postgres.h"
 
-#include "access/detoast.h"
 #include "miscadmin.h"
 
 #include "bloomfilter_kind.h"
@@ -92,10 +91,8 @@ const uint8 *
 cf_read_bytes(Datum d, size_t *len)
 {
 	CuckooState *s = cf_state_of(d, false);
-	struct varlena *flat = s ? s->flat : PG_DETOAST_DATUM_PACKED(d);
 
-	*len = VARSIZE_ANY_EXHDR(flat);
-	return (const uint8 *) VARDATA_ANY(flat);
+	return bloom_read_bytes(s ? PointerGetDatum(s->flat) : d, len);
 }
 
 void
@@ -138,23 +135,21 @@ cf_read_shape(Datum d, CuckooView *v)
 {
 	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
 	CuckooState *s = cf_state_of(d, false);
-	struct varlena *raw = s ? s->flat : (struct varlena *) DatumGetPointer(d);
-	struct varlena *front = raw;
-	const uint8 *bytes;
+	size_t		len;
+	void	   *copy;
+	const uint8 *bytes = bloom_read_front(s ? PointerGetDatum(s->flat) : d, need, &len,
+										  &copy);
 
-	if (VARATT_IS_EXTENDED(raw))
-		front = detoast_attr_slice(raw, 0, need);
-	if (VARSIZE_ANY_EXHDR(front) < need)
+	if (len < need)
 		cf_report_corrupt(CUCKOO_BAD_LENGTH);
-	bytes = (const uint8 *) VARDATA_ANY(front);
 	if (bloom_load32le(bytes) != CUCKOO_MAGIC)
 		cf_report_corrupt(CUCKOO_BAD_MAGIC);
 	memset(v, 0, offsetof(CuckooView, sub) + sizeof(CuckooSub));
 	cuckoo_header_decode(bytes, &v->hdr);
 	v->sub[0].nbuckets = bloom_load64le(bytes + CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_NBUCKETS);
 	v->sub[0].fp_bits = bytes[CUCKOO_HEADER_SIZE + CUCKOO_SUB_OFF_FP_BITS];
-	if (front != raw)
-		pfree(front);
+	if (copy != NULL)
+		pfree(copy);
 }
 
 /* ---- new filters ---- */
