@@ -21,6 +21,7 @@ Comments are not code and are skipped.
 
 Run by `make check-layouts`, part of `make test`.
 """
+import importlib.util
 import os
 import re
 import shutil
@@ -53,11 +54,17 @@ DESIGNATED = re.compile(r'^\s*\.(\w+)\s*=', re.M)
 NEEDS = re.compile(r'BLOOM_KIND_NEEDS\(kind, (\w+)\)|return "(\w+)";')
 
 
-def strip_comments(text):
-    """C comments become blanks, keeping line breaks (and so line numbers)."""
-    def blank(m):
-        return re.sub(r'[^\n]', ' ', m.group(0))
-    return re.sub(r'/\*.*?\*/|//[^\n]*', blank, text, flags=re.S)
+def _layouts_script():
+    """scripts/check-layouts.py, whose reading of C this check shares."""
+    spec = importlib.util.spec_from_file_location(
+        'check_layouts', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                      'check-layouts.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+strip_comments = _layouts_script().strip_comments
 
 
 def read(src, name):

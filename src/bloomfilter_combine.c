@@ -56,44 +56,38 @@ bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a, const BloomVa
  * aggregates ignore NULL rows, so that
  *		UPDATE t SET bf = bf_union(bf, (SELECT bf_agg(...) FROM new_rows))
  * keeps the stored filter when there are no new rows.  Both NULL: NULL.
- * The operands are four views of up to a few kB each, hence palloc.
+ * The four views (a cuckoo filter's is about 3.5 kB) stay on the stack: a
+ * transition function of bf_union_agg comes here once a row.
  */
 Datum
 bloom_combine_kind(FunctionCallInfo fcinfo, const BloomKind *kind, bool intersect)
 {
-	BloomValue *a,
-			   *b,
-			   *dst,
-			   *src;
+	BloomValue	a,
+				b,
+				dst,
+				src;
 	int			dst_arg = 0;
 	uint32		key_type;
-	Datum		result;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return bloom_other_operand(fcinfo);
-	a = palloc(sizeof(BloomValue) * 4);
-	b = a + 1;
-	dst = a + 2;
-	src = a + 3;
-	kind->look_shape(PG_GETARG_DATUM(0), a);
-	kind->look_shape(PG_GETARG_DATUM(1), b);
-	key_type = kind->check_combine(a, b, intersect);
-	if (kind->into_second(a, b))
+	kind->look_shape(PG_GETARG_DATUM(0), &a);
+	kind->look_shape(PG_GETARG_DATUM(1), &b);
+	key_type = kind->check_combine(&a, &b, intersect);
+	if (kind->into_second(&a, &b))
 		dst_arg = 1;
 	if (intersect || dst_arg == 1)
-		kind->copy(PG_GETARG_DATUM(dst_arg), dst);
+		kind->copy(PG_GETARG_DATUM(dst_arg), &dst);
 	else if (bloom_agg_owns(fcinfo, 0))
-		kind->adopt((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), dst);
+		kind->adopt((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), &dst);
 	else
-		kind->copy(PG_GETARG_DATUM(0), dst);
-	kind->read(PG_GETARG_DATUM(1 - dst_arg), src);
-	kind->set_key_type(dst, key_type);
-	if (!kind->combine(dst, src, intersect))
-		bloom_kind_shape_error(kind, a, b, intersect);
-	kind->finish(dst);
-	result = bloom_value_datum(dst);
-	pfree(a);
-	PG_RETURN_DATUM(result);
+		kind->copy(PG_GETARG_DATUM(0), &dst);
+	kind->read(PG_GETARG_DATUM(1 - dst_arg), &src);
+	kind->set_key_type(&dst, key_type);
+	if (!kind->combine(&dst, &src, intersect))
+		bloom_kind_shape_error(kind, &a, &b, intersect);
+	kind->finish(&dst);
+	PG_RETURN_DATUM(bloom_value_datum(&dst));
 }
 
 /* an unsized aggregate's partial states: hashes, added rather than ORed */
