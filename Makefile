@@ -76,7 +76,10 @@ unit-sizing: test/unit_sizing
 
 # The server's own exported functions take precedence over a loaded
 # library's: one of ours with the same name would silently call the server's.
+# And every C symbol an install or upgrade script names, released ones
+# included, must be exported (scripts/check-script-symbols.py).
 check-symbols: all
+	python3 scripts/check-script-symbols.py --self-test $(shlib)
 	@nm -D --defined-only $(shlib) | awk '{print $$3}' | sort > .symbols.ours
 	@nm -D --defined-only $(shell $(PG_CONFIG) --bindir)/postgres | awk '{print $$3}' | sort > .symbols.server
 	@clash=$$(comm -12 .symbols.ours .symbols.server); rm -f .symbols.ours .symbols.server; \
