@@ -76,7 +76,10 @@ unit-sizing: test/unit_sizing
 
 # The server's own exported functions take precedence over a loaded
 # library's: one of ours with the same name would silently call the server's.
+# And every C symbol an install or upgrade script names, released ones
+# included, must be exported (scripts/check-script-symbols.py).
 check-symbols: all
+	python3 scripts/check-script-symbols.py --self-test $(shlib)
 	@nm -D --defined-only $(shlib) | awk '{print $$3}' | sort > .symbols.ours
 	@nm -D --defined-only $(shell $(PG_CONFIG) --bindir)/postgres | awk '{print $$3}' | sort > .symbols.server
 	@clash=$$(comm -12 .symbols.ours .symbols.server); rm -f .symbols.ours .symbols.server; \
@@ -84,10 +87,14 @@ check-symbols: all
 	echo "check-symbols: no exported name clashes with the server's"
 
 # A layout's id and table are named only in its own file, the registry and
-# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout).
+# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout);
+# every filter kind's entry is complete, and only the entries call the cuckoo
+# core or a layout's callbacks (scripts/check-kinds.py; CONTRIBUTING.md: The
+# kind table).
 .PHONY: check-layouts
 check-layouts:
 	python3 scripts/check-layouts.py --self-test
+	python3 scripts/check-kinds.py --self-test
 
 # House rules a script can check: no function in src/ over 80 lines (the
 # script is held to a sample of its own first: --self-test).

@@ -38,11 +38,10 @@ ALLOWED = {
         (1, 'bf_agg(element, capacity, error_rate) makes a plain filter'),
     ('bloomfilter_am.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (2, "the index's metapage and pages hold a blocked512 filter"),
-    ('bloomfilter_create.c', 'BLOOM_LAYOUT_BLOCKED512'):
-        (1, "bloom_new_scalable checks its request as a plain filter's"),
-    ('bloomfilter_op.c', 'BLOOM_LAYOUT_BLOCKED512'):
-        (1, "bf_create's forms of 1.0 make a plain filter"),
-    ('bloomfilter_op.c', 'BLOOM_LAYOUT_COUNTING4'):
+    ('bloomfilter_kind.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        (2, "bf_create's forms of 1.0 make a plain filter, and bloom_new_scalable "
+            "checks its request as a plain filter's"),
+    ('bloomfilter_kind.c', 'BLOOM_LAYOUT_COUNTING4'):
         (1, "bf_create's counting argument (1.2) makes a counting filter"),
 }
 

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_datum.c
- *	  The forms of a bloomfilter value and how each is read and written.
+ *	  The forms of a value and how each is read and written: a
+ *	  bloomfilter's header, slices and whole value; the bytes, the front
+ *	  and private copies of a value of either type.
  *
  * A filter reaches a function in one of four forms: in line (possibly with
  * a short header), out of line uncompressed (the type's default storage is
@@ -101,21 +103,6 @@ bloom_repalloc(void *p, Size size)
 	return q;
 }
 
-/* how large a value must grow to take more; an error if it cannot */
-uint64
-bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8 *payload)
-{
-	uint64		bytes = layout->grown_bytes(hdr, payload);
-
-	if (bytes == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s bloom filter cannot grow any further", layout->name),
-				 errdetail("A bloom filter value is limited to %llu bytes, and a sub-filter's error rate to at least %g.",
-						   (unsigned long long) BLOOM_MAX_BYTES, BLOOM_MIN_ERROR_RATE)));
-	return bytes;
-}
-
 /* ---- reading ---- */
 
 /*
@@ -200,6 +187,24 @@ bloom_read_bytes(Datum d, size_t *len)
 	return (const uint8 *) VARDATA_ANY(flat);
 }
 
+/*
+ * The first need bytes of a value of any form (fewer if it is shorter:
+ * *len says how many), read-only: a slice of an out-of-line or compressed
+ * value, which *copy then holds for the caller to free (else NULL).
+ */
+const uint8 *
+bloom_read_front(Datum d, Size need, size_t *len, void **copy)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *front = raw;
+
+	*copy = NULL;
+	if (VARATT_IS_EXTENDED(raw))
+		*copy = front = detoast_attr_slice(raw, 0, need);
+	*len = VARSIZE_ANY_EXHDR(front);
+	return (const uint8 *) VARDATA_ANY(front);
+}
+
 void
 bloom_read(Datum d, BloomView *v)
 {
@@ -218,83 +223,32 @@ bloom_set_header(BloomFilter *bf, const BloomHeader *hdr)
 	bloom_header_encode(hdr, bf->data);
 }
 
-/* a new, empty filter for hdr (whose count of cells set must be 0) */
-BloomFilter *
-bloom_new(const BloomHeader *hdr)
+/*
+ * A private, writable copy of a value of any form and of either type: a
+ * value that has to be detoasted or flattened arrives as a fresh copy.
+ */
+struct varlena *
+bloom_value_copy(Datum d)
 {
-	Size		size = BLOOMFILTER_SIZE(bloom_layout_for(hdr->layout)->payload_bytes(hdr));
-	BloomFilter *bf = bloom_palloc(CurrentMemoryContext, size);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *copy;
 
-	SET_VARSIZE(bf, size);
-	bloom_set_header(bf, hdr);
-	bloom_fill_chunked(BLOOMFILTER_PAYLOAD(bf), NULL, size - VARHDRSZ - BLOOM_HEADER_SIZE);
-	return bf;
+	if (VARATT_IS_EXTENDED(raw))
+		return PG_DETOAST_DATUM(d);
+	copy = bloom_palloc(CurrentMemoryContext, VARSIZE(raw));
+	SET_VARSIZE(copy, VARSIZE(raw));
+	bloom_fill_chunked((uint8 *) VARDATA(copy), (const uint8 *) VARDATA(raw),
+					   VARSIZE(raw) - VARHDRSZ);
+	return copy;
 }
 
 /* a private, writable copy of any form, opened into v */
 BloomFilter *
 bloom_copy(Datum d, BloomView *v)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	BloomFilter *bf;
+	BloomFilter *bf = (BloomFilter *) bloom_value_copy(d);
 
-	/* a value that has to be detoasted or flattened arrives as a fresh copy */
-	if (VARATT_IS_EXTENDED(raw))
-		bf = (BloomFilter *) PG_DETOAST_DATUM(d);
-	else
-	{
-		bf = bloom_palloc(CurrentMemoryContext, VARSIZE(raw));
-		SET_VARSIZE(bf, VARSIZE(raw));
-		bloom_fill_chunked(bf->data, (const uint8 *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ);
-	}
 	bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
 	v->payload = BLOOMFILTER_PAYLOAD(bf);
 	return bf;
 }
-
-/*
- * Add hashes to bf (a private copy opened into v), growing it into a new
- * value when its layout must; returns the value to use from then on, with
- * its header written.
- */
-BloomFilter *
-bloom_add_hashes(BloomFilter *bf, BloomView *v, const BloomHash *hashes, size_t n)
-{
-	size_t		done = 0;
-
-	while ((done += v->layout->add(&v->hdr, BLOOMFILTER_PAYLOAD(bf), hashes + done,
-								   n - done)) < n)
-	{
-		Size		size = BLOOMFILTER_SIZE(bloom_grown_bytes(&v->hdr, v->layout,
-															  BLOOMFILTER_PAYLOAD(bf)));
-		BloomFilter *grown = bloom_palloc(CurrentMemoryContext, size);
-
-		SET_VARSIZE(grown, size);
-		v->layout->grow(&v->hdr, BLOOMFILTER_PAYLOAD(bf), BLOOMFILTER_PAYLOAD(grown));
-		pfree(bf);
-		bf = grown;
-	}
-	v->payload = BLOOMFILTER_PAYLOAD(bf);
-	bloom_set_header(bf, &v->hdr);
-	return bf;
-}
-
-/* outside bytes (binary input, bytea), fully validated */
-BloomFilter *
-bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate)
-{
-	BloomHeader hdr;
-	BloomCheck	check = bloom_validate(buf, len, &hdr);
-	BloomFilter *bf;
-
-	if (check != BLOOM_OK)
-		ereport(ERROR,
-				(errcode(sqlstate),
-				 errmsg("invalid bloom filter value"),
-				 errdetail_internal("%s", bloom_check_message(check))));
-	bf = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
-	SET_VARSIZE(bf, VARHDRSZ + len);
-	memcpy(bf->data, buf, len);
-	return bf;
-}
-

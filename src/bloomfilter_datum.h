@@ -72,6 +72,7 @@ bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t le
 extern void bloom_read_header(Datum d, BloomView *v);
 extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
+extern const uint8 *bloom_read_front(Datum d, Size need, size_t *len, void **copy);
 
 /*
  * Whether d is an uncompressed out-of-line value, whose parts can be read
@@ -159,16 +160,22 @@ typedef void (*BloomProbeManyFn) (FunctionCallInfo fcinfo, int filter_arg,
 extern Datum bloom_contains_all(FunctionCallInfo fcinfo, struct BloomElemType *et,
 								BloomProbeManyFn probe_many);
 
-/* Values to write: new, copied, or made from outside bytes (validated). */
+/* Values to write: private copies of either type (bloomfilter_datum.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);
-extern BloomFilter *bloom_new(const BloomHeader *hdr);
+extern struct varlena *bloom_value_copy(Datum d);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
+
+/*
+ * What bloomfilter's kind (bloomfilter_kind.c) offers the rest of its glue:
+ * new values, adds that grow, estimates.
+ */
+extern BloomFilter *bloom_new(const BloomHeader *hdr);
 extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
 									 const BloomHash *hashes, size_t n);
 extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
 									   int64 seed, int32 expansion);
-extern BloomFilter *bloom_from_bytes(const uint8 *buf, size_t len, int sqlstate);
+extern double bloom_cardinality(const BloomView *v);
 
 /* bloomfilter_io.c: literals of either filter type */
 extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
@@ -181,8 +188,6 @@ extern BloomFilter *bloom_agg_result(Datum d);
 extern bool bloom_agg_owns(FunctionCallInfo fcinfo, int argno);
 extern void bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
 									const char *fname, const char *aggname);
-extern BloomFilter *bloom_agg_writable(FunctionCallInfo fcinfo, int argno,
-									   BloomView *v);
 
 /*
  * Union-like functions of either filter type ignore a NULL operand, as
@@ -215,6 +220,7 @@ extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
 extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
 extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
 extern void bloom_check_expansion(int32 expansion);
+/* bloomfilter_kind.c: bloomfilter's sizing and shape errors */
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_io.c
- *	  Text and binary I/O of the bloomfilter type and its casts to and from
- *	  bytea.
+ *	  Text and binary I/O of both filter types and their casts from bytea.
  *
- * The binary form is the stored form without its varlena length word; the
- * text form is its base64.  Every input path (text, binary receive, the
- * bytea cast) runs the one full validation, bloom_validate, so a value that
- * is in a table is always well formed.
+ * For every kind the binary form is the stored form without its varlena
+ * length word, and the text form is its base64.  Every input path (text,
+ * binary receive, the bytea cast) runs the kind's one full validation
+ * (bloom_validate, cuckoo_validate), so a value that is in a table is
+ * always well formed.
  *
  * src/bloomfilter_io.c
  *
@@ -18,13 +18,18 @@
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 
-#include "bloomfilter_datum.h"
+#include "bloomfilter_kind.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_in);
 PG_FUNCTION_INFO_V1(bloomfilter_out);
 PG_FUNCTION_INFO_V1(bloomfilter_recv);
 PG_FUNCTION_INFO_V1(bloomfilter_send);
 PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
+PG_FUNCTION_INFO_V1(cuckoofilter_in);
+PG_FUNCTION_INFO_V1(cuckoofilter_out);
+PG_FUNCTION_INFO_V1(cuckoofilter_recv);
+PG_FUNCTION_INFO_V1(cuckoofilter_send);
+PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
 
 /* how much of a bad literal an error message quotes */
 #define BLOOM_ERR_QUOTE 40
@@ -92,53 +97,72 @@ bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
 					   errdetail_internal("%s", detail)));
 }
 
-Datum
-bloomfilter_in(PG_FUNCTION_ARGS)
+/* outside bytes (binary input, bytea) as a value of the kind, fully validated */
+struct varlena *
+bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf, size_t len, int sqlstate)
+{
+	const char *problem = kind->validate(buf, len);
+	struct varlena *result;
+
+	if (problem != NULL)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid %s value", kind->noun),
+				 errdetail_internal("%s", problem)));
+	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), buf, len);
+	return result;
+}
+
+/* ---- the I/O functions of either type ---- */
+
+static Datum
+bloom_in_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	Node	   *escontext = fcinfo->context;
 	size_t		len;
-	struct varlena *result = bloom_literal_decode(str, "bloomfilter", escontext, &len);
-	BloomHeader hdr;
-	BloomCheck	check;
+	struct varlena *result = bloom_literal_decode(str, kind->type_name, escontext, &len);
+	const char *problem;
 
 	if (result == NULL)
 		PG_RETURN_NULL();
-	check = bloom_validate((const uint8 *) VARDATA(result), len, &hdr);
-	if (check != BLOOM_OK)
+	problem = kind->validate((const uint8 *) VARDATA(result), len);
+	if (problem != NULL)
 	{
-		bloom_literal_invalid(str, "bloomfilter", escontext, bloom_check_message(check));
+		bloom_literal_invalid(str, kind->type_name, escontext, problem);
 		PG_RETURN_NULL();
 	}
 	SET_VARSIZE(result, VARHDRSZ + len);
 	PG_RETURN_POINTER(result);
 }
 
-Datum
-bloomfilter_out(PG_FUNCTION_ARGS)
+static Datum
+bloom_out_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	size_t		len;
-	const uint8 *bytes = bloom_read_bytes(PG_GETARG_DATUM(0), &len);
+	const uint8 *bytes = kind->out_bytes(PG_GETARG_DATUM(0), &len);
 
 	PG_RETURN_CSTRING(bloom_literal_encode(bytes, len));
 }
 
-Datum
-bloomfilter_recv(PG_FUNCTION_ARGS)
+static Datum
+bloom_recv_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	size_t		len = buf->len - buf->cursor;
 	const char *data = pq_getmsgbytes(buf, (int) len);
 
-	PG_RETURN_BLOOMFILTER_P(bloom_from_bytes((const uint8 *) data, len,
+	PG_RETURN_POINTER(bloom_value_from_bytes(kind, (const uint8 *) data, len,
 											 ERRCODE_INVALID_BINARY_REPRESENTATION));
 }
 
-Datum
-bloomfilter_send(PG_FUNCTION_ARGS)
+static Datum
+bloom_send_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	size_t		len;
-	const uint8 *bytes = bloom_read_bytes(PG_GETARG_DATUM(0), &len);
+	const uint8 *bytes = kind->out_bytes(PG_GETARG_DATUM(0), &len);
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
@@ -146,12 +170,72 @@ bloomfilter_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-Datum
-bloomfilter_from_bytea(PG_FUNCTION_ARGS)
+static Datum
+bloom_from_bytea_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_BLOOMFILTER_P(bloom_from_bytes((const uint8 *) VARDATA_ANY(b),
+	PG_RETURN_POINTER(bloom_value_from_bytes(kind, (const uint8 *) VARDATA_ANY(b),
 											 VARSIZE_ANY_EXHDR(b),
 											 ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+Datum
+bloomfilter_in(PG_FUNCTION_ARGS)
+{
+	return bloom_in_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+bloomfilter_out(PG_FUNCTION_ARGS)
+{
+	return bloom_out_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+bloomfilter_recv(PG_FUNCTION_ARGS)
+{
+	return bloom_recv_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+bloomfilter_send(PG_FUNCTION_ARGS)
+{
+	return bloom_send_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+bloomfilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	return bloom_from_bytea_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+cuckoofilter_in(PG_FUNCTION_ARGS)
+{
+	return bloom_in_kind(fcinfo, &cuckoofilter_kind);
+}
+
+Datum
+cuckoofilter_out(PG_FUNCTION_ARGS)
+{
+	return bloom_out_kind(fcinfo, &cuckoofilter_kind);
+}
+
+Datum
+cuckoofilter_recv(PG_FUNCTION_ARGS)
+{
+	return bloom_recv_kind(fcinfo, &cuckoofilter_kind);
+}
+
+Datum
+cuckoofilter_send(PG_FUNCTION_ARGS)
+{
+	return bloom_send_kind(fcinfo, &cuckoofilter_kind);
+}
+
+Datum
+cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	return bloom_from_bytea_kind(fcinfo, &cuckoofilter_kind);
 }

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_json.c
- *	  The jsonb objects of bf_info and cf_info, and the sink through which
- *	  a layout (core code, no server headers) adds its own members.
+ *	  bf_info and cf_info: the jsonb object of either type, which its kind
+ *	  fills (bloomfilter_kind.h), and the sink through which a layout (core
+ *	  code, no server headers) adds its own members.
  *
  * Numbers become numerics from the same text jsonb_in would have parsed
  * (float8out's for the server's doubles, 17 significant digits for a
@@ -21,8 +22,10 @@
 #include "utils/float.h"
 #include "utils/numeric.h"
 
-#include "bloomfilter_elem.h"
-#include "bloomfilter_json.h"
+#include "bloomfilter_kind.h"
+
+PG_FUNCTION_INFO_V1(bloomfilter_info);
+PG_FUNCTION_INFO_V1(cuckoofilter_info);
 
 /* "%.17g" of a double: enough digits to give back the same double */
 #define BLOOM_JSON_REAL_DIGITS	17
@@ -198,4 +201,29 @@ bloom_json_sink_put(BloomInfoSink *sink, const char *name, BloomInfoKind kind,
 			return;
 	}
 	elog(ERROR, "unknown bloom filter info kind %d", (int) kind);
+}
+
+/* ---- bf_info and cf_info ---- */
+
+Datum
+bloom_info_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
+{
+	BloomValue	val;
+	BloomJson	js;
+
+	kind->read(PG_GETARG_DATUM(0), &val);
+	kind->info(&val, &js);
+	PG_RETURN_JSONB_P(bloom_json_end(&js));
+}
+
+Datum
+bloomfilter_info(PG_FUNCTION_ARGS)
+{
+	return bloom_info_kind(fcinfo, &bloomfilter_kind);
+}
+
+Datum
+cuckoofilter_info(PG_FUNCTION_ARGS)
+{
+	return bloom_info_kind(fcinfo, &cuckoofilter_kind);
 }

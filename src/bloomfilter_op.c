@@ -1,14 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_op.c
- *	  SQL entry points: creating, adding to, checking, combining, comparing
- *	  and describing filters.
+ *	  SQL entry points of bloomfilter that are not changes, combinations,
+ *	  I/O or info (bloomfilter_change.c, bloomfilter_combine.c,
+ *	  bloomfilter_io.c, bloomfilter_json.c): checks, comparison,
+ *	  introspection; and what both types share of these (the answers of
+ *	  bf_contains_all and cf_contains_all, the key type, the rate).
  *
  * These functions know neither how a value is stored (bloomfilter_datum.c,
- * bloomfilter_probe.c) nor how its payload is laid out (the layout table of
- * bloom_core.h): they open a value, hash elements (bloomfilter_elem.c) and
- * hand the work to the value's layout.  Functions that return a filter work on a copy; arguments
- * are never modified, except an aggregate's own state (bloom_agg_writable).
+ * bloomfilter_probe.c) nor how its payload is laid out: they ask the
+ * filter's kind (bloomfilter_kind.h).
  *
  * src/bloomfilter_op.c
  *
@@ -27,21 +28,12 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "bloomfilter_datum.h"
-#include "bloomfilter_elem.h"
-#include "bloomfilter_json.h"
+#include "bloomfilter_kind.h"
 
-PG_FUNCTION_INFO_V1(bloomfilter_create);
-PG_FUNCTION_INFO_V1(bloomfilter_add);
-PG_FUNCTION_INFO_V1(bloomfilter_add_all);
-PG_FUNCTION_INFO_V1(bloomfilter_remove);
-PG_FUNCTION_INFO_V1(bloomfilter_remove_all);
 PG_FUNCTION_INFO_V1(bloomfilter_count);
 PG_FUNCTION_INFO_V1(bloomfilter_contains);
 PG_FUNCTION_INFO_V1(bloomfilter_contained);
 PG_FUNCTION_INFO_V1(bloomfilter_contains_all);
-PG_FUNCTION_INFO_V1(bloomfilter_union);
-PG_FUNCTION_INFO_V1(bloomfilter_intersect);
 PG_FUNCTION_INFO_V1(bloomfilter_capacity);
 PG_FUNCTION_INFO_V1(bloomfilter_error_rate);
 PG_FUNCTION_INFO_V1(bloomfilter_nbits);
@@ -49,7 +41,6 @@ PG_FUNCTION_INFO_V1(bloomfilter_nhashes);
 PG_FUNCTION_INFO_V1(bloomfilter_bits_set);
 PG_FUNCTION_INFO_V1(bloomfilter_cardinality);
 PG_FUNCTION_INFO_V1(bloomfilter_fpp);
-PG_FUNCTION_INFO_V1(bloomfilter_info);
 PG_FUNCTION_INFO_V1(bloomfilter_eq);
 PG_FUNCTION_INFO_V1(bloomfilter_ne);
 PG_FUNCTION_INFO_V1(bloomfilter_lt);
@@ -62,242 +53,11 @@ PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
 PG_FUNCTION_INFO_V1(bloomfilter_key_type);
 PG_FUNCTION_INFO_V1(bloomfilter_set_key_type);
 
-/*
- * Hashes gathered before one batched pass over the filter: enough for the
- * layout to overlap its cache misses, few enough to answer a cancel soon.
- */
-#define BLOOM_ADD_CHUNK 4096
-
-static BloomFilter *bloom_create_untyped(FunctionCallInfo fcinfo);
-
-/* a new filter's key type, written into its header */
-static BloomFilter *
-bloom_with_key_type(BloomFilter *bf, uint32 key_type)
-{
-	BloomHeader hdr;
-
-	bloom_header_decode(bf->data, &hdr);
-	hdr.key_type = key_type;
-	bloom_set_header(bf, &hdr);
-	return bf;
-}
-
-/*
- * bf_create(capacity, error_rate [, seed [, counting, expansion [,
- * key_type]]]): the two- and three-argument forms are those of 1.0, the
- * five-argument one that of 1.2, which later installs keep under their old
- * signatures where user objects depend on them.  Not strict from 1.3 on,
- * for key_type's NULL default; NULL in any other argument gives NULL.
- */
-Datum
-bloomfilter_create(PG_FUNCTION_ARGS)
-{
-	uint32		key_type = 0;
-
-	for (int i = 0; i < Min(PG_NARGS(), 5); i++)
-		if (PG_ARGISNULL(i))
-			PG_RETURN_NULL();
-	if (PG_NARGS() > 5 && !PG_ARGISNULL(5))
-		key_type = bloom_key_type_arg(PG_GETARG_OID(5));
-	PG_RETURN_BLOOMFILTER_P(bloom_with_key_type(bloom_create_untyped(fcinfo), key_type));
-}
-
-/* the filter bf_create's arguments but the key type ask for */
-static BloomFilter *
-bloom_create_untyped(FunctionCallInfo fcinfo)
-{
-	BloomHeader hdr;
-	uint8		layout = BLOOM_LAYOUT_BLOCKED512;
-
-	if (PG_NARGS() > 3)
-	{
-		bool		counting = PG_GETARG_BOOL(3);
-		int32		expansion = PG_GETARG_INT32(4);
-
-		bloom_check_expansion(expansion);
-		if (counting && expansion > 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("a bloom filter cannot be both counting and scalable")));
-		if (expansion > 0)
-			return bloom_new_scalable(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
-									  PG_GETARG_INT64(2), expansion);
-		if (counting)
-			layout = BLOOM_LAYOUT_COUNTING4;
-	}
-	bloom_header_for(&hdr, PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
-					 PG_NARGS() > 2 ? PG_GETARG_INT64(2) : BLOOM_DEFAULT_SEED, layout);
-	return bloom_new(&hdr);
-}
-
-/* not strict: adding NULL adds nothing, and the stored filter survives it */
-Datum
-bloomfilter_add(PG_FUNCTION_ARGS)
-{
-	BloomElemType *et;
-	BloomFilter *bf;
-	BloomView	v;
-	BloomHash	h;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-
-	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
-	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-	bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
-	h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), bloom_hash_params(&v.hdr));
-	bf = bloom_add_hashes(bf, &v, &h, 1);
-	PG_RETURN_BLOOMFILTER_P(bf);
-}
-
-/* a layout that cannot forget: the error of bf_remove and bf_remove_all */
-static void
-bloom_check_removable(const BloomView *v)
-{
-	if (!v->layout->removes)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot remove an element from a bloom filter of layout %s",
-						v->layout->name),
-				 errdetail("Only a counting filter can forget an element."),
-				 errhint("Create the filter with bf_create(capacity, error_rate, counting => true).")));
-}
-
-/*
- * A layout that cannot intersect, as either operand: refused before the
- * shapes are compared, so that the error says why rather than that the
- * shapes differ.
- */
-static void
-bloom_check_intersectable(const BloomLayout *layout)
-{
-	if (!layout->intersects)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot intersect a bloom filter of layout %s", layout->name),
-				 errdetail("%s", layout->no_intersect_detail),
-				 layout->no_intersect_hint ? errhint("%s", layout->no_intersect_hint) : 0));
-}
-
-static void
-bloom_remove_hashes(BloomFilter *bf, BloomView *v, const BloomHash *hashes, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		(void) v->layout->remove(&v->hdr, BLOOMFILTER_PAYLOAD(bf), hashes[i]);
-	bloom_set_header(bf, &v->hdr);
-}
-
-/*
- * bf_remove(filter, element): not strict, as bf_add.  Takes the element out
- * of a filter that can forget (a counting filter) if it tests present;
- * removing one it rules out changes nothing.
- */
-Datum
-bloomfilter_remove(PG_FUNCTION_ARGS)
-{
-	BloomElemType *et;
-	BloomFilter *bf;
-	BloomView	v;
-	BloomHash	h;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	bloom_read_header(PG_GETARG_DATUM(0), &v);
-	bloom_check_removable(&v);
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-
-	et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
-	/* a value no key of the filter's type equals was never added */
-	if (!bloom_key_hash(et, PG_GETARG_DATUM(1), bloom_hash_params(&v.hdr), &h))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-	bloom_remove_hashes(bf, &v, &h, 1);
-	PG_RETURN_BLOOMFILTER_P(bf);
-}
-
 /* bf_count(filter, element): how often the element was added, at most */
 Datum
 bloomfilter_count(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(bloom_probe_count(fcinfo, 0, 1));
-}
-
-/*
- * bf_add_all and bf_remove_all: every non-NULL element of the array, hashed
- * in chunks that the layout applies as batches.
- */
-static Datum
-bloom_apply_array(FunctionCallInfo fcinfo, bool remove)
-{
-	BloomElemType *et;
-	AnyArrayType *arr;
-	array_iter	it;
-	int			nitems;
-	BloomFilter *bf;
-	BloomView	v;
-	BloomHashParams hp;
-	BloomHash  *hashes;
-	int			npending = 0;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (remove)
-	{
-		bloom_read_header(PG_GETARG_DATUM(0), &v);
-		bloom_check_removable(&v);
-	}
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-
-	et = bloom_fn_cache(fcinfo, 1, true, sizeof(BloomElemType));
-	arr = PG_GETARG_ANY_ARRAY_P(1);
-	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
-	bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-	if (!remove)
-		bloom_key_first_add(et, &v.hdr.key_type, v.hdr.bits_set == 0);
-	hp = bloom_hash_params(&v.hdr);
-
-	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
-	array_iter_setup(&it, arr);
-	for (int i = 0; i <= nitems; i++)
-	{
-		bool		isnull = true;
-		Datum		elem = 0;
-
-		if (i < nitems)
-			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
-		/* removing a value no key of the filter's type equals: nothing */
-		if (!isnull && !remove)
-			hashes[npending++] = bloom_key_hash_add(et, elem, hp);
-		else if (!isnull && bloom_key_hash(et, elem, hp, &hashes[npending]))
-			npending++;
-		if (npending == BLOOM_ADD_CHUNK || (i == nitems && npending > 0))
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (remove)
-				bloom_remove_hashes(bf, &v, hashes, npending);
-			else
-				bf = bloom_add_hashes(bf, &v, hashes, npending);
-			npending = 0;
-		}
-	}
-	pfree(hashes);
-	PG_RETURN_BLOOMFILTER_P(bf);
-}
-
-Datum
-bloomfilter_add_all(PG_FUNCTION_ARGS)
-{
-	return bloom_apply_array(fcinfo, false);
-}
-
-Datum
-bloomfilter_remove_all(PG_FUNCTION_ARGS)
-{
-	return bloom_apply_array(fcinfo, true);
 }
 
 Datum
@@ -434,73 +194,6 @@ bloomfilter_contains_all(PG_FUNCTION_ARGS)
 							  bloom_probe_many);
 }
 
-/*
- * Union or intersection.  Not strict: a NULL operand is ignored, as
- * aggregates ignore NULL rows, so that
- *		UPDATE t SET bf = bf_union(bf, (SELECT bf_agg(...) FROM new_rows))
- * keeps the stored filter when there are no new rows.  Both NULL: NULL.
- */
-static Datum
-bloom_combine(FunctionCallInfo fcinfo, bool intersect)
-{
-	BloomFilter *result;
-	BloomView	va,
-				vb,
-				vsrc;
-	BloomHeader first,
-				second;
-	int			dst_arg = 0;
-	uint32		key_type;
-
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		return bloom_other_operand(fcinfo);
-	/* an unsized aggregate's partial states: hashes, added rather than ORed */
-	if (!intersect && bloom_union_takes_hashes(fcinfo))
-		return bloom_union_hashes(fcinfo);
-	bloom_read_header(PG_GETARG_DATUM(0), &va);
-	bloom_read_header(PG_GETARG_DATUM(1), &vb);
-	if (intersect)
-	{
-		bloom_check_intersectable(va.layout);
-		bloom_check_intersectable(vb.layout);
-	}
-	key_type = bloom_key_combine(va.hdr.key_type, va.hdr.bits_set == 0,
-								 vb.hdr.key_type, vb.hdr.bits_set == 0,
-								 intersect ? "intersect" : "union");
-	bloom_check_shape(&va.hdr, &vb.hdr, intersect);
-	first = va.hdr;
-	second = vb.hdr;
-
-	/* into the larger (a scalable filter may have more sub-filters) */
-	if (va.layout->payload_bytes(&vb.hdr) > va.layout->payload_bytes(&va.hdr))
-		dst_arg = 1;
-	if (intersect || dst_arg == 1)
-		result = bloom_copy(PG_GETARG_DATUM(dst_arg), &va);
-	else
-		result = bloom_agg_writable(fcinfo, 0, &va);
-	bloom_read(PG_GETARG_DATUM(1 - dst_arg), &vsrc);
-	if (!intersect)
-		bloom_check_union_rate(&va, BLOOMFILTER_PAYLOAD(result), &vsrc);
-	if (!va.layout->combine(&va.hdr, BLOOMFILTER_PAYLOAD(result), &vsrc.hdr, vsrc.payload,
-							intersect))
-		bloom_shape_error(&first, &second, intersect);
-	va.hdr.key_type = key_type;
-	bloom_set_header(result, &va.hdr);
-	PG_RETURN_BLOOMFILTER_P(result);
-}
-
-Datum
-bloomfilter_union(PG_FUNCTION_ARGS)
-{
-	return bloom_combine(fcinfo, false);
-}
-
-Datum
-bloomfilter_intersect(PG_FUNCTION_ARGS)
-{
-	return bloom_combine(fcinfo, true);
-}
-
 /* ---- introspection: the header alone, except the estimates ---- */
 
 static BloomHeader
@@ -542,27 +235,57 @@ bloomfilter_bits_set(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) bloom_arg_header(fcinfo).bits_set);
 }
 
+/*
+ * Introspection both types share, through their kind: the key type, a
+ * copy with another, the estimated false-positive rate.
+ */
+Datum
+bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
+{
+	BloomValue	val;
+
+	kind->look(PG_GETARG_DATUM(0), &val);
+	return bloom_key_type_result(fcinfo, kind->hash_params(&val).key_type);
+}
+
+/*
+ * A copy that holds keys of the type.  For a filter made by 1.2 or earlier
+ * the user asserts what its keys were; a typed filter changes only among
+ * integer types, which hash alike.
+ */
+Datum
+bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
+{
+	BloomValue	val;
+
+	kind->copy(PG_GETARG_DATUM(0), &val);
+	kind->set_key_type(&val, bloom_key_reset(kind->hash_params(&val).key_type,
+											 PG_GETARG_OID(1), kind->noun));
+	kind->finish(&val);
+	PG_RETURN_DATUM(bloom_value_datum(&val));
+}
+
+Datum
+bloom_fpp_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
+{
+	BloomValue	val;
+
+	kind->read(PG_GETARG_DATUM(0), &val);
+	PG_RETURN_FLOAT8(kind->fpp(&val));
+}
+
 /* bf_key_type(filter): the type of its keys, NULL if untyped */
 Datum
 bloomfilter_key_type(PG_FUNCTION_ARGS)
 {
-	return bloom_key_type_result(fcinfo, bloom_arg_header(fcinfo).key_type);
+	return bloom_key_type_kind(fcinfo, &bloomfilter_kind);
 }
 
-/*
- * bf_set_key_type(filter, type): a copy that holds keys of the type.  For a
- * filter made by 1.2 or earlier the user asserts what its keys were; a
- * typed filter changes only among integer types, which hash alike.
- */
+/* bf_set_key_type(filter, type): a copy that holds keys of the type */
 Datum
 bloomfilter_set_key_type(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-	BloomFilter *bf = bloom_copy(PG_GETARG_DATUM(0), &v);
-
-	v.hdr.key_type = bloom_key_reset(v.hdr.key_type, PG_GETARG_OID(1), "bloom filter");
-	bloom_set_header(bf, &v.hdr);
-	PG_RETURN_BLOOMFILTER_P(bf);
+	return bloom_set_key_type_kind(fcinfo, &bloomfilter_kind);
 }
 
 Datum
@@ -571,38 +294,13 @@ bloomfilter_cardinality(PG_FUNCTION_ARGS)
 	BloomView	v;
 
 	bloom_read(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_INT64((int64) llround(v.layout->cardinality(&v.hdr, v.payload)));
+	PG_RETURN_INT64((int64) llround(bloom_cardinality(&v)));
 }
 
 Datum
 bloomfilter_fpp(PG_FUNCTION_ARGS)
 {
-	BloomView	v;
-
-	bloom_read(PG_GETARG_DATUM(0), &v);
-	PG_RETURN_FLOAT8(v.layout->fpp(&v.hdr, v.payload));
-}
-
-/*
- * bf_info(filter): what every filter has, then what its layout shows (the
- * header fields whose meaning is the layout's among them).
- */
-Datum
-bloomfilter_info(PG_FUNCTION_ARGS)
-{
-	BloomView	v;
-	BloomJson	js;
-
-	bloom_read(PG_GETARG_DATUM(0), &v);
-	bloom_json_begin_filter(&js, v.hdr.version, v.hdr.hash_id, v.hdr.seed, v.hdr.key_type,
-							v.hdr.capacity, v.hdr.error_rate,
-							(uint64) VARHDRSZ + bloom_total_bytes(&v.hdr));
-	bloom_json_string(&js, "layout", v.layout->name);
-	bloom_json_uint(&js, "bits_set", v.hdr.bits_set);
-	bloom_json_int(&js, "cardinality", llround(v.layout->cardinality(&v.hdr, v.payload)));
-	bloom_json_float8(&js, "fpp", v.layout->fpp(&v.hdr, v.payload));
-	v.layout->info(&v.hdr, v.payload, &js.sink);
-	PG_RETURN_JSONB_P(bloom_json_end(&js));
+	return bloom_fpp_kind(fcinfo, &bloomfilter_kind);
 }
 
 /*

@@ -6,9 +6,9 @@
  *	  operators) or many at once (bf_contains_all, cf_contains_all), with
  *	  the per-call-site cache of stored values.
  *
- * Both types are checked the same way, through a small table of operations
- * per kind (BloomKind): bloomfilter's goes on through its layout table,
- * cuckoofilter's to its core.  A check opens the value's header, walks its
+ * Both types are checked the same way, through the table of operations
+ * per kind (BloomKind, bloomfilter_kind.h): bloomfilter's goes on through
+ * its layout table, cuckoofilter's to its core.  A check opens the value's header, walks its
  * directory (the parts checks look into: a plain filter's cells, each
  * sub-filter of a scalable or cuckoo filter) and asks for the spans an
  * element maps to (a block per part; two buckets per cuckoo sub-filter);
@@ -39,140 +39,10 @@
 #include "access/table.h"
 #include "miscadmin.h"
 
-#include "bloomfilter_datum.h"
-#include "bloomfilter_elem.h"
-#include "cuckoofilter.h"
+#include "bloomfilter_kind.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 				 "both filter types have headers of one size");
-
-/* ---- kinds of filter ---- */
-
-typedef struct BloomOpened BloomOpened;
-
-/* What the checks need of a filter type. */
-typedef struct BloomKind
-{
-	/*
-	 * Decode the header (the first BLOOM_HEADER_SIZE bytes at front) and
-	 * check it against len, the value's length; set o's header, hashing
-	 * header, spans and answer.  Raises XX001 if the header is wrong.
-	 */
-	void		(*open) (BloomOpened *o, const uint8 *front, size_t len);
-	/* a step of the directory walk (BloomLayout.dir_next); raises if wrong */
-	void		(*dir_next) (BloomOpened *o, const uint8 *piece, BloomSpan *next);
-	/* the rest of dir predicted, and its pieces (BloomLayout.dir_predict) */
-	int			(*dir_predict) (const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
-								int max);
-	/* the bytes of a value of any form, read-only */
-	const uint8 *(*read_bytes) (Datum d, size_t *len);
-	/* raise XX001 for a value too short for what it says */
-	void		(*corrupt_length) (void);
-} BloomKind;
-
-/* A value opened for checks. */
-struct BloomOpened
-{
-	const BloomKind *kind;
-	union
-	{
-		BloomHeader bloom;
-		CuckooHeader cuckoo;
-	}			hdr;
-	const BloomLayout *layout;	/* a bloomfilter's */
-	BloomHashParams hash;		/* what hashing an element reads */
-	BloomSpansFn spans;
-	BloomAnswerFn answer;
-	BloomDir	dir;
-	const uint8 *payload;		/* in memory, after the header; or NULL */
-};
-
-static void
-bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
-{
-	BloomView	v;
-
-	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
-	o->hdr.bloom = v.hdr;
-	o->layout = v.layout;
-	o->hash = bloom_hash_params(&v.hdr);
-	o->spans = v.layout->spans;
-	o->answer = v.layout->answer;
-}
-
-static void
-bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
-
-	if (check != BLOOM_OK)
-		bloom_report_corrupt(check);
-}
-
-static int
-bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	if (o->layout->dir_predict == NULL)
-		return 0;
-	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
-}
-
-static void
-bloom_kind_corrupt_length(void)
-{
-	bloom_report_corrupt(BLOOM_BAD_LENGTH);
-}
-
-static const BloomKind bloomfilter_kind = {
-	.open = bloom_kind_open,
-	.dir_next = bloom_kind_dir_next,
-	.dir_predict = bloom_kind_dir_predict,
-	.read_bytes = bloom_read_bytes,
-	.corrupt_length = bloom_kind_corrupt_length,
-};
-
-static void
-cuckoo_kind_open(BloomOpened *o, const uint8 *front, size_t len)
-{
-	CuckooHeader *hdr = &o->hdr.cuckoo;
-	CuckooCheck check = cuckoo_header_check(front, len, hdr);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-	o->hash = cf_hash_params(hdr);
-	o->layout = NULL;
-	o->spans = cuckoo_spans;
-	o->answer = cuckoo_answer;
-}
-
-static void
-cuckoo_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-}
-
-static int
-cuckoo_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
-}
-
-static void
-cuckoo_kind_corrupt_length(void)
-{
-	cf_report_corrupt(CUCKOO_BAD_LENGTH);
-}
-
-static const BloomKind cuckoofilter_kind = {
-	.open = cuckoo_kind_open,
-	.dir_next = cuckoo_kind_dir_next,
-	.dir_predict = cuckoo_kind_dir_predict,
-	.read_bytes = cf_read_bytes,
-	.corrupt_length = cuckoo_kind_corrupt_length,
-};
 
 /* ---- opening a value ---- */
 

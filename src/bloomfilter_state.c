@@ -206,21 +206,6 @@ bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
 				 errhint("Use the aggregate %s.", aggname)));
 }
 
-/* argument argno to change: itself if the aggregate owns it, else a copy */
-BloomFilter *
-bloom_agg_writable(FunctionCallInfo fcinfo, int argno, BloomView *v)
-{
-	if (bloom_agg_owns(fcinfo, argno))
-	{
-		BloomFilter *bf = (BloomFilter *) DatumGetPointer(PG_GETARG_DATUM(argno));
-
-		bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
-		v->payload = BLOOMFILTER_PAYLOAD(bf);
-		return bf;
-	}
-	return bloom_copy(PG_GETARG_DATUM(argno), v);
-}
-
 /*
  * An aggregate's result: a flat copy of its state (of any form) in the
  * current memory context, which the layout is told has left the aggregate.

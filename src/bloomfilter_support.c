@@ -73,15 +73,13 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
-#include "bloomfilter_datum.h"
-#include "bloomfilter_elem.h"
-#include "cuckoofilter.h"
+#include "bloomfilter_kind.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
-/* the input functions that recognize our types (bloomfilter_io.c, cuckoofilter_io.c) */
+/* the input functions that recognize our types (bloomfilter_io.c) */
 extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum cuckoofilter_in(PG_FUNCTION_ARGS);
 
@@ -114,32 +112,21 @@ bloom_hist_weighted(double selec, int hist_size)
 	return selec * weight + BLOOM_DEFAULT_SELECTIVITY * (1.0 - weight);
 }
 
-/* What a filter value tells the estimators */
-typedef struct FilterFacts
-{
-	double		fpp;			/* false-positive rate at its fill */
-	uint32		key_type;		/* of its keys, 0 untyped */
-	uint8		hash_id;		/* how it hashes them */
-} FilterFacts;
-
 /*
  * A type of filter: the input function that recognizes it (its name and
  * schema are the user's to choose; its input function is ours), the cost
- * of one check, and how to read a value's facts.
+ * of one check, and its kind, which reads a value's facts.
  */
 typedef struct FilterKind
 {
 	PGFunction	input;
 	double		check_cost;
-	void		(*facts) (Datum filter, FilterFacts *facts);
+	const BloomKind *kind;
 } FilterKind;
 
-static void bloom_filter_facts(Datum filter, FilterFacts *facts);
-static void cuckoo_filter_facts(Datum filter, FilterFacts *facts);
-
 static const FilterKind filter_kinds[] = {
-	{bloomfilter_in, BLOOM_CHECK_COST, bloom_filter_facts},
-	{cuckoofilter_in, CUCKOO_CHECK_COST, cuckoo_filter_facts}
+	{bloomfilter_in, BLOOM_CHECK_COST, &bloomfilter_kind},
+	{cuckoofilter_in, CUCKOO_CHECK_COST, &cuckoofilter_kind}
 };
 
 /*
@@ -152,60 +139,11 @@ static const FilterKind filter_kinds[] = {
  * elements alike (bloomfilter_elem.c), so one rule serves both.
  */
 static bool
-bloom_stats_hash_as_is(const FilterFacts *facts, Oid column_type)
+bloom_stats_hash_as_is(const BloomFacts *facts, Oid column_type)
 {
 	return facts->key_type == 0 ||
 		bloom_key_same_bytes(bloom_key_type_of(column_type), facts->key_type,
 							 facts->hash_id);
-}
-
-/*
- * The false-positive rate of a filter as its layout predicts it from the
- * header (a plain filter: each of k bits set with the probability of the
- * fill), or, where the header cannot tell, from the whole value (a
- * scalable filter: the sum its layout estimates over the sub-filters).
- * The header read is left in v.
- */
-static double
-bloom_header_fpp(Datum filter, BloomView *v)
-{
-	bloom_read_header(filter, v);
-	if (v->layout->header_fpp == NULL)
-	{
-		BloomView	whole;
-
-		/* the header cannot tell (a scalable one's k counts sub-filters) */
-		bloom_read(filter, &whole);
-		return whole.layout->fpp(&whole.hdr, whole.payload);
-	}
-	return v->layout->header_fpp(&v->hdr);
-}
-
-static void
-bloom_filter_facts(Datum filter, FilterFacts *facts)
-{
-	BloomView	v;
-
-	facts->fpp = bloom_header_fpp(filter, &v);
-	facts->key_type = v.hdr.key_type;
-	facts->hash_id = v.hdr.hash_id;
-}
-
-/*
- * A cuckoo filter's rate is the sum over its sub-filters of the entries a
- * non-member matches at their fill (cuckoo_fpp), from the directory that
- * opening the value reads anyway.
- */
-static void
-cuckoo_filter_facts(Datum filter, FilterFacts *facts)
-{
-	CuckooView *v = palloc(sizeof(CuckooView));
-
-	cf_read(filter, v);
-	facts->fpp = cuckoo_fpp(v);
-	facts->key_type = v->hdr.key_type;
-	facts->hash_id = v->hdr.hash_id;
-	pfree(v);
 }
 
 /* the kind of filter typid (or the base type of a domain over it) is, or NULL */
@@ -318,7 +256,7 @@ filter_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	int			filter_arg;
 	Node	   *filter;
 	Const	   *fconst;
-	FilterFacts facts;
+	BloomFacts	facts;
 	VariableStatData vardata;
 	Selectivity selec;
 
@@ -331,7 +269,7 @@ filter_check_selectivity(PlannerInfo *root, Oid funcid, Oid collation,
 	fconst = (Const *) filter;
 	if (fconst->constisnull)	/* a strict check passes nothing */
 		return func_strict(funcid) ? 0.0 : BLOOM_DEFAULT_SELECTIVITY;
-	kind->facts(fconst->constvalue, &facts);
+	kind->kind->facts(fconst->constvalue, &facts);
 
 	examine_variable(root, list_nth(args, 1 - filter_arg), varRelid, &vardata);
 	if (!HeapTupleIsValid(vardata.statsTuple) ||

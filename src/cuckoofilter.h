@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * cuckoofilter.h
- *	  The cuckoofilter varlena type and the server-side helpers its SQL
- *	  functions share: reading a datum, writable copies, adds that grow the
- *	  value, parameter checks and the errors users see.
+ *	  The cuckoofilter varlena type and what its kind entry
+ *	  (cuckoofilter_kind.c) offers the rest of the glue: reading a datum,
+ *	  writable copies, new filters, adds that grow the value, the
+ *	  aggregate's state.
  *
  * On disk a cuckoofilter is the varlena length word followed by the bytes
  * of bloom_cuckoo.c (48-byte header, then the sub-filters), with no
@@ -30,32 +31,25 @@ typedef struct varlena CuckooFilter;
 
 #define CUCKOOFILTER_BYTES(cf)		((uint8 *) VARDATA(cf))
 
-/* a read-only view of any form of a value (validated against its length) */
+/*
+ * What cuckoofilter's kind (cuckoofilter_kind.c) offers the rest of its
+ * glue: a read-only view of any form of a value (validated against its
+ * length), its bytes alone (not checked), a writable copy in the current
+ * memory context opened into v, a new, empty filter (its parameters checked
+ * with the user's errors), a key type written into a writable value, and
+ * an add of one hash that grows the value as needed: if free_old (the value
+ * is ours) it is reallocated in place, else the grown value is new memory
+ * in cxt.  Growth raises 54000 at the size limit, before allocating.
+ */
 extern void cf_read(Datum d, CuckooView *v);
-/* its bytes alone, not checked */
 extern const uint8 *cf_read_bytes(Datum d, size_t *len);
-/* a writable copy in the current memory context, opened into v */
 extern CuckooFilter *cf_copy(Datum d, CuckooView *v);
-/* outside bytes (binary input, bytea), fully validated */
-extern CuckooFilter *cf_from_bytes(const uint8 *buf, size_t len, int sqlstate);
-/* a new, empty filter; its parameters checked with the user's errors */
 extern CuckooFilter *cf_create(int64 capacity, double error_rate, int64 seed,
 							   MemoryContext cxt);
-
-/*
- * Grow *cf (opened in v) by the sub-filter of the given shape: if free_old
- * (the value is ours) it is reallocated in place, else the grown value is
- * new memory in cxt.  Raises 54000 at the size limit, before allocating.
- */
-extern void cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
-					MemoryContext cxt, bool free_old);
-/* add one hash, growing as needed */
+extern void cf_set_key_type(CuckooView *v, uint32 key_type);
 extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
-/* 22000 unless a and b are of one shape (cuckoo_same_shape) */
-extern void cf_check_shape(const CuckooView *a, const CuckooView *b);
-/* only what cf_check_shape reads, from the front of the value */
-extern void cf_read_shape(Datum d, CuckooView *v);
+
 /*
  * cf_agg's state (bloomfilter_state.c): an expanded object holding the
  * flat value, grown in place, its open view, and what element hashing
@@ -73,9 +67,6 @@ extern CuckooState *cf_state_of(Datum d, bool rw_only);
 extern CuckooState *cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity,
 								 double error_rate);
 extern void cf_state_add(CuckooState *s, BloomHash h);
-/* merge src into *dst, growing as needed; shapes must match (22000) */
-extern void cf_merge_into(CuckooFilter **dst, CuckooView *dv, const CuckooView *sv,
-						  MemoryContext cxt, bool free_old);
 
 /* what hashing an element reads of a cuckoo filter, as of a bloom filter */
 static inline BloomHashParams
@@ -87,14 +78,6 @@ cf_hash_params(const CuckooHeader *hdr)
 	hp.key_type = hdr->key_type;
 	hp.hash_id = hdr->hash_id;
 	return hp;
-}
-
-/* write a key type into a writable value opened in v */
-static inline void
-cf_set_key_type(CuckooView *v, uint32 key_type)
-{
-	v->hdr.key_type = key_type;
-	cuckoo_header_encode(&v->hdr, v->buf);
 }
 
 pg_noreturn extern void cf_report_corrupt(CuckooCheck check);
