@@ -55,6 +55,75 @@
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 				 "both filter types have headers of one size");
 
+/*
+ * ---- the kinds' stored reads ----
+ *
+ * The open, dir_next and dir_predict members of both kind entries: here
+ * rather than in bloomfilter_kind.c and cuckoofilter_kind.c because the
+ * checks below are their only callers, and a check should not pass through
+ * a kind's file for a few lines each (scripts/check-kinds.py allows these
+ * calls of the layouts' callbacks and the cuckoo core).
+ */
+
+void
+bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	BloomView	v;
+
+	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
+	o->hdr.bloom = v.hdr;
+	o->layout = v.layout;
+	o->hash = bloom_hash_params(&v.hdr);
+	o->spans = v.layout->spans;
+	o->answer = v.layout->answer;
+}
+
+void
+bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
+
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+}
+
+int
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	if (o->layout->dir_predict == NULL)
+		return 0;
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
+}
+
+void
+cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	CuckooHeader *hdr = &o->hdr.cuckoo;
+	CuckooCheck check = cuckoo_header_check(front, len, hdr);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+	o->hash = cf_hash_params(hdr);
+	o->layout = NULL;
+	o->spans = cuckoo_spans;
+	o->answer = cuckoo_answer;
+}
+
+void
+cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+int
+cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
+}
+
 /* ---- opening a value ---- */
 
 /* the header from front (BLOOM_HEADER_SIZE bytes of a value of len bytes) */
