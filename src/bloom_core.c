@@ -136,6 +136,40 @@ static const BloomLayout *const bloom_layouts[] = {
 };
 
 /*
+ * Out of line, though short: a layout's spans are called through its
+ * table, so an inline copy in each layout would gain nothing.
+ */
+int
+bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+{
+	const BloomPart *part = &dir->part[i];
+
+	span->offset = part->offset + bloom_block_of(h.h1, part->size) * bytes;
+	span->len = bytes;
+	return 1;
+}
+
+/*
+ * The header of a layout built of blocked cells (blocked, counting),
+ * cell_bits bits to a cell, against the payload's length.
+ */
+BloomCheck
+bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits)
+{
+	uint64_t	max_cells = (BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) * 8 / cell_bits;
+
+	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 || hdr->nbits > max_cells)
+		return BLOOM_BAD_NBITS;
+	if (payload_len != hdr->nbits / 8 * cell_bits)
+		return BLOOM_BAD_LENGTH;
+	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
+		return BLOOM_BAD_NHASHES;
+	if (hdr->bits_set > hdr->nbits)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
+
+/*
  * dir_next of a layout whose payload is one part from its start, of size
  * blocks (or hashes) checked width bits (or hashes) at a time: no pieces.
  */
