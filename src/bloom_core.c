@@ -135,18 +135,34 @@ static const BloomLayout *const bloom_layouts[] = {
 #endif
 };
 
-/*
- * Out of line, though short: a layout's spans are called through its
- * table, so an inline copy in each layout would gain nothing.
- */
-int
-bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+static inline void
+bloom_part_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
 {
 	const BloomPart *part = &dir->part[i];
 
 	span->offset = part->offset + bloom_block_of(h.h1, part->size) * bytes;
 	span->len = bytes;
+}
+
+/*
+ * Out of line, though short: a layout's spans are called through its
+ * table, so an inline copy in each layout would gain nothing.  A single
+ * part's is apart from the loop over many, which would cost the check of
+ * a plain filter in memory a few percent more instructions.
+ */
+int
+bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+{
+	bloom_part_block_span(dir, i, bytes, h, span);
 	return 1;
+}
+
+int
+bloom_dir_block_spans(const BloomDir *dir, uint32_t bytes, BloomHash h, BloomSpan *spans)
+{
+	for (int i = 0; i < dir->nparts; i++)
+		bloom_part_block_span(dir, dir->nparts - 1 - i, bytes, h, &spans[i]);
+	return dir->nparts;
 }
 
 /*

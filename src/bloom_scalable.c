@@ -407,9 +407,7 @@ scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, i
 static int
 scalable_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	for (int i = 0; i < dir->nparts; i++)
-		bloom_dir_block_span(dir, dir->nparts - 1 - i, BLOOM_BLOCK_BYTES, h, &spans[i]);
-	return dir->nparts;
+	return bloom_dir_block_spans(dir, BLOOM_BLOCK_BYTES, h, spans);
 }
 
 static int
