@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_core.c
- *	  Stored header, validation, the table of layouts, sizing and base64 of
- *	  the bloomfilter type.
+ *	  Stored header, validation, the table of layouts, what the layouts
+ *	  built of blocks share (their spans, their cells' header check), sizing
+ *	  and base64 of the bloomfilter type.
  *
  * A bloomfilter value is a 48-byte header followed by a payload whose
  * organisation the header's layout byte names.  Everything here is plain C
