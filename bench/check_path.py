@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """The functions of a callgrind profile called at least N times, by the
-source file that defines them (bench/check_path.sh: a check's path)."""
+source file that defines them (bench/check_path.sh: a check's path), and a
+verdict: how many files, and whether that is at most MAX_FILES; the exit
+status is 1 if it is more."""
 import collections
 import re
 import sys
+
+# a check's path through src/ enters at most this many files (issue 16)
+MAX_FILES = 4
 
 
 def main(path, least):
@@ -44,7 +49,10 @@ def main(path, least):
             by_file[f.split('/src/')[-1]].append(f'{fn} ({n})')
     for f in sorted(by_file):
         print(f'  {f}: ' + ', '.join(sorted(by_file[f])))
+    n = len(by_file)
+    print(f'  {n} files ' + (f'(<= {MAX_FILES})' if n <= MAX_FILES else f'(more than {MAX_FILES})'))
+    return 0 if n <= MAX_FILES else 1
 
 
 if __name__ == '__main__':
-    main(sys.argv[1], int(sys.argv[2]))
+    sys.exit(main(sys.argv[1], int(sys.argv[2])))

@@ -5,7 +5,8 @@
 # of its own stored (out-of-line) value, so that every check takes the
 # stored path; the functions called at least ROWS times are the per-check
 # path (once-per-call-site setup, such as the element type's cache, is
-# called once and left out).  Prints each file with those functions.
+# called once and left out).  Prints each file with those functions, and
+# per case a verdict, "N files (<= 4)"; exits 1 if a case enters more.
 #
 #   bash bench/check_path.sh BINDIR
 #
@@ -49,8 +50,9 @@ path() {
 		--callgrind-out-file="$D/cg.$1" "$B/postgres" --single -D "$D/data" postgres \
 		>"$D/out.$1" 2>"$D/err.$1"
 	echo "== $1"
-	python3 "$HERE/check_path.py" "$D/cg.$1" "$3"
+	python3 "$HERE/check_path.py" "$D/cg.$1" "$3" || status=1
 }
+status=0
 for k in plain counting scalable; do
 	path "$k" bloomfilter_contains $ROWS \
 		"SELECT count(*) FILTER (WHERE bf_contains(bf, 42::bigint)) FROM f WHERE name = '$k';"
@@ -62,3 +64,4 @@ path in-memory bloomfilter_contains $ROWS \
 path contains_all bloomfilter_contains_all 20 \
 	"SELECT bf_contains_all(bf, ARRAY(SELECT generate_series(1::bigint, 100))) FROM f WHERE name = 'plain' AND i <= 20;"
 rm -rf "$D"
+exit $status

@@ -272,26 +272,6 @@ bloom_estimate_fpp(const uint8_t *bits, uint64_t nblocks, int nhashes)
 
 /* ---- the layout's entry in the table ---- */
 
-/*
- * The header of a layout built of the blocked cells (this one, counting),
- * cell_bits bits to a cell, against the payload's length.
- */
-BloomCheck
-bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits)
-{
-	uint64_t	max_cells = (BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) * 8 / cell_bits;
-
-	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 || hdr->nbits > max_cells)
-		return BLOOM_BAD_NBITS;
-	if (payload_len != hdr->nbits / 8 * cell_bits)
-		return BLOOM_BAD_LENGTH;
-	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
-		return BLOOM_BAD_NHASHES;
-	if (hdr->bits_set > hdr->nbits)
-		return BLOOM_BAD_BITS_SET;
-	return BLOOM_OK;
-}
-
 static BloomCheck
 blocked_check_header(const BloomHeader *hdr, size_t payload_len)
 {
@@ -324,7 +304,7 @@ blocked_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 static int
 blocked_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	return bloom_block_span(dir->part[0].size, BLOOM_BLOCK_BYTES, h, spans);
+	return bloom_dir_block_span(dir, 0, BLOOM_BLOCK_BYTES, h, spans);
 }
 
 static int

@@ -15,12 +15,8 @@
 
 #include "bloom_core.h"
 
-/* one 64-byte (cache line) block per element */
-#define BLOOM_BLOCK_BYTES		64
-#define BLOOM_BLOCK_BITS		(BLOOM_BLOCK_BYTES * 8)
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
-extern BloomCheck bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits);
 /* layouts 2 and 3 build on the blocked cells: bloom_counting.c, bloom_scalable.c */
 extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
@@ -65,27 +61,6 @@ static inline uint64_t
 bloom_nblocks(const BloomHeader *hdr)
 {
 	return hdr->nbits / BLOOM_BLOCK_BITS;
-}
-
-/* which block an element lives in: high half of h1 * nblocks */
-static inline uint64_t
-bloom_block_of(uint64_t h1, uint64_t nblocks)
-{
-#ifdef __SIZEOF_INT128__
-	return (uint64_t) (((unsigned __int128) h1 * nblocks) >> 64);
-#else
-	uint64_t	a_lo = h1 & 0xFFFFFFFF,
-				a_hi = h1 >> 32,
-				b_lo = nblocks & 0xFFFFFFFF,
-				b_hi = nblocks >> 32;
-	uint64_t	lo_lo = a_lo * b_lo,
-				hi_lo = a_hi * b_lo,
-				lo_hi = a_lo * b_hi,
-				hi_hi = a_hi * b_hi;
-	uint64_t	cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFF) + lo_hi;
-
-	return (cross >> 32) + (hi_lo >> 32) + hi_hi;
-#endif
 }
 
 /* The k bits of an element inside its block, as eight 64-bit words. */
@@ -189,15 +164,6 @@ bloom_test(const uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 {
 	return bloom_block_test_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
 								 h, nhashes);
-}
-
-/* the span of the element's block, in a part of nblocks blocks of bytes each */
-static inline int
-bloom_block_span(uint64_t nblocks, uint32_t bytes, BloomHash h, BloomSpan *span)
-{
-	span->offset = bloom_block_of(h.h1, nblocks) * bytes;
-	span->len = bytes;
-	return 1;
 }
 
 extern void bloom_mask(BloomHash h, int nhashes, BloomMask *mask);

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bloom_core.c
- *	  Stored header, validation, the table of layouts, sizing and base64 of
- *	  the bloomfilter type.
+ *	  Stored header, validation, the table of layouts, what the layouts
+ *	  built of blocks share (their spans, their cells' header check), sizing
+ *	  and base64 of the bloomfilter type.
  *
  * A bloomfilter value is a 48-byte header followed by a payload whose
  * organisation the header's layout byte names.  Everything here is plain C
@@ -134,6 +135,56 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_TOY] = &bloom_toy_layout,
 #endif
 };
+
+static inline void
+bloom_part_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+{
+	const BloomPart *part = &dir->part[i];
+
+	span->offset = part->offset + bloom_block_of(h.h1, part->size) * bytes;
+	span->len = bytes;
+}
+
+/*
+ * Out of line, though short: a layout's spans are called through its
+ * table, so an inline copy in each layout would gain nothing.  A single
+ * part's is apart from the loop over many, which would cost the check of
+ * a plain filter in memory a few percent more instructions.
+ */
+int
+bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+{
+	bloom_part_block_span(dir, i, bytes, h, span);
+	return 1;
+}
+
+int
+bloom_dir_block_spans(const BloomDir *dir, uint32_t bytes, BloomHash h, BloomSpan *spans)
+{
+	for (int i = 0; i < dir->nparts; i++)
+		bloom_part_block_span(dir, dir->nparts - 1 - i, bytes, h, &spans[i]);
+	return dir->nparts;
+}
+
+/*
+ * The header of a layout built of blocked cells (blocked, counting),
+ * cell_bits bits to a cell, against the payload's length.
+ */
+BloomCheck
+bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits)
+{
+	uint64_t	max_cells = (BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) * 8 / cell_bits;
+
+	if (hdr->nbits == 0 || hdr->nbits % BLOOM_BLOCK_BITS != 0 || hdr->nbits > max_cells)
+		return BLOOM_BAD_NBITS;
+	if (payload_len != hdr->nbits / 8 * cell_bits)
+		return BLOOM_BAD_LENGTH;
+	if (hdr->nhashes == 0 || hdr->nhashes > BLOOM_MAX_HASHES)
+		return BLOOM_BAD_NHASHES;
+	if (hdr->bits_set > hdr->nbits)
+		return BLOOM_BAD_BITS_SET;
+	return BLOOM_OK;
+}
 
 /*
  * dir_next of a layout whose payload is one part from its start, of size

@@ -466,6 +466,55 @@ typedef struct BloomLayout
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);
 
+/*
+ * Blocks.  A blocked filter (layout 1), a counting one's cells and each
+ * sub-filter of a scalable one put an element in one block of the payload,
+ * chosen from h1; a cuckoo filter picks its buckets and the shards their
+ * numbers the same way.
+ */
+
+/* one 64-byte (cache line) block per element */
+#define BLOOM_BLOCK_BYTES		64
+#define BLOOM_BLOCK_BITS		(BLOOM_BLOCK_BYTES * 8)
+
+/* which block an element lives in: high half of h1 * nblocks */
+static inline uint64_t
+bloom_block_of(uint64_t h1, uint64_t nblocks)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t) (((unsigned __int128) h1 * nblocks) >> 64);
+#else
+	uint64_t	a_lo = h1 & 0xFFFFFFFF,
+				a_hi = h1 >> 32,
+				b_lo = nblocks & 0xFFFFFFFF,
+				b_hi = nblocks >> 32;
+	uint64_t	lo_lo = a_lo * b_lo,
+				hi_lo = a_hi * b_lo,
+				lo_hi = a_lo * b_hi,
+				hi_hi = a_hi * b_hi;
+	uint64_t	cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFF) + lo_hi;
+
+	return (cross >> 32) + (hi_lo >> 32) + hi_hi;
+#endif
+}
+
+/*
+ * The spans of the layouts built of blocks (blocked, counting, scalable):
+ * the element's block in part i of the directory, of blocks of bytes each
+ * (returns 1, the spans named); or in each part, the newest (last) part
+ * first (returns how many: one a part).
+ */
+extern int	bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h,
+								 BloomSpan *span);
+extern int	bloom_dir_block_spans(const BloomDir *dir, uint32_t bytes, BloomHash h,
+								  BloomSpan *spans);
+
+/*
+ * The header of a layout built of blocked cells (blocked, counting),
+ * cell_bits bits to a cell, against the payload's length.
+ */
+extern BloomCheck bloom_check_cells(const BloomHeader *hdr, size_t payload_len, int cell_bits);
+
 /* what an entry lacks or contradicts, NULL if nothing (the unit tests ask) */
 extern const char *bloom_layout_problem(const BloomLayout *layout);
 

@@ -83,6 +83,92 @@ scalable_payload_bytes(const BloomHeader *hdr)
 }
 
 /*
+ * Where a chain's sub-filters lay, remembered for predictions.  A stored
+ * check of a scalable filter fetches the heads of its further sub-filters
+ * together with the element's blocks, at the places their shapes predict
+ * (scalable_dir_predict); sizing those shapes again on every check cost
+ * more than the rest of the check.  So the shapes are remembered per chain
+ * (its top header's request and growth factor) as the heads a walk reads
+ * show them and as sizing gives them here, per process (no locking), for
+ * the few chains seen last, the oldest giving way.  Every valid value has
+ * sizing's shapes, so a prediction from them is exact; one from a damaged
+ * value's heads costs the next check a scan, never an answer, and nothing
+ * but predictions reads these (validation and growth size afresh).  A
+ * chain no head or sizing in this process has shown is not predicted: its
+ * first check reads head after head.
+ */
+#define SCALABLE_MEMO_CHAINS	4
+
+typedef struct ScalableMemo
+{
+	uint64_t	capacity;
+	uint64_t	rate_bits;		/* the error rate's bits: compared exactly */
+	uint32_t	expansion;
+	uint64_t	known;			/* bit i: sub-filter i's shape is below */
+	uint64_t	nbits[SCALABLE_MAX_SUBS];
+	uint8_t		nhashes[SCALABLE_MAX_SUBS];
+} ScalableMemo;
+
+static ScalableMemo scalable_memo[SCALABLE_MEMO_CHAINS];
+static int	scalable_memo_next;
+
+/* the chain top heads, NULL if not remembered (or, if add, made so) */
+static ScalableMemo *
+scalable_memo_chain(const BloomHeader *top, uint32_t expansion, bool add)
+{
+	uint64_t	rate_bits;
+	ScalableMemo *m;
+
+	memcpy(&rate_bits, &top->error_rate, sizeof(rate_bits));
+	for (int i = 0; i < SCALABLE_MEMO_CHAINS; i++)
+	{
+		m = &scalable_memo[i];
+		if (m->known != 0 && m->capacity == top->capacity &&
+			m->rate_bits == rate_bits && m->expansion == expansion)
+			return m;
+	}
+	if (!add)
+		return NULL;
+	m = &scalable_memo[scalable_memo_next];
+	scalable_memo_next = (scalable_memo_next + 1) % SCALABLE_MEMO_CHAINS;
+	m->capacity = top->capacity;
+	m->rate_bits = rate_bits;
+	m->expansion = expansion;
+	m->known = 0;
+	return m;
+}
+
+/* sub-filter i of top's chain has shape sub */
+static void
+scalable_memo_learn(const BloomHeader *top, uint32_t expansion, int i,
+					const BloomHeader *sub)
+{
+	ScalableMemo *m;
+
+	if (i < 0 || i >= SCALABLE_MAX_SUBS)
+		return;
+	m = scalable_memo_chain(top, expansion, true);
+	m->nbits[i] = sub->nbits;
+	m->nhashes[i] = sub->nhashes;
+	m->known |= UINT64_C(1) << i;
+}
+
+/* the shape of sub-filter i of top's chain, if remembered (nbits, nhashes) */
+static bool
+scalable_memo_recall(const BloomHeader *top, uint32_t expansion, int i,
+					 BloomHeader *sub)
+{
+	ScalableMemo *m = scalable_memo_chain(top, expansion, false);
+
+	if (m == NULL || i < 0 || i >= SCALABLE_MAX_SUBS ||
+		(m->known & (UINT64_C(1) << i)) == 0)
+		return false;
+	sub->nbits = m->nbits[i];
+	sub->nhashes = m->nhashes[i];
+	return true;
+}
+
+/*
  * The capacity and rate of sub-filter i, and its size; false if it cannot
  * exist (capacity overflow, a rate below what sizing accepts, too large).
  */
@@ -107,6 +193,7 @@ scalable_sub_shape(const BloomHeader *top, uint32_t expansion, int i,
 		return false;
 	bloom_header_init(sub, capacity, rate, top->seed, nbits, k);
 	sub->hash_id = top->hash_id;
+	scalable_memo_learn(top, expansion, i, sub);
 	return true;
 }
 
@@ -264,6 +351,7 @@ scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 			sub.nbits / 8 > end - dir->walked - SCALABLE_SUB_HEAD ||
 			sub.nhashes == 0 || sub.nhashes > BLOOM_MAX_HASHES)
 			return BLOOM_BAD_SUBFILTER;
+		scalable_memo_learn(hdr, dir->param, dir->nparts, &sub);
 		part->offset = dir->walked + SCALABLE_SUB_HEAD;
 		part->size = bloom_nblocks(&sub);
 		part->width = sub.nhashes;
@@ -285,8 +373,8 @@ scalable_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 }
 
 /*
- * The sub-filters from the next head on, where the shapes sizing gives
- * them put them (scalable_sub_shape: every valid value has those shapes).
+ * The sub-filters from the next head on, where the shapes remembered for
+ * the chain put them (scalable_memo_recall; as far as they are known).
  */
 static int
 scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, int max)
@@ -301,7 +389,7 @@ scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, i
 		BloomPart  *part = &dir->part[dir->nparts];
 		BloomHeader sub;
 
-		if (!scalable_sub_shape(hdr, dir->param, dir->nparts, &sub) ||
+		if (!scalable_memo_recall(hdr, dir->param, dir->nparts, &sub) ||
 			sub.nbits / 8 > dir->payload_len - dir->walked - SCALABLE_SUB_HEAD)
 			break;
 		pieces[n].offset = dir->walked;
@@ -319,14 +407,7 @@ scalable_dir_predict(const BloomHeader *hdr, BloomDir *dir, BloomSpan *pieces, i
 static int
 scalable_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	for (int i = 0; i < dir->nparts; i++)
-	{
-		const BloomPart *part = &dir->part[dir->nparts - 1 - i];
-
-		bloom_block_span(part->size, BLOOM_BLOCK_BYTES, h, &spans[i]);
-		spans[i].offset += part->offset;
-	}
-	return dir->nparts;
+	return bloom_dir_block_spans(dir, BLOOM_BLOCK_BYTES, h, spans);
 }
 
 static int

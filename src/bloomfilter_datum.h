@@ -122,44 +122,6 @@ extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
 extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
 								uint8 *const *dsts, int n, int max_fetch);
 
-/*
- * Checks of elements against either filter type (bloomfilter_probe.c), with
- * the per-call-site cache of stored values; cuckoofilter's are declared in
- * cuckoofilter.h.
- *
- * Check an element (argument elem_arg) against the filter (argument
- * filter_arg), caching what makes repeated checks of one stored value cheap
- * in fn_extra.
- */
-extern bool bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
-extern int	bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg);
-
-/*
- * Check n elements at once against the filter (argument filter_arg):
- * found[i] for each element not NULL (found[i] is false for the others).
- * The elements' type comes from the call site's cache, which
- * bloom_probe_elem_type sets up (for argument elem_arg, or its array
- * elements) and must have been called first.
- */
-struct BloomElemType;
-extern struct BloomElemType *bloom_probe_elem_type(FunctionCallInfo fcinfo,
-												   int elem_arg,
-												   bool array_element);
-extern void bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg,
-							 const Datum *elems, const bool *nulls, int n,
-							 bool *found);
-
-/*
- * bf_contains_all and cf_contains_all: the answers for the array argument 1
- * from the filter type's check of many elements (bloom_probe_many, or
- * cf_probe_many), whose cache holds the element type et.
- */
-typedef void (*BloomProbeManyFn) (FunctionCallInfo fcinfo, int filter_arg,
-								  const Datum *elems, const bool *nulls, int n,
-								  bool *found);
-extern Datum bloom_contains_all(FunctionCallInfo fcinfo, struct BloomElemType *et,
-								BloomProbeManyFn probe_many);
-
 /* Values to write: private copies of either type (bloomfilter_datum.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);

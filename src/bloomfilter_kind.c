@@ -8,7 +8,8 @@
  *	  their text, bf_info's members, the planner's facts.
  *
  * Outside the aggregate's own state (bloomfilter_state.c,
- * bloomfilter_hashes.c), this is the only glue that calls a layout's
+ * bloomfilter_hashes.c) and the stored reads of checks
+ * (bloomfilter_probe.c), this is the only glue that calls a layout's
  * callbacks (scripts/check-kinds.py).  A bloomfilter's opened header is
  * written back into its value by the changes and by finish; a change
  * that has no hash to apply leaves the bytes as they were.
@@ -24,37 +25,12 @@
 #include "bloom_blocked.h"
 #include "bloomfilter_kind.h"
 
-/* ---- checks of stored values ---- */
-
-static void
-bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
-{
-	BloomView	v;
-
-	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
-	o->hdr.bloom = v.hdr;
-	o->layout = v.layout;
-	o->hash = bloom_hash_params(&v.hdr);
-	o->spans = v.layout->spans;
-	o->answer = v.layout->answer;
-}
-
-static void
-bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
-
-	if (check != BLOOM_OK)
-		bloom_report_corrupt(check);
-}
-
-static int
-bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	if (o->layout->dir_predict == NULL)
-		return 0;
-	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
-}
+/*
+ * ---- checks of stored values ----
+ *
+ * open, dir_next and dir_predict are bloomfilter_probe.c's, beside the
+ * checks that are their only callers.
+ */
 
 static void
 bloom_kind_corrupt_length(void)

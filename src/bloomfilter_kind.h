@@ -9,8 +9,9 @@
  * A kind is a filter type: bloomfilter, whose entry (bloomfilter_kind.c)
  * goes on through the layout table of bloom_core.h, and cuckoofilter, whose
  * entry (cuckoofilter_kind.c) calls the cuckoo core.  Those two files are
- * the only glue that calls a layout's callbacks or the cuckoo core
- * (scripts/check-kinds.py); everything above asks the table, and the SQL
+ * the only glue that calls a layout's callbacks or the cuckoo core, but
+ * for the stored reads of checks (bloomfilter_probe.c, beside their only
+ * callers; scripts/check-kinds.py); everything above asks the table, and the SQL
  * functions of both types are thin wrappers that pass their kind.
  *
  * src/bloomfilter_kind.h
@@ -197,6 +198,20 @@ struct BloomKind
 
 extern const BloomKind bloomfilter_kind;
 extern const BloomKind cuckoofilter_kind;
+
+/*
+ * The kinds' stored-read operations (open, dir_next, dir_predict), defined
+ * in bloomfilter_probe.c beside the checks that are their only callers, so
+ * that a check does not pass through a kind's file as well.
+ */
+extern void bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len);
+extern void bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
+extern int	bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
+								   int max);
+extern void cf_kind_open(BloomOpened *o, const uint8 *front, size_t len);
+extern void cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
+extern int	cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
+								int max);
 
 /* what an entry lacks, NULL if nothing (_PG_init asks) */
 extern const char *bloom_kind_problem(const BloomKind *kind);

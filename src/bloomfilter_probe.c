@@ -1,10 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * bloomfilter_probe.c
- *	  Checks of elements against a filter argument of either type: one
- *	  element (bf_contains, bf_count, cf_contains, cf_count and their
- *	  operators) or many at once (bf_contains_all, cf_contains_all), with
- *	  the per-call-site cache of stored values.
+ *	  Checks of elements against a filter argument of either type, from
+ *	  the SQL functions down to the kind: one element (bf_contains,
+ *	  bf_count, cf_contains, cf_count and their operators) or many at once
+ *	  (bf_contains_all, cf_contains_all), with the per-call-site cache of
+ *	  stored values.
  *
  * Both types are checked the same way, through the table of operations
  * per kind (BloomKind, bloomfilter_kind.h): bloomfilter's goes on through
@@ -28,6 +29,13 @@
  * hash and a cache line or a few.  Values are recognised by their TOAST
  * pointer (relation, value OID, sizes), which names one immutable value.
  *
+ * A check passes through few files: this one, bloomfilter_toast.c for a
+ * stored value's chunks, and the kind's core (the layout's file and
+ * bloom_core.c, or bloom_cuckoo.c); bench/check_path.sh keeps it so.
+ * Element hashing is bloomfilter's (bloomfilter_elem.h) for both types, so
+ * an element matches in a cuckoofilter exactly when it would in a
+ * bloomfilter of hash id 2.
+ *
  * src/bloomfilter_probe.c
  *
  *-------------------------------------------------------------------------
@@ -38,11 +46,83 @@
 #include "access/heaptoast.h"
 #include "access/table.h"
 #include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
+#include "utils/memutils.h"
 
 #include "bloomfilter_kind.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 				 "both filter types have headers of one size");
+
+/*
+ * ---- the kinds' stored reads ----
+ *
+ * The open, dir_next and dir_predict members of both kind entries: here
+ * rather than in bloomfilter_kind.c and cuckoofilter_kind.c because the
+ * checks below are their only callers, and a check should not pass through
+ * a kind's file for a few lines each (scripts/check-kinds.py allows these
+ * calls of the layouts' callbacks and the cuckoo core).
+ */
+
+void
+bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	BloomView	v;
+
+	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
+	o->hdr.bloom = v.hdr;
+	o->layout = v.layout;
+	o->hash = bloom_hash_params(&v.hdr);
+	o->spans = v.layout->spans;
+	o->answer = v.layout->answer;
+}
+
+void
+bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
+
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+}
+
+int
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	if (o->layout->dir_predict == NULL)
+		return 0;
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
+}
+
+void
+cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	CuckooHeader *hdr = &o->hdr.cuckoo;
+	CuckooCheck check = cuckoo_header_check(front, len, hdr);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+	o->hash = cf_hash_params(hdr);
+	o->layout = NULL;
+	o->spans = cuckoo_spans;
+	o->answer = cuckoo_answer;
+}
+
+void
+cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+int
+cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
+}
 
 /* ---- opening a value ---- */
 
@@ -446,24 +526,66 @@ bloom_probe_answer(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_ar
 	return bloom_opened_answer(o, h, count);
 }
 
-bool
-bloom_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+PG_FUNCTION_INFO_V1(bloomfilter_contains);
+PG_FUNCTION_INFO_V1(bloomfilter_contained);
+PG_FUNCTION_INFO_V1(bloomfilter_count);
+PG_FUNCTION_INFO_V1(cuckoofilter_contains);
+PG_FUNCTION_INFO_V1(cuckoofilter_contained);
+PG_FUNCTION_INFO_V1(cuckoofilter_count_int4);
+PG_FUNCTION_INFO_V1(cuckoofilter_count);
+
+Datum
+bloomfilter_contains(PG_FUNCTION_ARGS)
 {
-	return bloom_probe_answer(fcinfo, &bloomfilter_kind, filter_arg, elem_arg, false) != 0;
+	PG_RETURN_BOOL(bloom_probe_answer(fcinfo, &bloomfilter_kind, 0, 1, false) != 0);
 }
 
-/* how often the element was added, at most (bf_count) */
-int
-bloom_probe_count(FunctionCallInfo fcinfo, int filter_arg, int elem_arg)
+/* element <@ filter: the commutator, arguments the other way round */
+Datum
+bloomfilter_contained(PG_FUNCTION_ARGS)
 {
-	return bloom_probe_answer(fcinfo, &bloomfilter_kind, filter_arg, elem_arg, true);
+	PG_RETURN_BOOL(bloom_probe_answer(fcinfo, &bloomfilter_kind, 1, 0, false) != 0);
 }
 
-uint64
-cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
+/* bf_count(filter, element): how often the element was added, at most */
+Datum
+bloomfilter_count(PG_FUNCTION_ARGS)
 {
-	return (uint64) bloom_probe_answer(fcinfo, &cuckoofilter_kind, filter_arg, elem_arg,
-									   count);
+	PG_RETURN_INT32(bloom_probe_answer(fcinfo, &bloomfilter_kind, 0, 1, true));
+}
+
+Datum
+cuckoofilter_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_probe_answer(fcinfo, &cuckoofilter_kind, 0, 1, false) != 0);
+}
+
+/* element <@ filter: the commutator */
+Datum
+cuckoofilter_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_probe_answer(fcinfo, &cuckoofilter_kind, 1, 0, false) != 0);
+}
+
+/*
+ * cf_count(filter, element): the entries matching the element, an integer
+ * as bf_count's is.  Only the element's two buckets in each sub-filter can
+ * match: at most 2 x 8 slots x CUCKOO_MAX_SUBFILTERS (64) = 1024.
+ */
+Datum
+cuckoofilter_count_int4(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(bloom_probe_answer(fcinfo, &cuckoofilter_kind, 0, 1, true));
+}
+
+/*
+ * 1.2's cf_count, bigint: what a 1.2 catalog calls until the upgrade, and
+ * the cf_count_1_2 an upgrade keeps for objects that depend on it.
+ */
+Datum
+cuckoofilter_count(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) bloom_probe_answer(fcinfo, &cuckoofilter_kind, 0, 1, true));
 }
 
 /* ---- many elements at once ---- */
@@ -481,22 +603,6 @@ cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count)
  */
 #define BLOOM_PREFETCH_GROUP	64
 #define BLOOM_WHOLE_READ_SHARE	4
-
-/* the call site's element type (argument elem_arg, or its array elements) */
-BloomElemType *
-bloom_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
-{
-	BloomProbeCache *pc = bloom_fn_cache(fcinfo, elem_arg, array_element,
-										 sizeof(BloomProbeCache));
-
-	return &pc->elem;
-}
-
-BloomElemType *
-cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg, bool array_element)
-{
-	return bloom_probe_elem_type(fcinfo, elem_arg, array_element);
-}
 
 /*
  * The hashes of the elements as keys of the filter; skip[i] for the NULL
@@ -649,16 +755,18 @@ bloom_probe_many_stored(const BloomKind *kind, BloomElemType *et,
 	return done;
 }
 
+/*
+ * Check n elements at once against the filter (argument 0): found[i] for
+ * each element not NULL (false for the others), of the type pc holds.
+ */
 static void
-bloom_probe_many_kind(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_arg,
-					  const Datum *elems, const bool *nulls, int n, bool *found)
+bloom_probe_many(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
+				 const Datum *elems, const bool *nulls, int n, bool *found)
 {
-	BloomProbeCache *pc = (BloomProbeCache *) fcinfo->flinfo->fn_extra;
-	Datum		d = PG_GETARG_DATUM(filter_arg);
+	Datum		d = PG_GETARG_DATUM(0);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	BloomOpened local;
 
-	Assert(pc != NULL);			/* bloom_probe_elem_type made it */
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		struct varatt_external ptr;
@@ -677,16 +785,133 @@ bloom_probe_many_kind(FunctionCallInfo fcinfo, const BloomKind *kind, int filter
 	bloom_opened_test_many(&local, &pc->elem, elems, nulls, n, found);
 }
 
-void
-bloom_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
-				 const bool *nulls, int n, bool *found)
+/*
+ * Elements bf_contains_all hashes and tests per batch: the batch's element
+ * datums and hashes (25 bytes an element) stay a couple of megabytes
+ * however long the array (67 million elements at once needed 1 GB of
+ * hashes), and within a batch the layout still overlaps its cache misses.
+ */
+#define BLOOM_CONTAINS_CHUNK 65536
+
+/*
+ * An empty boolean array of the given shape with room for nitems answers
+ * (and a NULL bitmap if with_nulls), written in place rather than through
+ * an array of Datums as long as the answers.  An argument array has at most
+ * MaxArraySize elements, so this fits, but it is checked: a limit is an
+ * error, not an allocation failure.
+ */
+static ArrayType *
+bloom_bool_array(int ndim, const int *dims, const int *lbs, int nitems, bool with_nulls)
 {
-	bloom_probe_many_kind(fcinfo, &bloomfilter_kind, filter_arg, elems, nulls, n, found);
+	Size		overhead = with_nulls ? ARR_OVERHEAD_WITHNULLS(ndim, nitems) :
+		ARR_OVERHEAD_NONULLS(ndim);
+	ArrayType  *result;
+
+	if (!AllocSizeIsValid(overhead + (Size) nitems))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("an array of %d answers exceeds the maximum allocation size of %zu bytes",
+						nitems, (Size) MaxAllocSize),
+				 errhint("Check the elements in smaller arrays.")));
+	result = palloc0(overhead + (Size) nitems);
+	SET_VARSIZE(result, overhead + (Size) nitems);
+	result->ndim = ndim;
+	result->dataoffset = with_nulls ? (int32) overhead : 0;
+	result->elemtype = BOOLOID;
+	memcpy(ARR_DIMS(result), dims, ndim * sizeof(int));
+	memcpy(ARR_LBOUND(result), lbs, ndim * sizeof(int));
+	return result;
 }
 
-void
-cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
-			  const bool *nulls, int n, bool *found)
+/*
+ * The array's length once ndata answers are written: without its NULL
+ * bitmap if no answer was NULL, as construct_md_array would have made it.
+ */
+static void
+bloom_bool_array_finish(ArrayType *result, int ndata, bool anynull)
 {
-	bloom_probe_many_kind(fcinfo, &cuckoofilter_kind, filter_arg, elems, nulls, n, found);
+	if (ARR_HASNULL(result) && !anynull)
+	{
+		char	   *data = ARR_DATA_PTR(result);
+
+		result->dataoffset = 0;
+		memmove(ARR_DATA_PTR(result), data, ndata);
+	}
+	SET_VARSIZE(result, ARR_DATA_OFFSET(result) + ndata);
+}
+
+/*
+ * A check of every element of an array (RedisBloom's BF.MEXISTS): an array
+ * of answers of the same shape, NULL for NULL elements.  The elements go to
+ * the batch check a batch at a time, their type resolved once per call
+ * site into the cache that check keeps.  Shared by bf_contains_all and
+ * cf_contains_all.
+ */
+static Datum
+bloom_contains_all(FunctionCallInfo fcinfo, const BloomKind *kind)
+{
+	BloomProbeCache *pc = bloom_fn_cache(fcinfo, 1, true, sizeof(BloomProbeCache));
+	BloomElemType *et = &pc->elem;
+	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
+	int			ndim = AARR_NDIM(arr);
+	int			nitems = ArrayGetNItems(ndim, AARR_DIMS(arr));
+	int			chunk = Min(nitems, BLOOM_CONTAINS_CHUNK);
+	Datum	   *elems = palloc(sizeof(Datum) * Max(chunk, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(chunk, 1));
+	bool	   *found = palloc(sizeof(bool) * Max(chunk, 1));
+	ArrayType  *result;
+	bool	   *answers;
+	bits8	   *bitmap;
+	int			ndata = 0;
+	bool		anynull = false;
+	array_iter	it;
+
+	if (nitems == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	/* an expanded array does not say cheaply whether it holds NULLs */
+	result = bloom_bool_array(ndim, AARR_DIMS(arr), AARR_LBOUND(arr), nitems,
+							  VARATT_IS_EXPANDED_HEADER(arr) || ARR_HASNULL(&arr->flt));
+	answers = (bool *) ARR_DATA_PTR(result);
+	bitmap = ARR_NULLBITMAP(result);
+	array_iter_setup(&it, arr);
+	for (int start = 0; start < nitems; start += chunk)
+	{
+		int			n = Min(chunk, nitems - start);
+
+		for (int i = 0; i < n; i++)
+			elems[i] = array_iter_next(&it, &nulls[i], start + i, et->typlen,
+									   et->typbyval, et->typalign);
+		bloom_probe_many(fcinfo, kind, pc, elems, nulls, n, found);
+		for (int i = 0; i < n; i++)
+		{
+			anynull |= nulls[i];
+			if (nulls[i])
+				continue;
+			if (bitmap)
+				bitmap[(start + i) / 8] |= 1 << ((start + i) % 8);
+			answers[ndata++] = found[i];
+		}
+	}
+	bloom_bool_array_finish(result, ndata, anynull);
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_contains_all);
+PG_FUNCTION_INFO_V1(cuckoofilter_contains_all);
+
+/*
+ * bf_contains_all(filter, elements): bf_contains for each; a batch at a
+ * time, hashes first, then the spans, read together.
+ */
+Datum
+bloomfilter_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_contains_all(fcinfo, &bloomfilter_kind);
+}
+
+/* cf_contains_all(filter, elements): cf_contains for each, batched alike */
+Datum
+cuckoofilter_contains_all(PG_FUNCTION_ARGS)
+{
+	return bloom_contains_all(fcinfo, &cuckoofilter_kind);
 }

@@ -82,22 +82,4 @@ cf_hash_params(const CuckooHeader *hdr)
 
 pg_noreturn extern void cf_report_corrupt(CuckooCheck check);
 
-/*
- * Check of an element against the filter argument through the probe path
- * both types share (bloomfilter_probe.c: a stored value read by the spans
- * a check needs, the per-call-site cache of stored values in fn_extra).
- * Returns the number of matching entries if count, else 1 or 0.
- */
-extern uint64 cf_probe(FunctionCallInfo fcinfo, int filter_arg, int elem_arg, bool count);
-
-/*
- * cf_contains_all's halves of bloom_contains_all: the call site's element
- * type (argument elem_arg, or its array elements), set up first, and the
- * check of n elements at once (found[i] false for NULLs).
- */
-extern struct BloomElemType *cf_probe_elem_type(FunctionCallInfo fcinfo, int elem_arg,
-												bool array_element);
-extern void cf_probe_many(FunctionCallInfo fcinfo, int filter_arg, const Datum *elems,
-						  const bool *nulls, int n, bool *found);
-
 #endif							/* CUCKOOFILTER_H */

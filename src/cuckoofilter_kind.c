@@ -14,7 +14,8 @@
  * validation on input raises XX001 instead of sending a read past its end.
  * A cuckoo filter's view writes through to its bytes, so finish has
  * nothing left to write.  This is the only glue that calls the cuckoo core
- * (scripts/check-kinds.py).
+ * but for the stored reads of checks (bloomfilter_probe.c;
+ * scripts/check-kinds.py).
  *
  * src/cuckoofilter_kind.c
  *
@@ -35,36 +36,12 @@ cf_report_corrupt(CuckooCheck check)
 			 errdetail_internal("%s", cuckoo_check_message(check))));
 }
 
-/* ---- checks of stored values ---- */
-
-static void
-cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
-{
-	CuckooHeader *hdr = &o->hdr.cuckoo;
-	CuckooCheck check = cuckoo_header_check(front, len, hdr);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-	o->hash = cf_hash_params(hdr);
-	o->layout = NULL;
-	o->spans = cuckoo_spans;
-	o->answer = cuckoo_answer;
-}
-
-static void
-cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-}
-
-static int
-cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
-}
+/*
+ * ---- checks of stored values ----
+ *
+ * open, dir_next and dir_predict are bloomfilter_probe.c's, beside the
+ * checks that are their only callers.
+ */
 
 static void
 cf_kind_corrupt_length(void)

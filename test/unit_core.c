@@ -651,17 +651,18 @@ test_scalable_damaged_prefix(void)
 	free(payload);
 }
 
-/* a scalable filter of capacity at 1%, expansion 2, with elements [from, to) */
+/* a scalable filter of capacity at rate, growing by expansion, with elements [from, to) */
 static uint8_t *
-unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
+unit_scalable_of(BloomHeader *hdr, uint64_t capacity, double rate, uint32_t expansion,
+				 int64_t from, int64_t to)
 {
 	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
 	uint64_t	bytes;
 	uint8_t    *payload;
 
-	bloom_scalable_header(hdr, capacity, 0.01, 0, 2, &bytes);
+	bloom_scalable_header(hdr, capacity, rate, 0, expansion, &bytes);
 	payload = calloc(1, bytes);
-	bloom_scalable_init(hdr, 2, payload);
+	bloom_scalable_init(hdr, expansion, payload);
 	for (int64_t i = from; i < to; i++)
 	{
 		BloomHash	h = bloom_hash_int64(i, 0);
@@ -676,6 +677,49 @@ unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
 		}
 	}
 	return payload;
+}
+
+/* the same at 1%, expansion 2 */
+static uint8_t *
+unit_scalable(BloomHeader *hdr, uint64_t capacity, int64_t from, int64_t to)
+{
+	return unit_scalable_of(hdr, capacity, 0.01, 2, from, to);
+}
+
+/*
+ * Walk a scalable filter's directory into dir, predicting the rest into
+ * predicted once the first head is read; returns how many pieces were
+ * predicted (-1: the walk ended first), *wrong how many of them the walk
+ * did not find there.
+ */
+static int
+unit_scalable_walk(const BloomHeader *hdr, const uint8_t *payload, BloomDir *dir,
+				   BloomDir *predicted, int *wrong)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomSpan	next,
+				pieces[BLOOM_MAX_PARTS];
+	const uint8_t *piece = NULL;
+	int			npieces = -1,
+				steps = 0;
+
+	*wrong = 0;
+	memset(dir, 0, sizeof(*dir));
+	dir->payload_len = l->payload_bytes(hdr);
+	while (l->dir_next(hdr, dir, piece, &next) == BLOOM_OK && next.len > 0)
+	{
+		if (steps == 1)
+		{
+			*predicted = *dir;
+			npieces = l->dir_predict(hdr, predicted, pieces, BLOOM_MAX_PARTS);
+		}
+		if (steps >= 1 && steps - 1 < npieces)
+			*wrong += pieces[steps - 1].offset != next.offset ||
+				pieces[steps - 1].len != next.len;
+		piece = payload + next.offset;
+		steps++;
+	}
+	return next.len == 0 ? npieces : -1;
 }
 
 /*
@@ -693,32 +737,12 @@ test_scalable_directory(void)
 	uint64_t	plen = l->payload_bytes(&hdr);
 	BloomDir	dir,
 				predicted;
-	BloomSpan	next,
-				pieces[BLOOM_MAX_PARTS];
-	const uint8_t *piece = NULL;
-	int			npieces = -1,
-				wrong = 0,
-				steps = 0;
+	int			wrong;
+	int			npieces = unit_scalable_walk(&hdr, payload, &dir, &predicted, &wrong);
 	bool		all = true;
 
-	memset(&dir, 0, sizeof(dir));
-	dir.payload_len = plen;
-	while (l->dir_next(&hdr, &dir, piece, &next) == BLOOM_OK && next.len > 0)
-	{
-		/* predicted when the first head is read: the rest, from the next on */
-		if (steps == 1)
-		{
-			predicted = dir;
-			npieces = l->dir_predict(&hdr, &predicted, pieces, BLOOM_MAX_PARTS);
-		}
-		if (steps >= 1)
-			wrong += pieces[steps - 1].offset != next.offset || pieces[steps - 1].len != next.len;
-		piece = payload + next.offset;
-		steps++;
-	}
-	CHECK(next.len == 0 && dir.nparts == 5 && hdr.nhashes == 5, "scalable directory of %d parts",
-		  dir.nparts);
-	CHECK(steps == 5 && npieces == 4 && wrong == 0 &&
+	CHECK(dir.nparts == 5 && hdr.nhashes == 5, "scalable directory of %d parts", dir.nparts);
+	CHECK(npieces == 4 && wrong == 0 &&
 		  memcmp(predicted.part, dir.part, sizeof(BloomPart) * 5) == 0,
 		  "scalable directory predicted: %d pieces, %d wrong", npieces, wrong);
 	for (int64_t i = 0; i < 31000; i++)
@@ -732,6 +756,65 @@ test_scalable_directory(void)
 	}
 	CHECK(all, "scalable spans: a member not found or a span outside");
 	free(payload);
+}
+
+/*
+ * What a stored check predicts of a scalable filter's directory, for many
+ * chains (more than bloom_scalable.c remembers, so the first ones are
+ * forgotten by the time they are walked): once a walk has read a chain's
+ * heads, the next prediction is every sub-filter, each of the shape the
+ * sizing search gives its capacity and rate.
+ */
+static void
+test_scalable_predicted(void)
+{
+	const uint64_t capacities[] = {3, 40, 700};
+	const double rates[] = {0.2, 0.01, 1e-4};
+	const uint32_t expansions[] = {1, 2, 3};
+	BloomHeader hdrs[27];
+	uint8_t    *payloads[27];
+	int			wrong_shape = 0,
+				unpredicted = 0;
+
+	for (int c = 0; c < 27; c++)
+	{
+		uint64_t	cap = capacities[c / 9];
+		uint32_t	e = expansions[c % 3];
+
+		payloads[c] = unit_scalable_of(&hdrs[c], cap, rates[c / 3 % 3], e, 0,
+									   (int64_t) (cap * (1 + e + e * e) + 1));
+	}
+	/* a group's chains differ only in expansion: all walked, then predicted */
+	for (int c = 0; c < 27; c++)
+	{
+		BloomDir	dir,
+					predicted;
+		int			wrong;
+		uint64_t	capacity = hdrs[c].capacity;
+
+		if (c % 3 == 0)
+			for (int j = c; j < c + 3; j++)
+				unit_scalable_walk(&hdrs[j], payloads[j], &dir, &predicted, &wrong);
+		unpredicted += unit_scalable_walk(&hdrs[c], payloads[c], &dir, &predicted,
+										  &wrong) != dir.nparts - 1 || wrong != 0 ||
+			memcmp(predicted.part, dir.part, sizeof(BloomPart) * dir.nparts) != 0;
+		for (int i = 0; i < dir.nparts; i++)
+		{
+			uint64_t	nbits;
+			int			k;
+
+			bloom_size_search(capacity, ldexp(hdrs[c].error_rate, -(i + 1)), &nbits, &k);
+			wrong_shape += dir.part[i].size != nbits / BLOOM_BLOCK_BITS ||
+				dir.part[i].width != (uint32_t) k;
+			capacity *= expansions[c % 3];
+		}
+		unpredicted += dir.nparts < 3;
+	}
+	for (int c = 0; c < 27; c++)
+		free(payloads[c]);
+	CHECK(unpredicted == 0 && wrong_shape == 0,
+		  "scalable predictions: %d chains not predicted whole, %d shapes not sizing's",
+		  unpredicted, wrong_shape);
 }
 
 /*
@@ -865,6 +948,7 @@ main(void)
 	test_scalable_damaged_prefix();
 	test_scalable_union_overfills();
 	test_scalable_directory();
+	test_scalable_predicted();
 	test_hashes_layout();
 
 	printf("%d passed, %d failed\n", passed, failed);
