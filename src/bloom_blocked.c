@@ -304,7 +304,7 @@ blocked_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 static int
 blocked_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	return bloom_dir_block_span(dir, 0, BLOOM_BLOCK_BYTES, h, spans);
+	return bloom_dir_block_span(dir, BLOOM_BLOCK_BYTES, h, spans);
 }
 
 static int

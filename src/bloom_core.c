@@ -152,9 +152,9 @@ bloom_part_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, B
  * a plain filter in memory a few percent more instructions.
  */
 int
-bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h, BloomSpan *span)
+bloom_dir_block_span(const BloomDir *dir, uint32_t bytes, BloomHash h, BloomSpan *span)
 {
-	bloom_part_block_span(dir, i, bytes, h, span);
+	bloom_part_block_span(dir, 0, bytes, h, span);
 	return 1;
 }
 

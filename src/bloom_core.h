@@ -500,11 +500,11 @@ bloom_block_of(uint64_t h1, uint64_t nblocks)
 
 /*
  * The spans of the layouts built of blocks (blocked, counting, scalable):
- * the element's block in part i of the directory, of blocks of bytes each
+ * the element's block in a directory of one part, of blocks of bytes each
  * (returns 1, the spans named); or in each part, the newest (last) part
  * first (returns how many: one a part).
  */
-extern int	bloom_dir_block_span(const BloomDir *dir, int i, uint32_t bytes, BloomHash h,
+extern int	bloom_dir_block_span(const BloomDir *dir, uint32_t bytes, BloomHash h,
 								 BloomSpan *span);
 extern int	bloom_dir_block_spans(const BloomDir *dir, uint32_t bytes, BloomHash h,
 								  BloomSpan *spans);

@@ -134,7 +134,7 @@ counting_dir_next(const BloomHeader *hdr, BloomDir *dir, const uint8_t *piece,
 static int
 counting_spans(const BloomDir *dir, BloomHash h, BloomSpan *spans)
 {
-	return bloom_dir_block_span(dir, 0, COUNTING_BLOCK_BYTES, h, spans);
+	return bloom_dir_block_span(dir, COUNTING_BLOCK_BYTES, h, spans);
 }
 
 static int
