@@ -77,6 +77,7 @@ CREATE EXTENSION bloomfilter VERSION '1.0' SCHEMA public;
 ALTER EXTENSION bloomfilter UPDATE TO '1.1';
 ALTER EXTENSION bloomfilter UPDATE TO '1.2';
 ALTER EXTENSION bloomfilter UPDATE TO '1.3';
+ALTER EXTENSION bloomfilter UPDATE TO '1.4';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS hostile_calls FROM public.hostile_calls;
 SELECT rolsuper AS eve_is_superuser FROM pg_roles WHERE rolname = 'regress_bf_eve';

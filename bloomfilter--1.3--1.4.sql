@@ -1,0 +1,4 @@
+/* bloomfilter--1.3--1.4.sql */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION bloomfilter UPDATE TO '1.4'" to load this file. \quit

@@ -1,0 +1,1551 @@
+/* bloomfilter--1.4.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION bloomfilter" to load this file. \quit
+
+-- the type
+
+CREATE TYPE bloomfilter;
+
+CREATE FUNCTION bloomfilter_in(cstring) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION bloomfilter_out(bloomfilter) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION bloomfilter_recv(internal) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION bloomfilter_send(bloomfilter) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- EXTERNAL storage: filters are incompressible once filled, and uncompressed
+-- out-of-line values can be read by slices (one block per point check)
+CREATE TYPE bloomfilter (
+	INPUT = bloomfilter_in,
+	OUTPUT = bloomfilter_out,
+	RECEIVE = bloomfilter_recv,
+	SEND = bloomfilter_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = external
+);
+
+COMMENT ON TYPE bloomfilter IS 'Bloom filter: a set that answers "possibly present" or "certainly absent"';
+COMMENT ON FUNCTION bloomfilter_in(cstring) IS 'bloomfilter text input (base64 of the binary form)';
+COMMENT ON FUNCTION bloomfilter_out(bloomfilter) IS 'bloomfilter text output (base64 of the binary form)';
+COMMENT ON FUNCTION bloomfilter_recv(internal) IS 'bloomfilter binary input';
+COMMENT ON FUNCTION bloomfilter_send(bloomfilter) IS 'bloomfilter binary output';
+
+-- casts to and from bytea: the binary form, header and bits
+
+CREATE FUNCTION bloomfilter(bytea) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter(bytea) IS 'validate a binary bloomfilter held in bytea';
+
+CREATE CAST (bytea AS bloomfilter) WITH FUNCTION bloomfilter(bytea);
+CREATE CAST (bloomfilter AS bytea) WITHOUT FUNCTION;
+COMMENT ON CAST (bytea AS bloomfilter) IS 'validate a binary bloomfilter held in bytea';
+COMMENT ON CAST (bloomfilter AS bytea) IS 'the binary form of a bloomfilter';
+
+-- creating
+
+CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+						  counting boolean DEFAULT false, expansion integer DEFAULT 0,
+						  key_type regtype DEFAULT NULL) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type)';
+
+-- adding: not strict, because adding NULL returns the filter unchanged
+
+CREATE FUNCTION bf_add(bloomfilter, anyelement) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_add(bloomfilter, anyelement) IS 'copy of the filter with the element added; NULL adds nothing';
+
+CREATE FUNCTION bf_add(bloomfilter, text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_add(bloomfilter, text) IS 'copy of the filter with the text added; NULL adds nothing';
+
+CREATE FUNCTION bf_add_all(bloomfilter, anyarray) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_add_all(bloomfilter, anyarray) IS 'copy of the filter with every non-NULL array element added';
+
+-- planner support: selectivity of checks from the column's statistics when
+-- the filter is known at plan time (a documented default when it is not),
+-- and the cost of a check (a hash and one cache line)
+
+CREATE FUNCTION bloomfilter_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_support(internal) IS 'planner support for bf_contains and bf_contained: selectivity and cost of a check';
+
+CREATE FUNCTION bloomfilter_contsel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_contsel(internal, oid, internal, integer) IS 'restriction selectivity of @> and <@: the filter checked against the column''s most common values and histogram';
+
+CREATE FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ (the filter is unknown at plan time: 0.1)';
+
+-- checking
+
+CREATE FUNCTION bf_contains(bloomfilter, anyelement) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contains(bloomfilter, anyelement) IS 'false if the element was certainly never added, true if it possibly was';
+
+CREATE FUNCTION bf_contains(bloomfilter, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contains(bloomfilter, text) IS 'false if the text was certainly never added, true if it possibly was';
+
+CREATE FUNCTION bf_contained(anyelement, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contained(anyelement, bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
+
+CREATE FUNCTION bf_contained(text, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contained(text, bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = anyelement, FUNCTION = bf_contains,
+	COMMUTATOR = <@,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, anyelement) IS 'filter possibly contains element';
+
+CREATE OPERATOR <@ (
+	LEFTARG = anyelement, RIGHTARG = bloomfilter, FUNCTION = bf_contained,
+	COMMUTATOR = @>,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ (anyelement, bloomfilter) IS 'element possibly contained in filter';
+
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = text, FUNCTION = bf_contains,
+	COMMUTATOR = <@,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, text) IS 'filter possibly contains text';
+
+CREATE OPERATOR <@ (
+	LEFTARG = text, RIGHTARG = bloomfilter, FUNCTION = bf_contained,
+	COMMUTATOR = @>,
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ (text, bloomfilter) IS 'text possibly contained in filter';
+
+-- combining: a NULL operand is ignored
+
+CREATE FUNCTION bf_union(bloomfilter, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_union' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_union(bloomfilter, bloomfilter) IS 'filter of every element of either filter (same shape required); a NULL operand is ignored';
+
+CREATE FUNCTION bf_intersect(bloomfilter, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_intersect' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_intersect(bloomfilter, bloomfilter) IS 'approximate intersection: bitwise AND, may hold false positives of either side (same shape required); a NULL operand is ignored';
+
+CREATE OPERATOR | (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bf_union,
+	COMMUTATOR = |
+);
+COMMENT ON OPERATOR | (bloomfilter, bloomfilter) IS 'union of two filters';
+
+CREATE OPERATOR & (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bf_intersect,
+	COMMUTATOR = &
+);
+COMMENT ON OPERATOR & (bloomfilter, bloomfilter) IS 'approximate intersection of two filters';
+
+-- introspection
+
+CREATE FUNCTION bf_capacity(bloomfilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_capacity(bloomfilter) IS 'number of elements the filter was sized for';
+
+CREATE FUNCTION bf_error_rate(bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'bloomfilter_error_rate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_error_rate(bloomfilter) IS 'false-positive rate the filter was sized for, at capacity';
+
+CREATE FUNCTION bf_nbits(bloomfilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_nbits' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_nbits(bloomfilter) IS 'number of bits in the filter';
+
+CREATE FUNCTION bf_nhashes(bloomfilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_nhashes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_nhashes(bloomfilter) IS 'number of bits set per element (k)';
+
+CREATE FUNCTION bf_bits_set(bloomfilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_bits_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_bits_set(bloomfilter) IS 'number of bits currently set';
+
+CREATE FUNCTION bf_cardinality(bloomfilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_cardinality' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_cardinality(bloomfilter) IS 'estimated number of distinct elements added, from the fill of each block';
+
+CREATE FUNCTION bf_fpp(bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'bloomfilter_fpp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_fpp(bloomfilter) IS 'estimated false-positive rate at the current fill';
+
+CREATE FUNCTION bf_info(bloomfilter) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'bloomfilter_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_info(bloomfilter) IS 'every parameter and estimate of the filter, and its size in bytes';
+
+-- aggregates: the state is a bloomfilter (not internal), bf_union combines
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bigint, float8) IS 'bf_agg transition function';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bigint) IS 'bf_agg transition function';
+
+CREATE FUNCTION bloomfilter_agg_final(bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_final(bloomfilter) IS 'bf_agg and bf_union_agg final function: the state, flat';
+
+CREATE AGGREGATE bf_agg(element anyelement, capacity bigint, error_rate float8) (
+	SFUNC = bloomfilter_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement, bigint, float8) IS 'filter of the non-NULL elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE bf_agg(element anyelement, capacity bigint) (
+	SFUNC = bloomfilter_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement, bigint) IS 'filter of the non-NULL elements, sized for capacity at a 1% error rate';
+
+CREATE AGGREGATE bf_union_agg(bloomfilter) (
+	SFUNC = bf_union,
+	STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_union_agg(bloomfilter) IS 'union of the non-NULL filters (same shape required)';
+
+-- comparison: by the binary form
+
+CREATE FUNCTION bloomfilter_eq(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_eq(bloomfilter, bloomfilter) IS 'true if both filters have the same bytes';
+
+CREATE FUNCTION bloomfilter_ne(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_ne(bloomfilter, bloomfilter) IS 'true if the filters differ in any byte';
+
+CREATE FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION bloomfilter_le(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_le(bloomfilter, bloomfilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) IS 'btree comparison of filters by their bytes';
+
+CREATE FUNCTION bloomfilter_hash(bloomfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_hash(bloomfilter) IS 'hash of a filter''s bytes, for hash joins and hash aggregation';
+
+CREATE FUNCTION bloomfilter_hash_extended(bloomfilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_hash_extended(bloomfilter, bigint) IS 'seeded 64-bit hash of a filter''s bytes';
+
+CREATE OPERATOR = (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+COMMENT ON OPERATOR = (bloomfilter, bloomfilter) IS 'filters are byte for byte the same';
+
+CREATE OPERATOR <> (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (bloomfilter, bloomfilter) IS 'filters differ';
+
+CREATE OPERATOR < (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (bloomfilter, bloomfilter) IS 'byte order of filters';
+
+CREATE OPERATOR <= (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (bloomfilter, bloomfilter) IS 'byte order of filters';
+
+CREATE OPERATOR > (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (bloomfilter, bloomfilter) IS 'byte order of filters';
+
+CREATE OPERATOR >= (
+	LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloomfilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (bloomfilter, bloomfilter) IS 'byte order of filters';
+
+CREATE OPERATOR CLASS bloomfilter_ops DEFAULT FOR TYPE bloomfilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 bloomfilter_cmp(bloomfilter, bloomfilter);
+COMMENT ON OPERATOR CLASS bloomfilter_ops USING btree IS 'filters ordered by their bytes';
+
+CREATE OPERATOR CLASS bloomfilter_ops DEFAULT FOR TYPE bloomfilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 bloomfilter_hash(bloomfilter),
+	FUNCTION 2 bloomfilter_hash_extended(bloomfilter, bigint);
+COMMENT ON OPERATOR CLASS bloomfilter_ops USING hash IS 'filters hashed by their bytes';
+COMMENT ON OPERATOR FAMILY bloomfilter_ops USING btree IS 'filters ordered by their bytes';
+COMMENT ON OPERATOR FAMILY bloomfilter_ops USING hash IS 'filters hashed by their bytes';
+
+
+-- counting filters
+
+CREATE FUNCTION bf_remove(bloomfilter, anyelement) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, anyelement) IS 'copy of a counting filter with the element taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_remove(bloomfilter, text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, text) IS 'copy of a counting filter with the text taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_count(bloomfilter, anyelement) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, anyelement) IS 'how often the element was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
+
+CREATE FUNCTION bf_count(bloomfilter, text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, text) IS 'how often the text was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
+
+-- aggregates that build any layout: from a template, or scalable at 1%
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement, bloomfilter) IS 'bf_agg transition function (template form)';
+
+CREATE AGGREGATE bf_agg(element anyelement, template bloomfilter) (
+	SFUNC = bloomfilter_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement, bloomfilter) IS 'the template filter (any layout: plain, counting, scalable) with the non-NULL elements added';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, anyelement) IS 'bf_agg transition function (scalable form)';
+
+CREATE AGGREGATE bf_agg(element anyelement) (
+	SFUNC = bloomfilter_agg_trans,
+	STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final,
+	COMBINEFUNC = bf_union,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bf_agg(anyelement) IS 'scalable filter of the non-NULL elements at a 1% error rate, with no sizing needed: its first sub-filter is sized for the distinct elements (at least 1000), and it doubles if it grows later';
+
+CREATE FUNCTION bf_remove_all(bloomfilter, anyarray) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove_all(bloomfilter, anyarray) IS 'copy of a counting filter with every non-NULL array element taken out (each only if it tests present)';
+
+-- batch checks (RedisBloom's BF.MEXISTS): one answer per array element.
+-- anyarray, as bf_add_all: an untyped literal ('{a,b}') needs a cast
+-- ('{a,b}'::text[]), since a text[] overload beside anyarray would make
+-- every literal ambiguous.
+
+CREATE FUNCTION bf_contains_all(bloomfilter, anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_contains_all(bloomfilter, anyarray) IS 'bf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+-- bf_agg for concrete element types, beside the polymorphic forms.
+--
+-- Citus computes an aggregate partially on the workers and combines the
+-- states on the coordinator only if the aggregate's declared argument types
+-- equal those of the call, which an anyelement aggregate never does; and it
+-- calls the transition function without a call expression, so the element
+-- type must come from the transition function's declared arguments.  These
+-- overloads give both, for every form of bf_agg.  They share the C
+-- transition functions and hash exactly as the polymorphic aggregates do;
+-- a type without an overload still reaches the polymorphic one.  bpchar,
+-- name and "char" are here so that they resolve to their own overload rather
+-- than by a cast to another's.
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bigint, float8) IS 'bf_agg transition function for int2';
+CREATE AGGREGATE bf_agg(int2, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int2, bigint, float8) IS 'filter of the non-NULL int2 elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bigint) IS 'bf_agg transition function for int2';
+CREATE AGGREGATE bf_agg(int2, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int2, bigint) IS 'filter of the non-NULL int2 elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int2, bloomfilter) IS 'bf_agg transition function for int2';
+CREATE AGGREGATE bf_agg(int2, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int2, bloomfilter) IS 'filter of the non-NULL int2 elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int2) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int2) IS 'bf_agg transition function for int2';
+CREATE AGGREGATE bf_agg(int2) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int2) IS 'filter of the non-NULL int2 elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bigint, float8) IS 'bf_agg transition function for int4';
+CREATE AGGREGATE bf_agg(int4, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int4, bigint, float8) IS 'filter of the non-NULL int4 elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bigint) IS 'bf_agg transition function for int4';
+CREATE AGGREGATE bf_agg(int4, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int4, bigint) IS 'filter of the non-NULL int4 elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int4, bloomfilter) IS 'bf_agg transition function for int4';
+CREATE AGGREGATE bf_agg(int4, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int4, bloomfilter) IS 'filter of the non-NULL int4 elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int4) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int4) IS 'bf_agg transition function for int4';
+CREATE AGGREGATE bf_agg(int4) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int4) IS 'filter of the non-NULL int4 elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bigint, float8) IS 'bf_agg transition function for int8';
+CREATE AGGREGATE bf_agg(int8, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int8, bigint, float8) IS 'filter of the non-NULL int8 elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bigint) IS 'bf_agg transition function for int8';
+CREATE AGGREGATE bf_agg(int8, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int8, bigint) IS 'filter of the non-NULL int8 elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int8, bloomfilter) IS 'bf_agg transition function for int8';
+CREATE AGGREGATE bf_agg(int8, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int8, bloomfilter) IS 'filter of the non-NULL int8 elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, int8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, int8) IS 'bf_agg transition function for int8';
+CREATE AGGREGATE bf_agg(int8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(int8) IS 'filter of the non-NULL int8 elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, text, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, text, bigint, float8) IS 'bf_agg transition function for text';
+CREATE AGGREGATE bf_agg(text, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(text, bigint, float8) IS 'filter of the non-NULL text elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, text, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, text, bigint) IS 'bf_agg transition function for text';
+CREATE AGGREGATE bf_agg(text, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(text, bigint) IS 'filter of the non-NULL text elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, text, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, text, bloomfilter) IS 'bf_agg transition function for text';
+CREATE AGGREGATE bf_agg(text, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(text, bloomfilter) IS 'filter of the non-NULL text elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, text) IS 'bf_agg transition function for text';
+CREATE AGGREGATE bf_agg(text) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(text) IS 'filter of the non-NULL text elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bigint, float8) IS 'bf_agg transition function for varchar';
+CREATE AGGREGATE bf_agg(varchar, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(varchar, bigint, float8) IS 'filter of the non-NULL varchar elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bigint) IS 'bf_agg transition function for varchar';
+CREATE AGGREGATE bf_agg(varchar, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(varchar, bigint) IS 'filter of the non-NULL varchar elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, varchar, bloomfilter) IS 'bf_agg transition function for varchar';
+CREATE AGGREGATE bf_agg(varchar, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(varchar, bloomfilter) IS 'filter of the non-NULL varchar elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, varchar) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, varchar) IS 'bf_agg transition function for varchar';
+CREATE AGGREGATE bf_agg(varchar) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(varchar) IS 'filter of the non-NULL varchar elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bigint, float8) IS 'bf_agg transition function for bytea';
+CREATE AGGREGATE bf_agg(bytea, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bytea, bigint, float8) IS 'filter of the non-NULL bytea elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bigint) IS 'bf_agg transition function for bytea';
+CREATE AGGREGATE bf_agg(bytea, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bytea, bigint) IS 'filter of the non-NULL bytea elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bytea, bloomfilter) IS 'bf_agg transition function for bytea';
+CREATE AGGREGATE bf_agg(bytea, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bytea, bloomfilter) IS 'filter of the non-NULL bytea elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bytea) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bytea) IS 'bf_agg transition function for bytea';
+CREATE AGGREGATE bf_agg(bytea) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bytea) IS 'filter of the non-NULL bytea elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bigint, float8) IS 'bf_agg transition function for uuid';
+CREATE AGGREGATE bf_agg(uuid, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(uuid, bigint, float8) IS 'filter of the non-NULL uuid elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bigint) IS 'bf_agg transition function for uuid';
+CREATE AGGREGATE bf_agg(uuid, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(uuid, bigint) IS 'filter of the non-NULL uuid elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, uuid, bloomfilter) IS 'bf_agg transition function for uuid';
+CREATE AGGREGATE bf_agg(uuid, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(uuid, bloomfilter) IS 'filter of the non-NULL uuid elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, uuid) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, uuid) IS 'bf_agg transition function for uuid';
+CREATE AGGREGATE bf_agg(uuid) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(uuid) IS 'filter of the non-NULL uuid elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bigint, float8) IS 'bf_agg transition function for numeric';
+CREATE AGGREGATE bf_agg(numeric, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(numeric, bigint, float8) IS 'filter of the non-NULL numeric elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bigint) IS 'bf_agg transition function for numeric';
+CREATE AGGREGATE bf_agg(numeric, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(numeric, bigint) IS 'filter of the non-NULL numeric elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, numeric, bloomfilter) IS 'bf_agg transition function for numeric';
+CREATE AGGREGATE bf_agg(numeric, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(numeric, bloomfilter) IS 'filter of the non-NULL numeric elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, numeric) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, numeric) IS 'bf_agg transition function for numeric';
+CREATE AGGREGATE bf_agg(numeric) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(numeric) IS 'filter of the non-NULL numeric elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, date, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, date, bigint, float8) IS 'bf_agg transition function for date';
+CREATE AGGREGATE bf_agg(date, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(date, bigint, float8) IS 'filter of the non-NULL date elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, date, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, date, bigint) IS 'bf_agg transition function for date';
+CREATE AGGREGATE bf_agg(date, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(date, bigint) IS 'filter of the non-NULL date elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, date, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, date, bloomfilter) IS 'bf_agg transition function for date';
+CREATE AGGREGATE bf_agg(date, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(date, bloomfilter) IS 'filter of the non-NULL date elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, date) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, date) IS 'bf_agg transition function for date';
+CREATE AGGREGATE bf_agg(date) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(date) IS 'filter of the non-NULL date elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bigint, float8) IS 'bf_agg transition function for timestamp';
+CREATE AGGREGATE bf_agg(timestamp, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamp, bigint, float8) IS 'filter of the non-NULL timestamp elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bigint) IS 'bf_agg transition function for timestamp';
+CREATE AGGREGATE bf_agg(timestamp, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamp, bigint) IS 'filter of the non-NULL timestamp elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp, bloomfilter) IS 'bf_agg transition function for timestamp';
+CREATE AGGREGATE bf_agg(timestamp, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamp, bloomfilter) IS 'filter of the non-NULL timestamp elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamp) IS 'bf_agg transition function for timestamp';
+CREATE AGGREGATE bf_agg(timestamp) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamp) IS 'filter of the non-NULL timestamp elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bigint, float8) IS 'bf_agg transition function for timestamptz';
+CREATE AGGREGATE bf_agg(timestamptz, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamptz, bigint, float8) IS 'filter of the non-NULL timestamptz elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bigint) IS 'bf_agg transition function for timestamptz';
+CREATE AGGREGATE bf_agg(timestamptz, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamptz, bigint) IS 'filter of the non-NULL timestamptz elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz, bloomfilter) IS 'bf_agg transition function for timestamptz';
+CREATE AGGREGATE bf_agg(timestamptz, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamptz, bloomfilter) IS 'filter of the non-NULL timestamptz elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, timestamptz) IS 'bf_agg transition function for timestamptz';
+CREATE AGGREGATE bf_agg(timestamptz) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(timestamptz) IS 'filter of the non-NULL timestamptz elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bigint, float8) IS 'bf_agg transition function for bpchar';
+CREATE AGGREGATE bf_agg(bpchar, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bpchar, bigint, float8) IS 'filter of the non-NULL bpchar elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bigint) IS 'bf_agg transition function for bpchar';
+CREATE AGGREGATE bf_agg(bpchar, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bpchar, bigint) IS 'filter of the non-NULL bpchar elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar, bloomfilter) IS 'bf_agg transition function for bpchar';
+CREATE AGGREGATE bf_agg(bpchar, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bpchar, bloomfilter) IS 'filter of the non-NULL bpchar elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, bpchar) IS 'bf_agg transition function for bpchar';
+CREATE AGGREGATE bf_agg(bpchar) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(bpchar) IS 'filter of the non-NULL bpchar elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, name, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, name, bigint, float8) IS 'bf_agg transition function for name';
+CREATE AGGREGATE bf_agg(name, bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(name, bigint, float8) IS 'filter of the non-NULL name elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, name, bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, name, bigint) IS 'bf_agg transition function for name';
+CREATE AGGREGATE bf_agg(name, bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(name, bigint) IS 'filter of the non-NULL name elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, name, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, name, bloomfilter) IS 'bf_agg transition function for name';
+CREATE AGGREGATE bf_agg(name, bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(name, bloomfilter) IS 'filter of the non-NULL name elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, name) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, name) IS 'bf_agg transition function for name';
+CREATE AGGREGATE bf_agg(name) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg(name) IS 'filter of the non-NULL name elements, in a scalable filter at 1% (no sizing needed)';
+
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bigint, float8) IS 'bf_agg transition function for "char"';
+CREATE AGGREGATE bf_agg("char", bigint, float8) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg("char", bigint, float8) IS 'filter of the non-NULL "char" elements, sized for capacity at error_rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bigint) IS 'bf_agg transition function for "char"';
+CREATE AGGREGATE bf_agg("char", bigint) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg("char", bigint) IS 'filter of the non-NULL "char" elements, sized for capacity at a 1% error rate';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans_template' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, "char", bloomfilter) IS 'bf_agg transition function for "char"';
+CREATE AGGREGATE bf_agg("char", bloomfilter) (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg("char", bloomfilter) IS 'filter of the non-NULL "char" elements, added to the template filter';
+CREATE FUNCTION bloomfilter_agg_trans(bloomfilter, "char") RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_agg_trans(bloomfilter, "char") IS 'bf_agg transition function for "char"';
+CREATE AGGREGATE bf_agg("char") (SFUNC = bloomfilter_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloomfilter_agg_final, COMBINEFUNC = bf_union, PARALLEL = SAFE);
+COMMENT ON AGGREGATE bf_agg("char") IS 'filter of the non-NULL "char" elements, in a scalable filter at 1% (no sizing needed)';
+
+-- ---- cuckoofilter: a filter that can delete, count and grow ----
+-- (src/bloom_cuckoo.c: format, sizing, growth; notes/cuckoo.md)
+
+CREATE TYPE cuckoofilter;
+
+CREATE FUNCTION cuckoofilter_in(cstring) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_in(cstring) IS 'cuckoofilter text input (base64 of the binary form)';
+
+CREATE FUNCTION cuckoofilter_out(cuckoofilter) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_out(cuckoofilter) IS 'cuckoofilter text output (base64 of the binary form)';
+
+CREATE FUNCTION cuckoofilter_recv(internal) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_recv(internal) IS 'cuckoofilter binary input';
+
+CREATE FUNCTION cuckoofilter_send(cuckoofilter) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_send(cuckoofilter) IS 'cuckoofilter binary output';
+
+-- EXTERNAL: fingerprints do not compress
+CREATE TYPE cuckoofilter (
+	INPUT = cuckoofilter_in,
+	OUTPUT = cuckoofilter_out,
+	RECEIVE = cuckoofilter_recv,
+	SEND = cuckoofilter_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = external
+);
+COMMENT ON TYPE cuckoofilter IS 'cuckoo filter: a set that answers "possibly present" or "certainly absent" and supports deletion';
+
+CREATE FUNCTION cuckoofilter(bytea) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter(bytea) IS 'validate a binary cuckoofilter held in bytea';
+
+CREATE CAST (bytea AS cuckoofilter) WITH FUNCTION cuckoofilter(bytea);
+CREATE CAST (cuckoofilter AS bytea) WITHOUT FUNCTION;
+COMMENT ON CAST (bytea AS cuckoofilter) IS 'validate a binary cuckoofilter held in bytea';
+COMMENT ON CAST (cuckoofilter AS bytea) IS 'the binary form of a cuckoofilter';
+
+CREATE FUNCTION cf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+						  key_type regtype DEFAULT NULL) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_create(bigint, float8, bigint, regtype) IS 'empty cuckoo filter for capacity items at the given false-positive rate; key_type => t makes one whose keys are of type t (else the first element''s type)';
+
+-- changing: not strict, a NULL element returns the filter unchanged
+
+CREATE FUNCTION cf_add(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, anyelement) IS 'copy of the filter with one more copy of the element; NULL adds nothing';
+
+CREATE FUNCTION cf_add(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, text) IS 'copy of the filter with one more copy of the text; NULL adds nothing';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, anyelement) IS 'the element added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, text) IS 'the text added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_add_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_all(cuckoofilter, anyarray) IS 'copy of the filter with every non-NULL array element added';
+
+CREATE FUNCTION cf_delete(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS 'copy of the filter with one copy of the element removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
+
+CREATE FUNCTION cf_delete(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
+
+CREATE FUNCTION cf_delete_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS 'copy of the filter with one copy of every non-NULL array element removed, as cf_delete; delete only what was added';
+
+-- checking
+
+-- planner support, as for bloomfilter's checks: the same C functions,
+-- which tell the types apart by the arguments' types
+
+CREATE FUNCTION cuckoofilter_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'bloomfilter_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_support(internal) IS 'planner support for cf_contains and cf_contained: selectivity and cost of a check';
+
+CREATE FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contsel(internal, oid, internal, integer) IS 'restriction selectivity of @> and <@ on cuckoo filters: the filter checked against the column''s most common values and histogram';
+
+CREATE FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'bloomfilter_contjoinsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ on cuckoo filters (the filter is unknown at plan time: 0.1)';
+
+CREATE FUNCTION cf_contains(cuckoofilter, anyelement) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, anyelement) IS 'false if the element is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contains(cuckoofilter, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, text) IS 'false if the text is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contained(anyelement, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contained(anyelement, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE FUNCTION cf_contained(text, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contained(text, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (cuckoofilter, anyelement) IS 'cuckoo filter possibly contains element';
+
+CREATE OPERATOR <@ (
+	LEFTARG = anyelement, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ (anyelement, cuckoofilter) IS 'element possibly contained in cuckoo filter';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = text, FUNCTION = cf_contains,
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (cuckoofilter, text) IS 'cuckoo filter possibly contains text';
+
+CREATE OPERATOR <@ (
+	LEFTARG = text, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ (text, cuckoofilter) IS 'text possibly contained in cuckoo filter';
+
+CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, anyelement) IS 'entries matching the element: at least the copies added and not deleted';
+
+CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, text) IS 'entries matching the text: at least the copies added and not deleted';
+
+-- merging: not strict, a NULL operand is ignored
+
+CREATE FUNCTION cf_merge(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_merge' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_merge(cuckoofilter, cuckoofilter) IS 'filter holding the entries of both (same capacity, error rate and seed required); a NULL operand is ignored';
+
+-- introspection
+
+CREATE FUNCTION cf_capacity(cuckoofilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_capacity(cuckoofilter) IS 'elements the cuckoo filter was sized for';
+
+CREATE FUNCTION cf_error_rate(cuckoofilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'cuckoofilter_error_rate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_error_rate(cuckoofilter) IS 'false-positive rate the cuckoo filter was sized for';
+
+CREATE FUNCTION cf_items(cuckoofilter) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cuckoofilter_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_items(cuckoofilter) IS 'entries held: copies added and not deleted, and those deletes kept in a grown filter';
+
+CREATE FUNCTION cf_fpp(cuckoofilter) RETURNS float8
+	AS 'MODULE_PATHNAME', 'cuckoofilter_fpp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_fpp(cuckoofilter) IS 'expected number of entries a non-member matches, over all sub-filters: an upper bound of the false-positive rate';
+
+CREATE FUNCTION cf_info(cuckoofilter) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'cuckoofilter_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_info(cuckoofilter) IS 'parameters, sub-filters, fill and size of a cuckoo filter';
+
+-- the aggregate: state cuckoofilter (not internal), cf_merge combines, the
+-- final function hands the result over flat (a grown state is an expanded
+-- object)
+
+CREATE FUNCTION cuckoofilter_agg_final(cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_final(cuckoofilter) IS 'cf_agg final function: the state, flat';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint, float8) IS 'cf_agg transition function';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, anyelement, bigint) IS 'cf_agg transition function';
+
+CREATE AGGREGATE cf_agg(anyelement, bigint, float8) (
+	SFUNC = cuckoofilter_agg_trans,
+	STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final,
+	COMBINEFUNC = cf_merge,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE cf_agg(anyelement, bigint, float8) IS 'cuckoo filter of the non-NULL elements, sized for capacity at error_rate';
+
+CREATE AGGREGATE cf_agg(anyelement, bigint) (
+	SFUNC = cuckoofilter_agg_trans,
+	STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final,
+	COMBINEFUNC = cf_merge,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE cf_agg(anyelement, bigint) IS 'cuckoo filter of the non-NULL elements, sized for capacity at 1%';
+
+-- cf_agg for the same concrete element types, for Citus (as bf_agg above)
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint, float8) IS 'cf_agg transition function for int2';
+CREATE AGGREGATE cf_agg(int2, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int2, bigint, float8) IS 'cuckoo filter of the non-NULL int2 elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int2, bigint) IS 'cf_agg transition function for int2';
+CREATE AGGREGATE cf_agg(int2, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int2, bigint) IS 'cuckoo filter of the non-NULL int2 elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint, float8) IS 'cf_agg transition function for int4';
+CREATE AGGREGATE cf_agg(int4, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int4, bigint, float8) IS 'cuckoo filter of the non-NULL int4 elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int4, bigint) IS 'cf_agg transition function for int4';
+CREATE AGGREGATE cf_agg(int4, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int4, bigint) IS 'cuckoo filter of the non-NULL int4 elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint, float8) IS 'cf_agg transition function for int8';
+CREATE AGGREGATE cf_agg(int8, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int8, bigint, float8) IS 'cuckoo filter of the non-NULL int8 elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, int8, bigint) IS 'cf_agg transition function for int8';
+CREATE AGGREGATE cf_agg(int8, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(int8, bigint) IS 'cuckoo filter of the non-NULL int8 elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint, float8) IS 'cf_agg transition function for text';
+CREATE AGGREGATE cf_agg(text, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(text, bigint, float8) IS 'cuckoo filter of the non-NULL text elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, text, bigint) IS 'cf_agg transition function for text';
+CREATE AGGREGATE cf_agg(text, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(text, bigint) IS 'cuckoo filter of the non-NULL text elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint, float8) IS 'cf_agg transition function for varchar';
+CREATE AGGREGATE cf_agg(varchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(varchar, bigint, float8) IS 'cuckoo filter of the non-NULL varchar elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, varchar, bigint) IS 'cf_agg transition function for varchar';
+CREATE AGGREGATE cf_agg(varchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(varchar, bigint) IS 'cuckoo filter of the non-NULL varchar elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint, float8) IS 'cf_agg transition function for bytea';
+CREATE AGGREGATE cf_agg(bytea, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(bytea, bigint, float8) IS 'cuckoo filter of the non-NULL bytea elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bytea, bigint) IS 'cf_agg transition function for bytea';
+CREATE AGGREGATE cf_agg(bytea, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(bytea, bigint) IS 'cuckoo filter of the non-NULL bytea elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint, float8) IS 'cf_agg transition function for uuid';
+CREATE AGGREGATE cf_agg(uuid, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(uuid, bigint, float8) IS 'cuckoo filter of the non-NULL uuid elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, uuid, bigint) IS 'cf_agg transition function for uuid';
+CREATE AGGREGATE cf_agg(uuid, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(uuid, bigint) IS 'cuckoo filter of the non-NULL uuid elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint, float8) IS 'cf_agg transition function for numeric';
+CREATE AGGREGATE cf_agg(numeric, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(numeric, bigint, float8) IS 'cuckoo filter of the non-NULL numeric elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, numeric, bigint) IS 'cf_agg transition function for numeric';
+CREATE AGGREGATE cf_agg(numeric, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(numeric, bigint) IS 'cuckoo filter of the non-NULL numeric elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint, float8) IS 'cf_agg transition function for date';
+CREATE AGGREGATE cf_agg(date, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(date, bigint, float8) IS 'cuckoo filter of the non-NULL date elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, date, bigint) IS 'cf_agg transition function for date';
+CREATE AGGREGATE cf_agg(date, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(date, bigint) IS 'cuckoo filter of the non-NULL date elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint, float8) IS 'cf_agg transition function for timestamp';
+CREATE AGGREGATE cf_agg(timestamp, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(timestamp, bigint, float8) IS 'cuckoo filter of the non-NULL timestamp elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamp, bigint) IS 'cf_agg transition function for timestamp';
+CREATE AGGREGATE cf_agg(timestamp, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(timestamp, bigint) IS 'cuckoo filter of the non-NULL timestamp elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint, float8) IS 'cf_agg transition function for timestamptz';
+CREATE AGGREGATE cf_agg(timestamptz, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(timestamptz, bigint, float8) IS 'cuckoo filter of the non-NULL timestamptz elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, timestamptz, bigint) IS 'cf_agg transition function for timestamptz';
+CREATE AGGREGATE cf_agg(timestamptz, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(timestamptz, bigint) IS 'cuckoo filter of the non-NULL timestamptz elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint, float8) IS 'cf_agg transition function for bpchar';
+CREATE AGGREGATE cf_agg(bpchar, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(bpchar, bigint, float8) IS 'cuckoo filter of the non-NULL bpchar elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, bpchar, bigint) IS 'cf_agg transition function for bpchar';
+CREATE AGGREGATE cf_agg(bpchar, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(bpchar, bigint) IS 'cuckoo filter of the non-NULL bpchar elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint, float8) IS 'cf_agg transition function for name';
+CREATE AGGREGATE cf_agg(name, bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(name, bigint, float8) IS 'cuckoo filter of the non-NULL name elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, name, bigint) IS 'cf_agg transition function for name';
+CREATE AGGREGATE cf_agg(name, bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg(name, bigint) IS 'cuckoo filter of the non-NULL name elements';
+
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint, float8) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint, float8) IS 'cf_agg transition function for "char"';
+CREATE AGGREGATE cf_agg("char", bigint, float8) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg("char", bigint, float8) IS 'cuckoo filter of the non-NULL "char" elements';
+CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_agg_trans(cuckoofilter, "char", bigint) IS 'cf_agg transition function for "char"';
+CREATE AGGREGATE cf_agg("char", bigint) (SFUNC = cuckoofilter_agg_trans, STYPE = cuckoofilter,
+	FINALFUNC = cuckoofilter_agg_final, COMBINEFUNC = cf_merge, PARALLEL = SAFE);
+COMMENT ON AGGREGATE cf_agg("char", bigint) IS 'cuckoo filter of the non-NULL "char" elements';
+
+-- sharded filters (issue 10): a table (shard int PRIMARY KEY, bf bloomfilter)
+-- holds any number of keys; bf_shard sends a key to its row with hash bits
+-- independent of those that place it inside the shard's filter.
+
+CREATE FUNCTION bf_shard(element anyelement, nshards integer) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(anyelement, integer) IS 'shard (0 to nshards - 1) of an element, from a hash independent of the one inside each shard''s filter';
+
+CREATE FUNCTION bf_shard_capacity(capacity bigint, nshards integer) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard_capacity(bigint, integer) IS 'capacity to build each of nshards shards with: its share of capacity plus six standard deviations';
+
+CREATE FUNCTION bf_shards_for(capacity bigint, error_rate float8 DEFAULT 0.01,
+							  shard_bytes bigint DEFAULT 268435456) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shards_for' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shards_for(bigint, float8, bigint) IS 'smallest power of two of shards for which each shard (built with bf_shard_capacity) is at most shard_bytes (default 256 MB)';
+
+-- typed keys (README: Typed keys): the key type of a filter, and forms
+-- that name it
+
+CREATE FUNCTION bf_key_type(bloomfilter) RETURNS regtype
+	AS 'MODULE_PATHNAME', 'bloomfilter_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_key_type(bloomfilter) IS 'the type of the filter''s keys; NULL for a filter made by 1.2 or earlier, or one still empty';
+
+CREATE FUNCTION bf_set_key_type(bloomfilter, regtype) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_set_key_type(bloomfilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
+
+CREATE FUNCTION cf_key_type(cuckoofilter) RETURNS regtype
+	AS 'MODULE_PATHNAME', 'cuckoofilter_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_key_type(cuckoofilter) IS 'the type of the filter''s keys; NULL for a filter made by 1.2 or earlier, or one still empty';
+
+CREATE FUNCTION cf_set_key_type(cuckoofilter, regtype) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_set_key_type(cuckoofilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
+
+-- bf_shard has no text form, so an untyped key does not silently hash as
+-- text: bf_shard($1, n) asks for a cast, and
+-- bf_shard($1, n, key_type) converts the key as a probe of a filter of
+-- that key type does.
+
+CREATE FUNCTION bf_shard(element anyelement, nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(anyelement, integer, regtype) IS 'shard (0 to nshards - 1) of an element converted to key_type first, as a filter of that key type converts it';
+
+CREATE FUNCTION bf_shard(element text, nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard(text, integer, regtype) IS 'shard (0 to nshards - 1) of a text (an untyped literal or parameter) read as a value of key_type';
+
+CREATE FUNCTION bf_shard(element "char", nshards integer, key_type regtype) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_shard("char", integer, regtype) IS 'shard (0 to nshards - 1) of a "char" converted to key_type first';
+
+-- "char" matches both anyelement and text (its category is Z), so a call
+-- with a "char" was ambiguous (42725): an overload of its own, sharing the
+-- C functions, for every function and operator of one element.
+
+CREATE FUNCTION bf_add(bloomfilter, "char") RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_add(bloomfilter, "char") IS 'copy of the filter with the "char" added; NULL adds nothing';
+
+CREATE FUNCTION bf_remove(bloomfilter, "char") RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_remove(bloomfilter, "char") IS 'copy of a counting filter with the "char" taken out if it tests present; NULL removes nothing';
+
+CREATE FUNCTION bf_count(bloomfilter, "char") RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_count(bloomfilter, "char") IS 'how often the "char" was added, at most';
+
+CREATE FUNCTION bf_contains(bloomfilter, "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contains(bloomfilter, "char") IS 'false if the "char" was certainly never added, true if it possibly was';
+
+CREATE FUNCTION bf_contained("char", bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT bloomfilter_support;
+COMMENT ON FUNCTION bf_contained("char", bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = "char", FUNCTION = bf_contains,
+	COMMUTATOR = <@, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, "char") IS 'filter possibly contains "char"';
+
+CREATE OPERATOR <@ (
+	LEFTARG = "char", RIGHTARG = bloomfilter, FUNCTION = bf_contained,
+	COMMUTATOR = @>, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ ("char", bloomfilter) IS '"char" possibly contained in filter';
+
+CREATE FUNCTION cf_add(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add(cuckoofilter, "char") IS 'copy of the filter with one more copy of the "char"; NULL adds nothing';
+
+CREATE FUNCTION cf_add_nx(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, "char") IS 'the "char" added unless the filter possibly contains it already';
+
+CREATE FUNCTION cf_delete(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_delete(cuckoofilter, "char") IS 'copy of the filter with one copy of the "char" removed (unchanged if absent)';
+
+CREATE FUNCTION cf_contains(cuckoofilter, "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contains(cuckoofilter, "char") IS 'false if the "char" is certainly not in the filter, true if it possibly is';
+
+CREATE FUNCTION cf_contained("char", cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cuckoofilter_support;
+COMMENT ON FUNCTION cf_contained("char", cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+
+CREATE OPERATOR @> (
+	LEFTARG = cuckoofilter, RIGHTARG = "char", FUNCTION = cf_contains,
+	COMMUTATOR = <@,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR @> (cuckoofilter, "char") IS 'cuckoo filter possibly contains "char"';
+
+CREATE OPERATOR <@ (
+	LEFTARG = "char", RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	COMMUTATOR = @>,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
+);
+COMMENT ON OPERATOR <@ ("char", cuckoofilter) IS '"char" possibly contained in cuckoo filter';
+
+CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS integer
+	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_count(cuckoofilter, "char") IS 'entries matching the "char": at least the copies added and not deleted';
+
+-- the bloomfilter index access method
+
+-- CREATE INDEX ... USING bloomfilter (key) WITH (capacity = n, error_rate = p):
+-- one filter over the key of every row, kept current by the server
+-- (src/bloomfilter_am.c).  The planner never scans it; the bf_index_*
+-- functions below read it.
+
+CREATE FUNCTION bloomfilter_am_handler(internal) RETURNS pg_catalog.index_am_handler
+	AS 'MODULE_PATHNAME' LANGUAGE C PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_am_handler(internal) IS 'handler of the bloomfilter index access method';
+
+CREATE ACCESS METHOD bloomfilter TYPE INDEX HANDLER bloomfilter_am_handler;
+COMMENT ON ACCESS METHOD bloomfilter IS 'one Bloom filter over the indexed key of every row, for bf_index_contains; never used by the planner';
+
+-- An operator class per type the filter hashes (hash id 2), default for its
+-- type.  The access method has no strategies and no support functions (keys
+-- are hashed by their type, as the bloomfilter type hashes elements), so a
+-- class names its type and nothing else; STORAGE of the type itself is the
+-- one clause that says so.
+
+CREATE OPERATOR CLASS int2_ops DEFAULT FOR TYPE pg_catalog.int2 USING bloomfilter AS STORAGE pg_catalog.int2;
+COMMENT ON OPERATOR CLASS int2_ops USING bloomfilter IS 'bloomfilter index keys of int2';
+COMMENT ON OPERATOR FAMILY int2_ops USING bloomfilter IS 'bloomfilter index keys of int2';
+CREATE OPERATOR CLASS int4_ops DEFAULT FOR TYPE pg_catalog.int4 USING bloomfilter AS STORAGE pg_catalog.int4;
+COMMENT ON OPERATOR CLASS int4_ops USING bloomfilter IS 'bloomfilter index keys of int4';
+COMMENT ON OPERATOR FAMILY int4_ops USING bloomfilter IS 'bloomfilter index keys of int4';
+CREATE OPERATOR CLASS int8_ops DEFAULT FOR TYPE pg_catalog.int8 USING bloomfilter AS STORAGE pg_catalog.int8;
+COMMENT ON OPERATOR CLASS int8_ops USING bloomfilter IS 'bloomfilter index keys of int8';
+COMMENT ON OPERATOR FAMILY int8_ops USING bloomfilter IS 'bloomfilter index keys of int8';
+CREATE OPERATOR CLASS numeric_ops DEFAULT FOR TYPE pg_catalog.numeric USING bloomfilter AS STORAGE pg_catalog.numeric;
+COMMENT ON OPERATOR CLASS numeric_ops USING bloomfilter IS 'bloomfilter index keys of numeric';
+COMMENT ON OPERATOR FAMILY numeric_ops USING bloomfilter IS 'bloomfilter index keys of numeric';
+CREATE OPERATOR CLASS float4_ops DEFAULT FOR TYPE pg_catalog.float4 USING bloomfilter AS STORAGE pg_catalog.float4;
+COMMENT ON OPERATOR CLASS float4_ops USING bloomfilter IS 'bloomfilter index keys of float4';
+COMMENT ON OPERATOR FAMILY float4_ops USING bloomfilter IS 'bloomfilter index keys of float4';
+CREATE OPERATOR CLASS float8_ops DEFAULT FOR TYPE pg_catalog.float8 USING bloomfilter AS STORAGE pg_catalog.float8;
+COMMENT ON OPERATOR CLASS float8_ops USING bloomfilter IS 'bloomfilter index keys of float8';
+COMMENT ON OPERATOR FAMILY float8_ops USING bloomfilter IS 'bloomfilter index keys of float8';
+CREATE OPERATOR CLASS text_ops DEFAULT FOR TYPE pg_catalog.text USING bloomfilter AS STORAGE pg_catalog.text;
+COMMENT ON OPERATOR CLASS text_ops USING bloomfilter IS 'bloomfilter index keys of text';
+COMMENT ON OPERATOR FAMILY text_ops USING bloomfilter IS 'bloomfilter index keys of text';
+CREATE OPERATOR CLASS varchar_ops DEFAULT FOR TYPE pg_catalog.varchar USING bloomfilter AS STORAGE pg_catalog.varchar;
+COMMENT ON OPERATOR CLASS varchar_ops USING bloomfilter IS 'bloomfilter index keys of varchar';
+COMMENT ON OPERATOR FAMILY varchar_ops USING bloomfilter IS 'bloomfilter index keys of varchar';
+CREATE OPERATOR CLASS bpchar_ops DEFAULT FOR TYPE pg_catalog.bpchar USING bloomfilter AS STORAGE pg_catalog.bpchar;
+COMMENT ON OPERATOR CLASS bpchar_ops USING bloomfilter IS 'bloomfilter index keys of bpchar';
+COMMENT ON OPERATOR FAMILY bpchar_ops USING bloomfilter IS 'bloomfilter index keys of bpchar';
+CREATE OPERATOR CLASS name_ops DEFAULT FOR TYPE pg_catalog.name USING bloomfilter AS STORAGE pg_catalog.name;
+COMMENT ON OPERATOR CLASS name_ops USING bloomfilter IS 'bloomfilter index keys of name';
+COMMENT ON OPERATOR FAMILY name_ops USING bloomfilter IS 'bloomfilter index keys of name';
+CREATE OPERATOR CLASS char_ops DEFAULT FOR TYPE pg_catalog."char" USING bloomfilter AS STORAGE pg_catalog."char";
+COMMENT ON OPERATOR CLASS char_ops USING bloomfilter IS 'bloomfilter index keys of "char"';
+COMMENT ON OPERATOR FAMILY char_ops USING bloomfilter IS 'bloomfilter index keys of "char"';
+CREATE OPERATOR CLASS bytea_ops DEFAULT FOR TYPE pg_catalog.bytea USING bloomfilter AS STORAGE pg_catalog.bytea;
+COMMENT ON OPERATOR CLASS bytea_ops USING bloomfilter IS 'bloomfilter index keys of bytea';
+COMMENT ON OPERATOR FAMILY bytea_ops USING bloomfilter IS 'bloomfilter index keys of bytea';
+CREATE OPERATOR CLASS uuid_ops DEFAULT FOR TYPE pg_catalog.uuid USING bloomfilter AS STORAGE pg_catalog.uuid;
+COMMENT ON OPERATOR CLASS uuid_ops USING bloomfilter IS 'bloomfilter index keys of uuid';
+COMMENT ON OPERATOR FAMILY uuid_ops USING bloomfilter IS 'bloomfilter index keys of uuid';
+CREATE OPERATOR CLASS date_ops DEFAULT FOR TYPE pg_catalog.date USING bloomfilter AS STORAGE pg_catalog.date;
+COMMENT ON OPERATOR CLASS date_ops USING bloomfilter IS 'bloomfilter index keys of date';
+COMMENT ON OPERATOR FAMILY date_ops USING bloomfilter IS 'bloomfilter index keys of date';
+CREATE OPERATOR CLASS time_ops DEFAULT FOR TYPE pg_catalog.time USING bloomfilter AS STORAGE pg_catalog.time;
+COMMENT ON OPERATOR CLASS time_ops USING bloomfilter IS 'bloomfilter index keys of time';
+COMMENT ON OPERATOR FAMILY time_ops USING bloomfilter IS 'bloomfilter index keys of time';
+CREATE OPERATOR CLASS timetz_ops DEFAULT FOR TYPE pg_catalog.timetz USING bloomfilter AS STORAGE pg_catalog.timetz;
+COMMENT ON OPERATOR CLASS timetz_ops USING bloomfilter IS 'bloomfilter index keys of timetz';
+COMMENT ON OPERATOR FAMILY timetz_ops USING bloomfilter IS 'bloomfilter index keys of timetz';
+CREATE OPERATOR CLASS timestamp_ops DEFAULT FOR TYPE pg_catalog.timestamp USING bloomfilter AS STORAGE pg_catalog.timestamp;
+COMMENT ON OPERATOR CLASS timestamp_ops USING bloomfilter IS 'bloomfilter index keys of timestamp';
+COMMENT ON OPERATOR FAMILY timestamp_ops USING bloomfilter IS 'bloomfilter index keys of timestamp';
+CREATE OPERATOR CLASS timestamptz_ops DEFAULT FOR TYPE pg_catalog.timestamptz USING bloomfilter AS STORAGE pg_catalog.timestamptz;
+COMMENT ON OPERATOR CLASS timestamptz_ops USING bloomfilter IS 'bloomfilter index keys of timestamptz';
+COMMENT ON OPERATOR FAMILY timestamptz_ops USING bloomfilter IS 'bloomfilter index keys of timestamptz';
+CREATE OPERATOR CLASS interval_ops DEFAULT FOR TYPE pg_catalog.interval USING bloomfilter AS STORAGE pg_catalog.interval;
+COMMENT ON OPERATOR CLASS interval_ops USING bloomfilter IS 'bloomfilter index keys of interval';
+COMMENT ON OPERATOR FAMILY interval_ops USING bloomfilter IS 'bloomfilter index keys of interval';
+CREATE OPERATOR CLASS bool_ops DEFAULT FOR TYPE pg_catalog.bool USING bloomfilter AS STORAGE pg_catalog.bool;
+COMMENT ON OPERATOR CLASS bool_ops USING bloomfilter IS 'bloomfilter index keys of bool';
+COMMENT ON OPERATOR FAMILY bool_ops USING bloomfilter IS 'bloomfilter index keys of bool';
+CREATE OPERATOR CLASS oid_ops DEFAULT FOR TYPE pg_catalog.oid USING bloomfilter AS STORAGE pg_catalog.oid;
+COMMENT ON OPERATOR CLASS oid_ops USING bloomfilter IS 'bloomfilter index keys of oid';
+COMMENT ON OPERATOR FAMILY oid_ops USING bloomfilter IS 'bloomfilter index keys of oid';
+CREATE OPERATOR CLASS money_ops DEFAULT FOR TYPE pg_catalog.money USING bloomfilter AS STORAGE pg_catalog.money;
+COMMENT ON OPERATOR CLASS money_ops USING bloomfilter IS 'bloomfilter index keys of money';
+COMMENT ON OPERATOR FAMILY money_ops USING bloomfilter IS 'bloomfilter index keys of money';
+CREATE OPERATOR CLASS inet_ops DEFAULT FOR TYPE pg_catalog.inet USING bloomfilter AS STORAGE pg_catalog.inet;
+COMMENT ON OPERATOR CLASS inet_ops USING bloomfilter IS 'bloomfilter index keys of inet';
+COMMENT ON OPERATOR FAMILY inet_ops USING bloomfilter IS 'bloomfilter index keys of inet';
+CREATE OPERATOR CLASS cidr_ops DEFAULT FOR TYPE pg_catalog.cidr USING bloomfilter AS STORAGE pg_catalog.cidr;
+COMMENT ON OPERATOR CLASS cidr_ops USING bloomfilter IS 'bloomfilter index keys of cidr';
+COMMENT ON OPERATOR FAMILY cidr_ops USING bloomfilter IS 'bloomfilter index keys of cidr';
+CREATE OPERATOR CLASS macaddr_ops DEFAULT FOR TYPE pg_catalog.macaddr USING bloomfilter AS STORAGE pg_catalog.macaddr;
+COMMENT ON OPERATOR CLASS macaddr_ops USING bloomfilter IS 'bloomfilter index keys of macaddr';
+COMMENT ON OPERATOR FAMILY macaddr_ops USING bloomfilter IS 'bloomfilter index keys of macaddr';
+CREATE OPERATOR CLASS macaddr8_ops DEFAULT FOR TYPE pg_catalog.macaddr8 USING bloomfilter AS STORAGE pg_catalog.macaddr8;
+COMMENT ON OPERATOR CLASS macaddr8_ops USING bloomfilter IS 'bloomfilter index keys of macaddr8';
+COMMENT ON OPERATOR FAMILY macaddr8_ops USING bloomfilter IS 'bloomfilter index keys of macaddr8';
+CREATE OPERATOR CLASS bit_ops DEFAULT FOR TYPE pg_catalog.bit USING bloomfilter AS STORAGE pg_catalog.bit;
+COMMENT ON OPERATOR CLASS bit_ops USING bloomfilter IS 'bloomfilter index keys of bit';
+COMMENT ON OPERATOR FAMILY bit_ops USING bloomfilter IS 'bloomfilter index keys of bit';
+CREATE OPERATOR CLASS varbit_ops DEFAULT FOR TYPE pg_catalog.varbit USING bloomfilter AS STORAGE pg_catalog.varbit;
+COMMENT ON OPERATOR CLASS varbit_ops USING bloomfilter IS 'bloomfilter index keys of varbit';
+COMMENT ON OPERATOR FAMILY varbit_ops USING bloomfilter IS 'bloomfilter index keys of varbit';
+CREATE OPERATOR CLASS pg_lsn_ops DEFAULT FOR TYPE pg_catalog.pg_lsn USING bloomfilter AS STORAGE pg_catalog.pg_lsn;
+COMMENT ON OPERATOR CLASS pg_lsn_ops USING bloomfilter IS 'bloomfilter index keys of pg_lsn';
+COMMENT ON OPERATOR FAMILY pg_lsn_ops USING bloomfilter IS 'bloomfilter index keys of pg_lsn';
+CREATE OPERATOR CLASS array_ops DEFAULT FOR TYPE pg_catalog.anyarray USING bloomfilter AS STORAGE pg_catalog.anyarray;
+COMMENT ON OPERATOR CLASS array_ops USING bloomfilter IS 'bloomfilter index keys of arrays of the types above';
+COMMENT ON OPERATOR FAMILY array_ops USING bloomfilter IS 'bloomfilter index keys of arrays of the types above';
+
+-- Reading an index.  VOLATILE: concurrent inserts change the answers within
+-- a statement.  Keys given as text (an untyped literal, which the text form
+-- of bf_index_contains takes, a text parameter, a text[] array) are read as
+-- the indexed column's type; an untyped array literal needs a cast, as for
+-- bf_contains_all.
+CREATE FUNCTION bf_index_contains(index regclass, key anyelement) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_contains(regclass, anyelement) IS 'false if no row of the bloomfilter index''s table has this key; true if one may (a row for a multi-column index)';
+
+CREATE FUNCTION bf_index_contains(index regclass, key text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_contains(regclass, text) IS 'bf_index_contains for a key given as text or an untyped literal, read as the indexed column''s type';
+
+-- "char" casts to text implicitly without being a string type: without a
+-- form of its own, a "char" key would match both of the above
+CREATE FUNCTION bf_index_contains(index regclass, key "char") RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_contains(regclass, "char") IS 'bf_index_contains for a "char" key';
+
+CREATE FUNCTION bf_index_contains_all(index regclass, keys anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains_all' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_contains_all(regclass, anyarray) IS 'bf_index_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+CREATE FUNCTION bf_index_filter(index regclass) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_filter' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_filter(regclass) IS 'snapshot of a bloomfilter index as a bloomfilter value, identical to bf_add_all of the same keys into bf_create(capacity, error_rate)';
+
+CREATE FUNCTION bf_index_info(index regclass) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'bloomfilter_index_info' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_index_info(regclass) IS 'shape, options, fill and estimates of a bloomfilter index, and whether a REINDEX would pay';
+
+-- ---- cuckoofilter: what bloomfilter has ----
+
+-- comparison, as bloomfilter's: by the binary form, the same C functions
+-- (they compare the bytes of any varlena), so that DISTINCT, GROUP BY,
+-- UNION, IN, hash and merge joins, btree indexes and REPLICA IDENTITY FULL
+-- work on cuckoofilter columns
+CREATE FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) IS 'true if both filters have the same bytes';
+
+CREATE FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) IS 'true if the filters differ in any byte';
+
+CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloomfilter_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'byte order of filters (for sorting and btree indexes only)';
+
+CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'btree comparison of filters by their bytes';
+
+CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of a filter''s bytes, for hash joins and hash aggregation';
+
+CREATE FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'bloomfilter_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) IS 'seeded 64-bit hash of a filter''s bytes';
+
+CREATE OPERATOR = (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+COMMENT ON OPERATOR = (cuckoofilter, cuckoofilter) IS 'filters are byte for byte the same';
+
+CREATE OPERATOR <> (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+COMMENT ON OPERATOR <> (cuckoofilter, cuckoofilter) IS 'filters differ';
+
+CREATE OPERATOR < (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+COMMENT ON OPERATOR < (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR <= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+COMMENT ON OPERATOR <= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR > (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+COMMENT ON OPERATOR > (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR >= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR >= (cuckoofilter, cuckoofilter) IS 'byte order of filters';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 cuckoofilter_cmp(cuckoofilter, cuckoofilter);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+
+CREATE OPERATOR CLASS cuckoofilter_ops DEFAULT FOR TYPE cuckoofilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 cuckoofilter_hash(cuckoofilter),
+	FUNCTION 2 cuckoofilter_hash_extended(cuckoofilter, bigint);
+COMMENT ON OPERATOR CLASS cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING btree IS 'filters ordered by their bytes';
+COMMENT ON OPERATOR FAMILY cuckoofilter_ops USING hash IS 'filters hashed by their bytes';
+
+-- batch checks, as bf_contains_all (bloom_contains_all for both types)
+CREATE FUNCTION cf_contains_all(cuckoofilter, anyarray) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoofilter_contains_all' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains_all(cuckoofilter, anyarray) IS 'cf_contains for every element of the array: answers in the same order and shape, NULL for NULL elements';
+
+-- names that line up with bloomfilter's verbs (bf_remove, bf_remove_all,
+-- bf_union, |): aliases of the cuckoofilter functions, the same C
+-- functions, so both names give the same bytes; the old names stay
+CREATE FUNCTION cf_remove(cuckoofilter, anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, anyelement) IS 'alias of cf_delete: copy of the filter with one copy of the element removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, text) IS 'alias of cf_delete: copy of the filter with one copy of the text removed; delete only what was added';
+
+CREATE FUNCTION cf_remove(cuckoofilter, "char") RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove(cuckoofilter, "char") IS 'alias of cf_delete: copy of the filter with one copy of the "char" removed; delete only what was added';
+
+CREATE FUNCTION cf_remove_all(cuckoofilter, anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_remove_all(cuckoofilter, anyarray) IS 'alias of cf_delete_all: one copy of every non-NULL array element removed; delete only what was added';
+
+CREATE FUNCTION cf_union(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_merge' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cf_union(cuckoofilter, cuckoofilter) IS 'alias of cf_merge: filter holding the entries of both (same capacity, error rate and seed required); a NULL operand is ignored';
+
+-- no COMMUTATOR: a | b and b | a answer alike but need not have the same
+-- bytes (b's entries are re-inserted into a)
+CREATE OPERATOR | (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cf_merge
+);
+COMMENT ON OPERATOR | (cuckoofilter, cuckoofilter) IS 'cf_merge of two cuckoo filters';
