@@ -121,6 +121,7 @@ test: deps
 	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
+	$(MAKE) check-oracle ORACLE_TRIPLES=20000
 
 demo: deps
 	$(MAKE) all
@@ -207,6 +208,21 @@ check-deb: deb
 
 dist:
 	bash scripts/dist.sh
+
+# ---- the equality oracle: test/oracle (CONTRIBUTING.md: The equality oracle) ----
+# Every way of asking about a key (filter functions and operators, counts,
+# cuckoo deletes, shards, the index, the clients) against SQL's own `=` over
+# generated members and probes, in a throwaway cluster of the installed
+# extension (ORACLE_PG_BINDIR: another installation's bindir).  Exit status
+# 1 on any silent absence.  ORACLE_SEED reproduces a run; make test runs
+# ORACLE_TRIPLES=20000.
+
+ORACLE_TRIPLES ?= 1000000
+
+.PHONY: check-oracle
+check-oracle:
+	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
+	$(PYTHON3) test/oracle/oracle.py --triples $(ORACLE_TRIPLES)
 
 # ---- Python client: clients/python (see its README) ----
 # A virtualenv over Debian's python3 with Debian's psycopg 3, pytest and numpy
