@@ -57,7 +57,7 @@ def log(*a):
 
 
 class Member:
-    __slots__ = ("id", "sql", "gen_text", "parts", "text", "cross", "cross_send", "send", "py")
+    __slots__ = ("id", "sql", "gen_text", "parts", "text", "cross", "cross_send", "send", "py", "shard")
 
     def __init__(self, id, sql, gen_text=None, parts=None):
         self.id = id
@@ -69,6 +69,7 @@ class Member:
         self.cross_send = {}
         self.send = None
         self.py = {}
+        self.shard = None
 
 
 class Ctx:
@@ -84,6 +85,7 @@ class Ctx:
         self.anon = spec.kind == "record" and not spec.composite
         self.C = "ROW(m.a, m.b)" if self.anon else "m.col"
         self.CP = "ROW(p.a, p.b)" if self.anon else "p.col"
+        self.CQ = "ROW(q.a, q.b)" if self.anon else "q.col"
         self.T = lit("record" if spec.kind == "record" else spec.sqltype)
         self.available = set()
         self.problems = []           # (what, sqlstate, message) of what could not be built
@@ -95,7 +97,8 @@ class Ctx:
     def sub(self, expr, build=None):
         for k, v in self.names.items():
             expr = expr.replace(k, v)
-        expr = expr.replace("{C}", self.C).replace("{CP}", self.CP).replace("{T}", self.T)
+        expr = expr.replace("{C}", self.C).replace("{CP}", self.CP).replace("{CQ}", self.CQ)
+        expr = expr.replace("{T}", self.T)
         if build is not None and "{K}" in expr:
             expr = expr.replace("{K}", lit(self.consts[build]))
         return expr
@@ -354,6 +357,8 @@ def read_back(run, ctx):
                 for u, b in zip(cross, row[2:]):
                     if b is not None:
                         m.cross_send[u.tag] = _bytes(b)
+    for i, sh in run.must("SELECT id, shard64k FROM %s" % M):
+        by_id[int(i)].shard = None if sh is None else int(sh)
     for load in ("text", "binary"):
         try:
             cur = run.conn.execute("SELECT m.id, %s FROM %s m" % (ctx.C, M), binary=(load == "binary"))
@@ -378,7 +383,7 @@ def read_back(run, ctx):
 
 
 class Case:
-    __slots__ = ("ctx", "member", "probe", "build", "member_ok")
+    __slots__ = ("ctx", "member", "probe", "build", "member_ok", "ambiguous")
 
     def __init__(self, ctx, member, probe, build):
         self.ctx = ctx
@@ -386,6 +391,7 @@ class Case:
         self.probe = probe
         self.build = build
         self.member_ok = None
+        self.ambiguous = None
 
 
 class Stats:
@@ -419,9 +425,13 @@ def classify_error(r):
 
 
 def oracle_statement(case):
+    """Whether SQL's = finds the member's row for the probe, and whether
+    the probe also equals a member that is not equal to this one."""
     ctx = case.ctx
-    sql, params = paths.render(ctx.sub("SELECT EXISTS (SELECT 1 FROM {M} m WHERE m.id = %d AND {C} = {W})"
-                                       % case.member.id), case.probe, 0)
+    sql, params = paths.render(ctx.sub(
+        "SELECT EXISTS (SELECT 1 FROM {M} m WHERE m.id = %d AND {C} = {W}), "
+        "EXISTS (SELECT 1 FROM {M} m, {M} q WHERE m.id = %d AND {CQ} = {W} "
+        "AND NOT coalesce({CQ} = {C}, false))" % (case.member.id, case.member.id)), case.probe, 0)
     return Statement(sql, params)
 
 
@@ -474,6 +484,9 @@ def run_batch(run, cases, stats, path_filter):
         elif r.rows[0][0] == "t":
             stats.pairs["equal"] += 1
             c.member_ok = True
+            c.ambiguous = r.rows[0][1] == "t"
+            if c.ambiguous:
+                stats.pairs["equal, and to another member not equal to it"] += 1
             members.append(c)
         else:
             stats.pairs["not equal"] += 1
@@ -483,7 +496,8 @@ def run_batch(run, cases, stats, path_filter):
     for c in members:
         for g in paths.GROUPS:
             plist = [p for p in paths.PATHS if p.group == g and paths.applicable(p, c.ctx.spec, c.ctx.available)
-                     and (path_filter is None or path_filter(p.name))]
+                     and (path_filter is None or path_filter(p.name))
+                     and not (p.unambiguous and c.ambiguous)]
             if plist:
                 items.append((c.probe.profile, group_statement(c, plist), (c, plist)))
     singles = []

@@ -36,6 +36,8 @@ def summary(stats, ctxs):
     log("pairs (member, probe): %d equal by SQL's = (asked of every path), %d not equal, %d where "
         "SQL's = raised an error (both skipped)" % (stats.pairs["equal"], stats.pairs["not equal"],
                                                    stats.pairs["oracle error"]))
+    log("  of the equal ones, %d also equal a member not equal to theirs (SQL's = is not transitive "
+        "across types): cf_delete is not asked for those" % stats.pairs["equal, and to another member not equal to it"])
     order = {c.tag: i for i, c in enumerate(ctxs)}
     _table("by key type", sorted(stats.by_type.items(), key=lambda kv: order.get(kv[0], 0)), "key type")
     names = [p.name for p in paths.PATHS] + paths.PY_PATHS + paths.JAVA_PATHS
