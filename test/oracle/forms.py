@@ -20,7 +20,7 @@ _MARK = re.compile(r"\$\?(\d+)")
 
 
 class Probe:
-    __slots__ = ("form", "frag", "params", "profile", "pyval", "pytype", "note", "ptypes")
+    __slots__ = ("form", "frag", "params", "profile", "pyval", "pytype", "note", "ptypes", "prepared_under")
 
     def __init__(self, form, frag, profile, params=(), pyval=None, pytype=None, note="", ptypes=None):
         self.form = form            # kind of form, for the summary and causes
@@ -31,6 +31,7 @@ class Probe:
         self.pytype = pytype        # how psycopg sent it ("text"/"binary")
         self.note = note            # for reproductions: how it was written
         self.ptypes = ptypes        # SQL type names of the params (None: untyped)
+        self.prepared_under = None  # keys.Profile a named statement was prepared under
 
     def instantiate(self, start):
         """The fragment with markers numbered from start + 1."""
@@ -161,6 +162,12 @@ def scalar_probes(spec, row, rng):
         if (t is None or t != t0) and rng.random() < 0.5:
             out.append(Probe("cross-spelling:" + u.tag, lit(t0) + "::" + u.sqltype, p0,
                              note="the member's text read as %s" % u.sqltype))
+        # other spellings in the other type ('ABC'::citext for 'abc',
+        # 'ab   '::character(6) for 'ab')
+        alts = u.variants(t if t is not None else t0)
+        if alts:
+            out.append(Probe("cross-spelling:" + u.tag, lit(rng.choice(alts)) + "::" + u.sqltype, p0,
+                             note="another spelling of the member as %s" % u.sqltype))
         b = row.cross_send.get(u.tag)
         if b is not None:
             out.append(Probe("cross-binary:" + u.tag, "$?0", rng.choice(PROFILES), [(b, u.oid, 1)],
@@ -233,6 +240,28 @@ def record_probes(spec, row, rng):
     return out
 
 
+# types whose text input or output depends on DateStyle, TimeZone or
+# IntervalStyle: their probes are more often prepared elsewhere
+SETTING_TYPES = ("date", "time", "timetz", "timestamp", "timestamptz", "interval", "d_date")
+
+
+def prepared_elsewhere(probes, rng, share):
+    """Copies of some probes in statements prepared (named, PREPARE) under
+    other settings and executed under the probe's own: SQL reads a literal
+    when the statement is parsed, a function may read text when it runs."""
+    out = []
+    for p in probes:
+        if rng.random() >= share:
+            continue
+        other = rng.choice([q for q in BASE_PROFILES if q.settings != p.profile.settings])
+        q = Probe("prepared elsewhere:" + p.form, p.frag, p.profile, p.params, pyval=None,
+                  note=("prepared under %s, executed under %s" % (other.name, p.profile.name)
+                        + ("; " + p.note if p.note else "")), ptypes=p.ptypes)
+        q.prepared_under = other
+        out.append(q)
+    return out
+
+
 def member_probes(spec, row, rng, tx):
     if spec.kind == "scalar":
         out = scalar_probes(spec, row, rng)
@@ -241,4 +270,6 @@ def member_probes(spec, row, rng, tx):
     else:
         out = record_probes(spec, row, rng)
     out += psycopg_forms(row, tx, rng)
+    sensitive = any(t in spec.tag for t in SETTING_TYPES)
+    out += prepared_elsewhere(out, rng, 0.35 if sensitive else 0.08)
     return out

@@ -9,6 +9,7 @@ reads as unequal (or refuses) are simply not members.
 """
 
 import random
+import re
 import string
 
 # ---- session settings ----
@@ -403,6 +404,10 @@ def variants_timestamptz(t):
     out = [t.replace(" ", "T", 1)]
     if t.endswith("+00"):
         out += [t[:-3] + "Z", t[:-3] + " UTC", t[:-3]]
+    # without its offset: read in the session's TimeZone
+    m = re.match(r"^(.*\d)([+-]\d\d(:\d\d)?)( BC)?$", t)
+    if m:
+        out.append(m.group(1) + (m.group(4) or ""))
     return out
 
 

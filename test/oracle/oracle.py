@@ -290,6 +290,15 @@ def build_filters(run, ctx):
                 failed.add(kind)
                 if b == 0:
                     ctx.problems.append((kind, r.sqlstate, r.message))
+        # bf_add of each member's literal, nested
+        expr = "bf_create(1000, 0.01)"
+        for m in ctx.members:
+            expr = "bf_add(%s, %s)" % (expr, "ROW(%s, %s)" % m.sql if ctx.anon else m.sql)
+        r = run.one("UPDATE %s SET bf_literals = %s WHERE build = %d" % (F, expr, b))
+        if not r.ok:
+            failed.add("bf_literals")
+            if b == 0:
+                ctx.problems.append(("bf_literals", r.sqlstate, r.message))
     for kind in paths.FILTER_COLUMNS:
         if kind not in failed:
             ctx.available.add(kind)
@@ -449,19 +458,34 @@ def group_statement(case, plist):
 
 
 def run_by_profile(run, items):
-    """items: (profile, Statement, tag); runs them grouped by profile and
-    returns [(tag, Result)] in an order of its own."""
+    """items: (probe, Statement, tag); runs them grouped by the probe's
+    settings and returns [(tag, Result)] in an order of its own.  A probe
+    prepared elsewhere is prepared (as a named statement) under those
+    settings and executed under its own."""
     byprof = collections.defaultdict(list)
-    for prof, st, tag in items:
-        byprof[prof.name].append((st, tag))
+    for probe, st, tag in items:
+        prep = probe.prepared_under.name if probe.prepared_under else None
+        byprof[(prep, probe.profile.name)].append((st, tag))
     out = []
-    for name, lst in byprof.items():
+    for (prep, name), lst in byprof.items():
         prof = keys.PROFILE_BY_NAME[name]
-        stmts = [Statement(prof.set_sql())] + [st for st, _ in lst]
+        if prep is None:
+            stmts = [Statement(prof.set_sql())] + [st for st, _ in lst]
+            res = run.run(stmts)
+            if not res[0].ok:
+                raise RuntimeError("cannot set profile %s: %s" % (name, res[0].message))
+            out.extend((tag, r) for (_, tag), r in zip(lst, res[1:]))
+            continue
+        n = len(lst)
+        stmts = [Statement(keys.PROFILE_BY_NAME[prep].set_sql())]
+        stmts += [Statement(st.sql, st.params, op="prepare", name="oracle_%d" % i) for i, (st, _) in enumerate(lst)]
+        stmts += [Statement(prof.set_sql())]
+        stmts += [Statement(st.sql, st.params, op="execute", name="oracle_%d" % i) for i, (st, _) in enumerate(lst)]
+        stmts += [Statement("DEALLOCATE ALL")]
         res = run.run(stmts)
-        if not res[0].ok:
-            raise RuntimeError("cannot set profile %s: %s" % (name, res[0].message))
-        out.extend((tag, r) for (_, tag), r in zip(lst, res[1:]))
+        for i, (_, tag) in enumerate(lst):
+            p, e = res[1 + i], res[2 + n + i]
+            out.append((tag, p if not p.ok else e))
     return out
 
 
@@ -475,7 +499,7 @@ def verdict_of(value):
 
 def run_batch(run, cases, stats, path_filter):
     # 1. the oracle: is w equal to v by SQL's `=`?
-    items = [(c.probe.profile, oracle_statement(c), c) for c in cases]
+    items = [(c.probe, oracle_statement(c), c) for c in cases]
     members = []
     for c, r in run_by_profile(run, items):
         if not r.ok:
@@ -499,7 +523,7 @@ def run_batch(run, cases, stats, path_filter):
                      and (path_filter is None or path_filter(p.name))
                      and not (p.unambiguous and c.ambiguous)]
             if plist:
-                items.append((c.probe.profile, group_statement(c, plist), (c, plist)))
+                items.append((c.probe, group_statement(c, plist), (c, plist)))
     singles = []
     for (c, plist), r in run_by_profile(run, items):
         if r.ok:
@@ -508,7 +532,7 @@ def run_batch(run, cases, stats, path_filter):
         elif len(plist) == 1:
             stats.add(c, plist[0].name, classify_error(r), r)
         else:
-            singles.extend((c.probe.profile, group_statement(c, [p]), (c, p)) for p in plist)
+            singles.extend((c.probe, group_statement(c, [p]), (c, p)) for p in plist)
     # 3. a group that failed, one path at a time
     for (c, p), r in run_by_profile(run, singles):
         if r.ok:

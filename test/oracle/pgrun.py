@@ -123,12 +123,16 @@ class Result:
 
 class Statement:
     """SQL text and its parameters, each (value bytes or None, type oid,
-    format 0 text / 1 binary)."""
-    __slots__ = ("sql", "params")
+    format 0 text / 1 binary).  With op "prepare", the SQL is prepared as
+    the named statement `name` (with the parameters' types); with op
+    "execute", that statement is executed with the parameters' values."""
+    __slots__ = ("sql", "params", "op", "name")
 
-    def __init__(self, sql, params=()):
+    def __init__(self, sql, params=(), op="query", name=None):
         self.sql = sql
         self.params = list(params)
+        self.op = op
+        self.name = name
 
 
 def _decode(b):
@@ -172,7 +176,12 @@ class Runner:
         pg.enter_pipeline_mode()
         try:
             for st in chunk:
-                if st.params:
+                if st.op == "prepare":
+                    pg.send_prepare(st.name.encode(), st.sql.encode(), [p[1] for p in st.params])
+                elif st.op == "execute":
+                    pg.send_query_prepared(st.name.encode(), [p[0] for p in st.params],
+                                           [p[2] for p in st.params])
+                elif st.params:
                     pg.send_query_params(st.sql.encode(),
                                          [p[0] for p in st.params],
                                          [p[1] for p in st.params],

@@ -80,6 +80,9 @@ def _filter_source(ctx, member, kinds):
     for k, _, fn, init in paths.FOLD_KINDS:
         if k in kinds:
             cols.append("(SELECT %s(%s, %s) FROM %s) AS %s" % (fn, init, ctx.C, src, k))
+    if "bf_literals" in kinds:
+        cols.append("bf_add(bf_create(1000, 0.01), %s) AS bf_literals"
+                    % ("ROW(%s, %s)" % member.sql if ctx.anon else member.sql))
     return "(SELECT 0 AS build, %s) f" % ", ".join(cols)
 
 
@@ -165,6 +168,13 @@ def repro_sql(run, case, pathname):
         line = _prepare(sql, texts * (n_eq + n_p), names * (n_eq + n_p))
     else:
         line = sql + ";"
+    if probe.prepared_under:
+        # PREPARE under the other settings, EXECUTE under the probe's
+        if not probe.params:
+            line = "PREPARE oracle_q AS %s EXECUTE oracle_q;" % line
+        head, _, tail = line.partition(" EXECUTE ")
+        line = "%s %s %s EXECUTE %s" % (probe.prepared_under.set_line(), head, settings, tail)
+        settings = ""
     return ("%s %s%s%s" % (settings, pre, line, post)).strip()
 
 
