@@ -6,7 +6,11 @@ settings it is sent under.  Parameters are written `$?0`, `$?1`, ... in the
 fragment and numbered when the fragment is placed in a statement.
 """
 
+import datetime
+import decimal
+import math
 import re
+import uuid
 
 from psycopg.adapt import PyFormat
 
@@ -107,15 +111,70 @@ def _texts_forms(spec, row, rng, typed_sql):
     return out
 
 
+def derived_values(val):
+    try:
+        return _derived_values(val)
+    except (ArithmeticError, ValueError, OverflowError):
+        return []
+
+
+def _derived_values(val):
+    """Python values a program may hold for the member instead of the one
+    psycopg read: the same number as another type, a date as a midnight
+    datetime, a string without its blanks, a UUID as text."""
+    out = []
+    if isinstance(val, bool):
+        return out
+    if isinstance(val, int):
+        out += [float(val), decimal.Decimal(val), str(val)]
+    elif isinstance(val, float):
+        if math.isfinite(val):
+            out.append(decimal.Decimal(repr(val)))
+            if val == int(val):
+                out.append(int(val))
+    elif isinstance(val, decimal.Decimal):
+        if val.is_finite():
+            out += [float(val), val.normalize(), val.quantize(decimal.Decimal(1).scaleb(min(val.as_tuple().exponent, 0) - 2))]
+            if val == val.to_integral_value():
+                out.append(int(val))
+        else:
+            out.append(float(val))
+    elif isinstance(val, str):
+        out += [val.rstrip(" "), val + " ", val.upper()]
+    elif isinstance(val, datetime.datetime):
+        if val.tzinfo is None:
+            out.append(val.replace(tzinfo=datetime.timezone.utc))
+            if val.time() == datetime.time(0):
+                out.append(val.date())
+        else:
+            out += [val.astimezone(datetime.timezone(datetime.timedelta(hours=-5))),
+                    val.astimezone(datetime.timezone.utc).replace(tzinfo=None)]
+    elif isinstance(val, datetime.date):
+        out.append(datetime.datetime(val.year, val.month, val.day))
+    elif isinstance(val, datetime.time):
+        if val.tzinfo is None:
+            out.append(val.replace(tzinfo=datetime.timezone.utc))
+    elif isinstance(val, uuid.UUID):
+        out += [str(val), val.bytes]
+    elif isinstance(val, (bytes, bytearray, memoryview)):
+        out.append(bytearray(val))
+    elif isinstance(val, list):
+        out.append(tuple(val))
+    return [v for v in out if not (type(v) is type(val) and v == val and str(v) == str(val))]
+
+
 def psycopg_forms(row, tx, rng):
     """The member read back through psycopg (text and binary results) and
-    sent again as psycopg sends that Python value (text and binary)."""
+    sent again as psycopg sends that Python value (text and binary); and
+    values derived from it that a program may hold instead."""
     out = []
     seen = set()
+    vals = []
     for load in ("text", "binary"):
-        if load not in row.py:
-            continue
-        val = row.py[load]
+        if load in row.py:
+            vals.append((load, row.py[load]))
+            vals += [(load + "+" + type(d).__name__, d) for d in derived_values(row.py[load])]
+    for load, val in vals:
         for fmt, fname in ((PyFormat.TEXT, "text"), (PyFormat.BINARY, "binary")):
             try:
                 buf = tx.dump_sequence([val], [fmt])[0]
@@ -128,7 +187,8 @@ def psycopg_forms(row, tx, rng):
                 continue
             seen.add(key)
             prof = rng.choice(PROFILES)
-            out.append(Probe("psycopg:%s->%s" % (load, fname), "$?0", prof, [key], pyval=val,
+            kind = "psycopg" if "+" not in load else "psycopg-derived"
+            out.append(Probe("%s:%s->%s" % (kind, load, fname), "$?0", prof, [key], pyval=val,
                              pytype=fname, note="psycopg read the column (%s) and sent %r" % (load, val),
                              ptypes=[None if oid == 0 else "oid:%d" % oid]))
     return out
