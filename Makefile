@@ -222,7 +222,7 @@ ORACLE_TRIPLES ?= 1000000
 .PHONY: check-oracle
 check-oracle:
 	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
-	$(PYTHON3) test/oracle/oracle.py --triples $(ORACLE_TRIPLES)
+	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $(ORACLE_TRIPLES)
 
 # ---- Python client: clients/python (see its README) ----
 # A virtualenv over Debian's python3 with Debian's psycopg 3, pytest and numpy

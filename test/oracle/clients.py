@@ -6,8 +6,9 @@ client (clients/python, from the source tree) is asked for that value
 against each fetched filter, and its shard is compared with the member's
 bf_shard.  The Java client (clients/java) is asked for the values Java
 keys stand for: an int as a long, a str as a String, a UUID, bytes as a
-byte[]; only for the probes psycopg sent typed (its binary dumps: a str as
-text), as a JDBC driver sends a String as a typed parameter.  The Java
+byte[]; only for the probes psycopg sent with a type (a str only in its
+binary dumps, as text), as a JDBC driver sends a String as a typed
+parameter.  The Java
 cases are written to a file and answered by one run of
 test/oracle/java/OracleHarness.java at the end.
 
@@ -139,7 +140,9 @@ class Clients:
             ctx = case.ctx
             if self.py is not None:
                 self._check_python(case, val, stats, path_filter)
-            if self.java_dir and case.probe.pytype == "binary":
+            # Java's keys stand for typed values (a JDBC String is a typed
+            # parameter): asked for the probes psycopg sent with a type
+            if self.java_dir and case.probe.params and case.probe.params[0][1] != 0:
                 jk = java_key(val)
                 if jk is None:
                     continue

@@ -302,7 +302,7 @@ def record_probes(spec, row, rng):
 
 # types whose text input or output depends on DateStyle, TimeZone or
 # IntervalStyle: their probes are more often prepared elsewhere
-SETTING_TYPES = ("date", "time", "timetz", "timestamp", "timestamptz", "interval", "d_date")
+SETTING_TYPES = ("date", "time", "timestamp", "interval")
 
 
 def prepared_elsewhere(probes, rng, share):
