@@ -211,6 +211,7 @@ def set_profile(run, profile):
 
 def create_members(run, ctx, rng, n):
     spec = ctx.spec
+    set_profile(run, BASE_PROFILES[0])
     M = ctx.names["{M}"]
     if spec.kind == "record" and not spec.composite:
         cols = "a %s, b %s" % (spec.a.sqltype, spec.b.sqltype)
