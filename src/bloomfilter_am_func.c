@@ -53,21 +53,6 @@ PG_FUNCTION_INFO_V1(bloomfilter_index_info);
 /* a REINDEX would pay once this share of the build's keys has gone stale */
 #define BLOOM_AM_STALE_SHARE	0.1
 
-/* how a probe key of one type becomes a value of the column's type */
-typedef enum BloomAmKeyHow
-{
-	BLOOM_AM_KEY_AS_IS,			/* hashes as the column's values do */
-	BLOOM_AM_KEY_PARSE			/* text: the column type's input function */
-} BloomAmKeyHow;
-
-typedef struct BloomAmKeyConv
-{
-	Oid			source;			/* the probe's type; InvalidOid: unresolved */
-	BloomAmKeyHow how;
-	FmgrInfo	input;			/* BLOOM_AM_KEY_PARSE */
-	Oid			ioparam;
-} BloomAmKeyConv;
-
 /* fn_extra of the functions taking keys: the index the call site saw last */
 typedef struct BloomAmProbe
 {
@@ -76,10 +61,9 @@ typedef struct BloomAmProbe
 	int			natts;
 	Oid			coltypes[INDEX_MAX_KEYS];
 	Oid			colcollations[INDEX_MAX_KEYS];
-	BloomAmKeyConv conv[INDEX_MAX_KEYS];
-	/* the type of each converted key column, as bloom_elem_hash_row takes them */
-	BloomElemType ets[INDEX_MAX_KEYS];
-	/* one column: the probe's type, converted by the typed-key rules */
+	/* the key type of each column, as a filter of the same keys records it */
+	uint32		colkeys[INDEX_MAX_KEYS];
+	/* the probe's type, converted by the typed-key rules (a row's column by column) */
 	Oid			probe_type;
 	BloomElemType probe_et;
 } BloomAmProbe;
@@ -154,76 +138,6 @@ bloom_am_close(Relation index, Oid heapoid)
 
 /* ---- keys ---- */
 
-static bool
-bloom_am_is_integer(Oid typid)
-{
-	return typid == INT2OID || typid == INT4OID || typid == INT8OID;
-}
-
-static void
-bloom_am_key_conv_init(BloomAmKeyConv *conv, BloomElemType *et, Oid srctype,
-					   Oid coltype, Oid collation, MemoryContext mcxt)
-{
-	Oid			src = getBaseType(srctype);
-	Oid			col = getBaseType(coltype);
-
-	conv->source = InvalidOid;
-	if (src == col || (bloom_am_is_integer(src) && bloom_am_is_integer(col)))
-	{
-		/* hash id 2 hashes every integer width alike */
-		conv->how = BLOOM_AM_KEY_AS_IS;
-		bloom_elem_init(et, srctype, collation, mcxt);
-	}
-	else if (src == TEXTOID || src == VARCHAROID || src == UNKNOWNOID ||
-			 src == CSTRINGOID)
-	{
-		Oid			infunc;
-
-		conv->how = BLOOM_AM_KEY_PARSE;
-		getTypeInputInfo(col, &infunc, &conv->ioparam);
-		fmgr_info_cxt(infunc, &conv->input, mcxt);
-		bloom_elem_init(et, col, collation, mcxt);
-	}
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("a key of type %s cannot be checked against an index column of type %s",
-						format_type_be(srctype), format_type_be(coltype)),
-				 errhint("Cast the key to %s.", format_type_be(coltype))));
-	bloom_am_check_hashable(et);
-	conv->source = srctype;
-}
-
-/*
- * A probe key of type srctype as a value of the index column's type, the
- * way SQL would compare them: the same type (a domain as its base type),
- * integers of any width among themselves, text or an untyped literal read
- * by the column type's input function; anything else is refused (42804).
- *
- * XXX Only the columns of a row for a multi-column index come here; a
- * one-column probe goes through bloomfilter_key.c.  Rows would take the
- * same general rules (numeric and float against integers, dates against
- * timestamps, ...) if bloom_key_convert, which yields the converted datum
- * rather than its hash, were exported.
- */
-static Datum
-bloom_am_key_datum(BloomAmProbe *p, int col, Oid srctype, Datum value,
-				   MemoryContext mcxt)
-{
-	BloomAmKeyConv *conv = &p->conv[col];
-	char	   *str;
-
-	if (conv->source != srctype)
-		bloom_am_key_conv_init(conv, &p->ets[col], srctype, p->coltypes[col],
-							   p->colcollations[col], mcxt);
-	if (conv->how == BLOOM_AM_KEY_AS_IS)
-		return value;
-	str = (getBaseType(srctype) == UNKNOWNOID || getBaseType(srctype) == CSTRINGOID) ?
-		DatumGetCString(value) : TextDatumGetCString(value);
-	/* the column's typmod is not applied: a longer string is just absent */
-	return InputFunctionCall(&conv->input, str, conv->ioparam, -1);
-}
-
 /* the call site's cache, for the index about to be read */
 static BloomAmProbe *
 bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
@@ -241,6 +155,7 @@ bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
 		{
 			p->coltypes[i] = TupleDescAttr(RelationGetDescr(index), i)->atttypid;
 			p->colcollations[i] = index->rd_indcollation[i];
+			p->colkeys[i] = bloom_key_type_of(p->coltypes[i]);
 		}
 		p->heapoid = heapoid;
 		p->indexoid = RelationGetRelid(index);
@@ -248,49 +163,14 @@ bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
 	return p;
 }
 
-/* the hash of a row given for a key of several columns */
-static BloomHash
-bloom_am_row_hash(BloomAmProbe *p, Datum row, const BloomHeader *hdr,
-				  MemoryContext mcxt)
-{
-	HeapTupleHeader td = DatumGetHeapTupleHeader(row);
-	TupleDesc	desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-											  HeapTupleHeaderGetTypMod(td));
-	Datum	   *values = palloc(desc->natts * sizeof(Datum));
-	bool	   *nulls = palloc(desc->natts * sizeof(bool));
-	Datum		keys[INDEX_MAX_KEYS];
-	bool		keynulls[INDEX_MAX_KEYS];
-	int			n = bloom_deform_record(td, desc, values, nulls);
-
-	if (n != p->natts)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("a key of %d columns cannot be checked against an index of %d columns",
-						n, p->natts)));
-	n = 0;
-	for (int i = 0; i < desc->natts; i++)
-	{
-		if (TupleDescAttr(desc, i)->attisdropped)
-			continue;
-		keynulls[n] = nulls[i];
-		keys[n] = nulls[i] ? (Datum) 0 :
-			bloom_am_key_datum(p, n, TupleDescAttr(desc, i)->atttypid, values[i], mcxt);
-		n++;
-	}
-	ReleaseTupleDesc(desc);
-	pfree(values);
-	pfree(nulls);
-	return bloom_elem_hash_row(p->ets, n, keys, keynulls, bloom_hash_params(hdr));
-}
-
 /*
  * The hash of a probe key of type keytype, as the build hashed keys; false
- * when no key of the column's type equals it.  A one-column index converts
- * the key as a filter whose key type is the column's does (bloomfilter_key.c:
+ * when no key of the column's type equals it.  The key is converted as a
+ * filter whose key type is the column's converts it (bloomfilter_key.c:
  * text read by the column type's input, integers, numerics and floats,
  * dates and timestamps, oids as SQL compares them; 42804 where that is
- * ambiguous or session-dependent).  A row for several columns has each
- * column converted by bloom_am_key_datum.
+ * ambiguous or session-dependent); a row for several columns column by
+ * column, as a filter of such rows converts a probe row.
  */
 static bool
 bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
@@ -298,24 +178,22 @@ bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
 {
 	BloomHashParams hp = bloom_hash_params(hdr);
 
-	if (p->natts > 1)
-	{
-		if (!type_is_rowtype(getBaseType(keytype)))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("a key of type %s cannot be checked against an index of %d columns",
-							format_type_be(keytype), p->natts),
-					 errhint("Give the key as a row: ROW(a, b).")));
-		*h = bloom_am_row_hash(p, key, hdr, mcxt);
-		return true;
-	}
+	if (p->natts > 1 && !type_is_rowtype(getBaseType(keytype)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a key of type %s cannot be checked against an index of %d columns",
+						format_type_be(keytype), p->natts),
+				 errhint("Give the key as a row: ROW(a, b).")));
 	if (p->probe_type != keytype)
 	{
 		p->probe_type = InvalidOid;
 		bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], mcxt);
 		p->probe_type = keytype;
 	}
-	hp.key_type = bloom_key_type_of(p->coltypes[0]);
+	if (p->natts > 1)
+		return bloom_elem_hash_row_keyed(&p->probe_et, key, hp, p->colkeys, p->natts,
+										 false, h);
+	hp.key_type = p->colkeys[0];
 	return bloom_key_hash(&p->probe_et, key, hp, h);
 }
 
@@ -395,6 +273,27 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The key type a filter of the index's keys records: its column's, or for
+ * several columns the signature of their types (record if none fits).
+ */
+static uint32
+bloom_am_key_type(Relation index)
+{
+	TupleDesc	desc = RelationGetDescr(index);
+	uint32		types[BLOOM_ROW_MAX_COLUMNS];
+	uint32		key;
+
+	if (desc->natts == 1)
+		return bloom_key_type_of(TupleDescAttr(desc, 0)->atttypid);
+	if (desc->natts > BLOOM_ROW_MAX_COLUMNS)
+		return RECORDOID;
+	for (int i = 0; i < desc->natts; i++)
+		types[i] = bloom_key_type_of(TupleDescAttr(desc, i)->atttypid);
+	key = bloom_row_key_encode(types, desc->natts);
+	return key != 0 ? key : RECORDOID;
+}
+
+/*
  * The filter as a bloomfilter value, read a page at a time under share
  * locks: every key committed before the call is in it.
  */
@@ -427,8 +326,7 @@ bloom_am_snapshot(Relation index)
 	hdr.bits_set = bloom_popcount(payload, nblocks * BLOOM_BLOCK_BYTES);
 
 	/* the key type a filter of the same keys records (bloomfilter_key.c) */
-	hdr.key_type = RelationGetNumberOfAttributes(index) > 1 ? RECORDOID :
-		bloom_key_type_of(TupleDescAttr(RelationGetDescr(index), 0)->atttypid);
+	hdr.key_type = bloom_am_key_type(index);
 	bloom_set_header(bf, &hdr);
 	return bf;
 }
