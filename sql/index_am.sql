@@ -93,6 +93,27 @@ SELECT (bf_info(bf_index_filter('bfi_id'))->'bits_set') = (bf_index_info('bfi_id
 -- options are checked
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 0);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = -1);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 'many');
+-- capacity 0 is refused, as bf_create refuses it (22023 both); leaving the
+-- option out sizes the filter from the table
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 0);
+ALTER INDEX bfi_id SET (capacity = 0);
+\set VERBOSITY sqlstate
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 0);
+SELECT bf_create(0);
+\set VERBOSITY default
+-- capacity is a bigint, as bf_create's is: a filter too large is refused
+-- as bf_create refuses it, past bigint the option is out of bounds
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 3000000000);
+SELECT bf_create(3000000000);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 9223372036854775808);
+-- the forms 1.3's integer option read, read alike
+CREATE INDEX bfi_1e3 ON bfi USING bloomfilter (id) WITH (capacity = 1e3);
+CREATE INDEX bfi_hex ON bfi USING bloomfilter (id) WITH (capacity = '0x3e8');
+SELECT j->'capacity' AS capacity, j->'options' AS options FROM bf_index_info('bfi_1e3') j
+UNION ALL
+SELECT j->'capacity', j->'options' FROM bf_index_info('bfi_hex') j;
+DROP INDEX bfi_1e3, bfi_hex;
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (fillfactor = 50);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) INCLUDE (name);
 CREATE UNIQUE INDEX bfi_bad ON bfi USING bloomfilter (id);
@@ -109,6 +130,12 @@ ALTER INDEX bfi_small_id SET (capacity = 5000);
 SELECT j->'capacity' AS capacity_until_reindex FROM bf_index_info('bfi_small_id') j;
 REINDEX INDEX bfi_small_id;
 SELECT j->'capacity' AS capacity, j->'over_capacity' AS over, j->'options' AS options
+FROM bf_index_info('bfi_small_id') j;
+-- an index made by 1.3 WITH (capacity = 0), kept as text in pg_class,
+-- still means sized from the table
+UPDATE pg_class SET reloptions = '{capacity=0}' WHERE oid = 'bfi_small_id'::regclass;
+REINDEX INDEX bfi_small_id;
+SELECT j->'capacity' AS capacity, j->>'sized_from' AS sized_from, j->'options' AS options
 FROM bf_index_info('bfi_small_id') j;
 
 -- over capacity is the filter's rate over the one it was sized for, not

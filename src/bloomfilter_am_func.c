@@ -660,8 +660,9 @@ bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
 	bloom_am_json_scalar(st, "sized_from", m->capacity_option > 0 ? "options" : "table", -1);
 	bloom_am_json_key(st, "options");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	/* the metapage holds a flag, the header the whole option */
 	if (m->capacity_option > 0)
-		bloom_am_json_int(st, "capacity", m->capacity_option);
+		bloom_am_json_int(st, "capacity", (int64) mc->hdr.capacity);
 	else
 		bloom_am_json_scalar(st, "capacity", NULL, -1);
 	bloom_am_json_float(st, "error_rate", m->error_rate_option);
