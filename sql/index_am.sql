@@ -92,6 +92,9 @@ SELECT (bf_info(bf_index_filter('bfi_id'))->'bits_set') = (bf_index_info('bfi_id
 
 -- options are checked
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 0);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 1e-11);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 0.6);
+ALTER INDEX bfi_id SET (error_rate = 0.6);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = -1);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 'many');
 -- capacity 0 is refused, as bf_create refuses it (22023 both); leaving the

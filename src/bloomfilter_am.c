@@ -67,6 +67,7 @@
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
+#include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -361,6 +362,22 @@ bloom_am_capacity_option(const BloomAmOptions *opts)
 	return capacity;
 }
 
+/*
+ * error_rate is a real option whose bounds PostgreSQL's own check would
+ * print with six decimals ("0.000000" for 1e-10); they are checked here
+ * instead, with the real ones in the message.
+ */
+static void
+bloom_am_validate_error_rate(double error_rate)
+{
+	if (!(error_rate >= BLOOM_MIN_ERROR_RATE && error_rate <= BLOOM_AM_MAX_ERROR_RATE))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("value %g out of bounds for option \"%s\"", error_rate, "error_rate"),
+				 errdetail("Valid values are between \"%g\" and \"%g\".",
+						   BLOOM_MIN_ERROR_RATE, BLOOM_AM_MAX_ERROR_RATE)));
+}
+
 static bytea *
 bloom_am_options(Datum reloptions, bool validate)
 {
@@ -368,6 +385,8 @@ bloom_am_options(Datum reloptions, bool validate)
 		{"capacity", RELOPT_TYPE_STRING, offsetof(BloomAmOptions, capacity_offset)},
 		{"error_rate", RELOPT_TYPE_REAL, offsetof(BloomAmOptions, error_rate)},
 	};
+	BloomAmOptions *opts;
+
 	/* registered on first use, which every path to the options goes through */
 	if (!bloom_am_options_registered)
 	{
@@ -377,13 +396,15 @@ bloom_am_options(Datum reloptions, bool validate)
 							 NULL, bloom_am_validate_capacity, AccessExclusiveLock);
 		add_real_reloption(bloom_am_relopt_kind, "error_rate",
 						   "False-positive rate the filter is sized for at its capacity",
-						   BLOOM_AM_DEFAULT_ERROR_RATE, BLOOM_MIN_ERROR_RATE,
-						   BLOOM_AM_MAX_ERROR_RATE,
-						   AccessExclusiveLock);
+						   BLOOM_AM_DEFAULT_ERROR_RATE, -get_float8_infinity(),
+						   get_float8_infinity(), AccessExclusiveLock);
 		bloom_am_options_registered = true;
 	}
-	return (bytea *) build_reloptions(reloptions, validate, bloom_am_relopt_kind,
-									  sizeof(BloomAmOptions), tab, lengthof(tab));
+	opts = (BloomAmOptions *) build_reloptions(reloptions, validate, bloom_am_relopt_kind,
+											   sizeof(BloomAmOptions), tab, lengthof(tab));
+	if (validate && opts != NULL)
+		bloom_am_validate_error_rate(opts->error_rate);
+	return (bytea *) opts;
 }
 
 /* ---- build ---- */
