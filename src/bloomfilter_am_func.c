@@ -6,9 +6,11 @@
  *
  * The planner never scans a bloomfilter index (bloomfilter_am.c), so these
  * are how a query asks it.  Each opens the index as an index scan would
- * (the table locked first, then the index, both AccessShareLock) after
- * checking that the caller may read the table: a filter reveals which keys
- * the table holds.  A point check reads the metapage from the relcache and
+ * (the table locked first, then the index, both AccessShareLock) and checks
+ * that the caller may read what the filter reveals, which keys the table
+ * holds: SELECT on the table or on every column the keys are made of, and
+ * no row-level security hiding rows from the caller (the filter cannot
+ * leave them out).  A point check reads the metapage from the relcache and
  * one data page.
  *
  * A probe key of a one-column index is converted to the column's type by
@@ -22,13 +24,18 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/sysattr.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/bitmapset.h"
+#include "optimizer/optimizer.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -39,6 +46,9 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/rls.h"
 #include "utils/typcache.h"
 
 #include "bloomfilter_am.h"
@@ -71,10 +81,8 @@ typedef struct BloomAmProbe
 /* ---- opening an index ---- */
 
 static bool
-bloom_am_may_read(Oid heapoid, Oid indexoid)
+bloom_am_owns(Oid indexoid)
 {
-	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) == ACLCHECK_OK)
-		return true;
 #if PG_VERSION_NUM >= 160000
 	return object_ownercheck(RelationRelationId, indexoid, GetUserId());
 #else
@@ -83,13 +91,83 @@ bloom_am_may_read(Oid heapoid, Oid indexoid)
 }
 
 /*
- * The index argument, opened; its table's OID in *heapoid.  The caller's
- * right to read the table is checked before anything is locked or read.
+ * Without SELECT on the table, the caller must be able to read every
+ * column the index's keys are made of: the key columns, and every column
+ * an expression or the predicate of a partial index reads (the filter tells
+ * which rows satisfy it).  A whole-row reference needs every column, as it
+ * does in a query.  Only reached without table-level SELECT, so the copies
+ * of the expressions the relation cache hands out cost nothing otherwise.
+ */
+static void
+bloom_am_check_columns(Relation index, Oid heapoid)
+{
+	Oid			userid = GetUserId();
+	Bitmapset  *cols = NULL;
+	int			i;
+
+	for (i = 0; i < IndexRelationGetNumberOfAttributes(index); i++)
+	{
+		AttrNumber	attno = index->rd_index->indkey.values[i];
+
+		if (attno != 0)
+			cols = bms_add_member(cols, attno - FirstLowInvalidHeapAttributeNumber);
+	}
+	pull_varattnos((Node *) RelationGetIndexExpressions(index), 1, &cols);
+	pull_varattnos((Node *) RelationGetIndexPredicate(index), 1, &cols);
+
+	i = -1;
+	while ((i = bms_next_member(cols, i)) >= 0)
+	{
+		AttrNumber	attno = i + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno == InvalidAttrNumber)
+		{
+			if (pg_attribute_aclcheck_all(heapoid, userid, ACL_SELECT,
+										  ACLMASK_ALL) != ACLCHECK_OK)
+				aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid));
+		}
+		else if (pg_attribute_aclcheck(heapoid, attno, userid, ACL_SELECT) != ACLCHECK_OK)
+			aclcheck_error_col(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid),
+							   get_attname(heapoid, attno, false));
+	}
+	bms_free(cols);
+}
+
+/*
+ * The index holds the keys of every row, so a caller whom row-level
+ * security shows only some rows would learn about the others.  Decided at
+ * every call, as the executor decides for a query: the answer depends on
+ * the role and on row_security (RLS_NONE_ENV), which may differ between
+ * two executions of one cached plan.  With row_security off, where a query
+ * would fail, check_enable_rls (noError) says RLS_ENABLED and we refuse
+ * with our own message.
+ */
+static void
+bloom_am_check_rls(Relation index, Oid heapoid)
+{
+	if (check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", get_rel_name(heapoid)),
+				 errdetail("Row-level security applies to the current user for table \"%s\", and bloomfilter index \"%s\" holds the keys of every row, including those its policies hide.",
+						   get_rel_name(heapoid), RelationGetRelationName(index)),
+				 errhint("Query the table, whose policies then apply, or use a role that bypasses row-level security.")));
+}
+
+/*
+ * The index argument, opened; its table's OID in *heapoid.  A caller with
+ * neither SELECT on the table, nor SELECT on any of its columns, nor
+ * ownership of the index is refused before anything is locked or read;
+ * the indexed columns and row-level security are checked once the index
+ * is open, as they need its definition and a stable answer from the
+ * catalogs (ALTER TABLE ... ROW LEVEL SECURITY waits for our lock).
  */
 static Relation
 bloom_am_open(Oid indexoid, Oid *heapoid)
 {
 	Relation	index;
+	bool		owner;
+	bool		table_select;
 
 	*heapoid = IndexGetRelation(indexoid, true);
 	if (!OidIsValid(*heapoid))
@@ -104,7 +182,10 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not an index", name)));
 	}
-	if (!bloom_am_may_read(*heapoid, indexoid))
+	owner = bloom_am_owns(indexoid);
+	table_select = pg_class_aclcheck(*heapoid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+	if (!owner && !table_select &&
+		pg_attribute_aclcheck_all(*heapoid, GetUserId(), ACL_SELECT, ACLMASK_ANY) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(*heapoid));
 
 	/* table first, then index, as every reader of an index locks them */
@@ -119,6 +200,9 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("index \"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
+	if (!owner && !table_select)
+		bloom_am_check_columns(index, *heapoid);
+	bloom_am_check_rls(index, *heapoid);
 	/* one being built concurrently may not hold every row yet */
 	if (!index->rd_index->indisvalid)
 		ereport(ERROR,
@@ -410,16 +494,17 @@ bloom_am_stat(PGFunction fn, Oid relid)
 	return DatumGetInt64(DirectFunctionCall1(fn, ObjectIdGetDatum(relid)));
 }
 
-/* the filter's shape and fill, as bf_info gives a value's */
+/*
+ * The filter's shape and fill, as bf_info gives a value's (the cardinality
+ * rounded, as there); its false-positive rate in *fpp.
+ */
 static void
-bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf,
-					 double *cardinality)
+bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
 {
 	BloomHeader hdr;
 
 	bloom_header_decode(bf->data, &hdr);
-	*cardinality = bloom_estimate_cardinality(BLOOMFILTER_PAYLOAD(bf),
-											  bloom_nblocks(&hdr), hdr.nhashes);
+	*fpp = bloom_estimate_fpp(BLOOMFILTER_PAYLOAD(bf), bloom_nblocks(&hdr), hdr.nhashes);
 	bloom_am_json_scalar(st, "layout", bloom_layout_for(hdr.layout)->name, -1);
 	bloom_am_json_scalar(st, "hash", bloom_hash_name(hdr.hash_id), -1);
 	bloom_am_json_int(st, "seed", hdr.seed);
@@ -428,19 +513,37 @@ bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf,
 	bloom_am_json_int(st, "capacity", (int64) hdr.capacity);
 	bloom_am_json_float(st, "error_rate", hdr.error_rate);
 	bloom_am_json_int(st, "bits_set", (int64) hdr.bits_set);
-	bloom_am_json_float(st, "cardinality", *cardinality);
-	bloom_am_json_float(st, "fpp", bloom_estimate_fpp(BLOOMFILTER_PAYLOAD(bf),
-													  bloom_nblocks(&hdr), hdr.nhashes));
+	bloom_am_json_int(st, "cardinality",
+					  (int64) llround(bloom_estimate_cardinality(BLOOMFILTER_PAYLOAD(bf),
+																 bloom_nblocks(&hdr),
+																 hdr.nhashes)));
+	bloom_am_json_float(st, "fpp", *fpp);
 }
 
 /*
  * What the build chose and why, and whether a REINDEX would pay: the
  * filter is over its capacity, or rows deleted or updated (not HOT) since
  * the build left many stale keys.
+ *
+ * Over capacity means that the filter's false-positive rate, computed
+ * exactly from the bits its blocks have set, exceeds the rate it was sized
+ * for.  The estimated count of keys is not compared with the capacity: it
+ * strays from the true count and runs a little high (2,000,551 and
+ * 2,000,960 for two builds of exactly 2,000,000 keys; 19,950 to 20,045 for
+ * ten of 20,000), so a filter built with exactly its capacity often looked
+ * over it.  Sizing makes the rate at capacity at most BLOOM_SIZING_MARGIN
+ * of the one asked for (0.88% to 0.90% for those builds at 1%), so the
+ * rate crosses it 2% to 4% past the capacity, and at twice the capacity
+ * it is eleven times over.
+ *
+ * XXX A filter of a few blocks (capacity 100 is two) varies more from one
+ * set of keys to another: 4 of 50 such builds at exactly their capacity
+ * were over the rate, and are called over, truly but to no use, since a
+ * REINDEX at the same capacity builds the same filter.
  */
 static void
 bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
-					const BloomAmMetaCache *mc, double cardinality)
+					const BloomAmMetaCache *mc, double fpp)
 {
 	const BloomAmMeta *m = &mc->meta;
 	int64		deleted = Max(0, bloom_am_stat(pg_stat_get_tuples_deleted, heapoid) -
@@ -448,15 +551,16 @@ bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
 	int64		updated = Max(0, bloom_am_stat(pg_stat_get_tuples_updated, heapoid) -
 							  bloom_am_stat(pg_stat_get_tuples_hot_updated, heapoid) -
 							  m->updated_at_build);
-	bool		over = cardinality > (double) mc->hdr.capacity;
+	bool		over = fpp > mc->hdr.error_rate;
 	bool		stale = (double) (deleted + updated) >
 		BLOOM_AM_STALE_SHARE * Max(m->keys_added, 1.0);
 
 	bloom_am_json_scalar(st, "sized_from", m->capacity_option > 0 ? "options" : "table", -1);
 	bloom_am_json_key(st, "options");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	/* the metapage holds a flag, the header the whole option */
 	if (m->capacity_option > 0)
-		bloom_am_json_int(st, "capacity", m->capacity_option);
+		bloom_am_json_int(st, "capacity", (int64) mc->hdr.capacity);
 	else
 		bloom_am_json_scalar(st, "capacity", NULL, -1);
 	bloom_am_json_float(st, "error_rate", m->error_rate_option);
@@ -484,11 +588,11 @@ bloomfilter_index_info(PG_FUNCTION_ARGS)
 	BloomFilter *bf = bloom_am_snapshot(index);
 	JsonbParseState *st = NULL;
 	JsonbValue *res;
-	double		cardinality;
+	double		fpp;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	bloom_am_info_filter(&st, bf, &cardinality);
-	bloom_am_info_build(&st, index, heapoid, mc, cardinality);
+	bloom_am_info_filter(&st, bf, &fpp);
+	bloom_am_info_build(&st, index, heapoid, mc, fpp);
 	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	bloom_am_close(index, heapoid);
 	pfree(bf);
