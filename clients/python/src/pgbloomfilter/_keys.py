@@ -406,6 +406,8 @@ def natural_key_type(key):
     empty filter records: that of the SQL value psycopg would send."""
     if type(key) is int:
         return INT8 if INT8_MIN <= key <= INT8_MAX else NUMERIC
+    if isinstance(key, tuple):
+        return _row_signature(key)
     oid = _NATURAL.get(type(key))
     if oid is not None:
         return oid
@@ -929,6 +931,21 @@ def row_signature_columns(key_type):
         cols.append(_ROW_CODES[code])
         rest >>= 5
     return cols if cols and rest == 0 else None
+
+
+def _row_signature(row):
+    """The key type the server records for a row of these values' natural
+    types: their row signature, or record if one does not fit."""
+    if not 0 < len(row) <= ROW_MAX_COLUMNS or any(v is None for v in row):
+        return RECORD
+    sig = ROW_FLAG
+    for i, v in enumerate(row):
+        try:
+            code = _ROW_CODES.index(natural_key_type(v), 1)
+        except (ValueError, UnsupportedKey):
+            return RECORD
+        sig |= code << (5 * i)
+    return sig
 
 
 def valid_key_type(key_type):
