@@ -58,13 +58,9 @@ COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype)
 
 -- adding: not strict, because adding NULL returns the filter unchanged
 
-CREATE FUNCTION bf_add(bloomfilter, anyelement) RETURNS bloomfilter
+CREATE FUNCTION bf_add(bloomfilter, anycompatible) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_add(bloomfilter, anyelement) IS 'copy of the filter with the element added; NULL adds nothing';
-
-CREATE FUNCTION bf_add(bloomfilter, text) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_add(bloomfilter, text) IS 'copy of the filter with the text added; NULL adds nothing';
+COMMENT ON FUNCTION bf_add(bloomfilter, anycompatible) IS 'copy of the filter with the element added; NULL adds nothing';
 
 CREATE FUNCTION bf_add_all(bloomfilter, anyarray) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -86,55 +82,36 @@ CREATE FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, inter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloomfilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ (the filter is unknown at plan time: 0.1)';
 
+-- checking, adding and removing take the element as anycompatible, one
+-- form for every type: an untyped literal or parameter resolves to text,
+-- and every other value keeps its own type.  1.3's text overloads turned a
+-- citext or char(n) value into text on the way in, and the C code could no
+-- longer tell it had been one (a constant's cast is folded away).
 -- checking
 
-CREATE FUNCTION bf_contains(bloomfilter, anyelement) RETURNS boolean
+CREATE FUNCTION bf_contains(bloomfilter, anycompatible) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contains(bloomfilter, anyelement) IS 'false if the element was certainly never added, true if it possibly was';
+COMMENT ON FUNCTION bf_contains(bloomfilter, anycompatible) IS 'false if the element was certainly never added, true if it possibly was';
 
-CREATE FUNCTION bf_contains(bloomfilter, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contains(bloomfilter, text) IS 'false if the text was certainly never added, true if it possibly was';
-
-CREATE FUNCTION bf_contained(anyelement, bloomfilter) RETURNS boolean
+CREATE FUNCTION bf_contained(anycompatible, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contained(anyelement, bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
-
-CREATE FUNCTION bf_contained(text, bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contained(text, bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
+COMMENT ON FUNCTION bf_contained(anycompatible, bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
 
 CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = anyelement, FUNCTION = bf_contains,
+	LEFTARG = bloomfilter, RIGHTARG = anycompatible, FUNCTION = bf_contains,
 	COMMUTATOR = <@,
 	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
 );
-COMMENT ON OPERATOR @> (bloomfilter, anyelement) IS 'filter possibly contains element';
+COMMENT ON OPERATOR @> (bloomfilter, anycompatible) IS 'filter possibly contains element';
 
 CREATE OPERATOR <@ (
-	LEFTARG = anyelement, RIGHTARG = bloomfilter, FUNCTION = bf_contained,
+	LEFTARG = anycompatible, RIGHTARG = bloomfilter, FUNCTION = bf_contained,
 	COMMUTATOR = @>,
 	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
 );
-COMMENT ON OPERATOR <@ (anyelement, bloomfilter) IS 'element possibly contained in filter';
-
-CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = text, FUNCTION = bf_contains,
-	COMMUTATOR = <@,
-	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
-);
-COMMENT ON OPERATOR @> (bloomfilter, text) IS 'filter possibly contains text';
-
-CREATE OPERATOR <@ (
-	LEFTARG = text, RIGHTARG = bloomfilter, FUNCTION = bf_contained,
-	COMMUTATOR = @>,
-	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
-);
-COMMENT ON OPERATOR <@ (text, bloomfilter) IS 'text possibly contained in filter';
+COMMENT ON OPERATOR <@ (anycompatible, bloomfilter) IS 'element possibly contained in filter';
 
 -- combining: a NULL operand is ignored
 
@@ -325,24 +302,15 @@ COMMENT ON OPERATOR CLASS bloomfilter_ops USING hash IS 'filters hashed by their
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING btree IS 'filters ordered by their bytes';
 COMMENT ON OPERATOR FAMILY bloomfilter_ops USING hash IS 'filters hashed by their bytes';
 
-
 -- counting filters
 
-CREATE FUNCTION bf_remove(bloomfilter, anyelement) RETURNS bloomfilter
+CREATE FUNCTION bf_remove(bloomfilter, anycompatible) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_remove(bloomfilter, anyelement) IS 'copy of a counting filter with the element taken out if it tests present; NULL removes nothing';
+COMMENT ON FUNCTION bf_remove(bloomfilter, anycompatible) IS 'copy of a counting filter with the element taken out if it tests present; NULL removes nothing';
 
-CREATE FUNCTION bf_remove(bloomfilter, text) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_remove(bloomfilter, text) IS 'copy of a counting filter with the text taken out if it tests present; NULL removes nothing';
-
-CREATE FUNCTION bf_count(bloomfilter, anyelement) RETURNS integer
+CREATE FUNCTION bf_count(bloomfilter, anycompatible) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_count(bloomfilter, anyelement) IS 'how often the element was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
-
-CREATE FUNCTION bf_count(bloomfilter, text) RETURNS integer
-	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_count(bloomfilter, text) IS 'how often the text was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
+COMMENT ON FUNCTION bf_count(bloomfilter, anycompatible) IS 'how often the element was added, at most (the smallest of its counters; 0 or 1 for a plain filter)';
 
 -- aggregates that build any layout: from a template, or scalable at 1%
 
@@ -796,33 +764,21 @@ COMMENT ON FUNCTION cf_create(bigint, float8, bigint, regtype) IS 'empty cuckoo 
 
 -- changing: not strict, a NULL element returns the filter unchanged
 
-CREATE FUNCTION cf_add(cuckoofilter, anyelement) RETURNS cuckoofilter
+CREATE FUNCTION cf_add(cuckoofilter, anycompatible) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add(cuckoofilter, anyelement) IS 'copy of the filter with one more copy of the element; NULL adds nothing';
+COMMENT ON FUNCTION cf_add(cuckoofilter, anycompatible) IS 'copy of the filter with one more copy of the element; NULL adds nothing';
 
-CREATE FUNCTION cf_add(cuckoofilter, text) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add(cuckoofilter, text) IS 'copy of the filter with one more copy of the text; NULL adds nothing';
-
-CREATE FUNCTION cf_add_nx(cuckoofilter, anyelement) RETURNS cuckoofilter
+CREATE FUNCTION cf_add_nx(cuckoofilter, anycompatible) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add_nx(cuckoofilter, anyelement) IS 'the element added unless the filter possibly contains it already';
-
-CREATE FUNCTION cf_add_nx(cuckoofilter, text) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add_nx(cuckoofilter, text) IS 'the text added unless the filter possibly contains it already';
+COMMENT ON FUNCTION cf_add_nx(cuckoofilter, anycompatible) IS 'the element added unless the filter possibly contains it already';
 
 CREATE FUNCTION cf_add_all(cuckoofilter, anyarray) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cf_add_all(cuckoofilter, anyarray) IS 'copy of the filter with every non-NULL array element added';
 
-CREATE FUNCTION cf_delete(cuckoofilter, anyelement) RETURNS cuckoofilter
+CREATE FUNCTION cf_delete(cuckoofilter, anycompatible) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS 'copy of the filter with one copy of the element removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
-
-CREATE FUNCTION cf_delete(cuckoofilter, text) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS 'copy of the filter with one copy of the text removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
+COMMENT ON FUNCTION cf_delete(cuckoofilter, anycompatible) IS 'copy of the filter with one copy of the element removed (unchanged if absent, or if it matches in sub-filters of two shapes of a grown filter); delete only what was added';
 
 CREATE FUNCTION cf_delete_all(cuckoofilter, anyarray) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -845,61 +801,33 @@ CREATE FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, inte
 	AS 'MODULE_PATHNAME', 'bloomfilter_contjoinsel' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_contjoinsel(internal, oid, internal, smallint, internal) IS 'join selectivity of @> and <@ on cuckoo filters (the filter is unknown at plan time: 0.1)';
 
-CREATE FUNCTION cf_contains(cuckoofilter, anyelement) RETURNS boolean
+CREATE FUNCTION cf_contains(cuckoofilter, anycompatible) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contains(cuckoofilter, anyelement) IS 'false if the element is certainly not in the filter, true if it possibly is';
+COMMENT ON FUNCTION cf_contains(cuckoofilter, anycompatible) IS 'false if the element is certainly not in the filter, true if it possibly is';
 
-CREATE FUNCTION cf_contains(cuckoofilter, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contains(cuckoofilter, text) IS 'false if the text is certainly not in the filter, true if it possibly is';
-
-CREATE FUNCTION cf_contained(anyelement, cuckoofilter) RETURNS boolean
+CREATE FUNCTION cf_contained(anycompatible, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contained(anyelement, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
-
-CREATE FUNCTION cf_contained(text, cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contained(text, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
+COMMENT ON FUNCTION cf_contained(anycompatible, cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
 
 CREATE OPERATOR @> (
-	LEFTARG = cuckoofilter, RIGHTARG = anyelement, FUNCTION = cf_contains,
+	LEFTARG = cuckoofilter, RIGHTARG = anycompatible, FUNCTION = cf_contains,
 	COMMUTATOR = <@,
 	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
-COMMENT ON OPERATOR @> (cuckoofilter, anyelement) IS 'cuckoo filter possibly contains element';
+COMMENT ON OPERATOR @> (cuckoofilter, anycompatible) IS 'cuckoo filter possibly contains element';
 
 CREATE OPERATOR <@ (
-	LEFTARG = anyelement, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
+	LEFTARG = anycompatible, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
 	COMMUTATOR = @>,
 	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
 );
-COMMENT ON OPERATOR <@ (anyelement, cuckoofilter) IS 'element possibly contained in cuckoo filter';
+COMMENT ON OPERATOR <@ (anycompatible, cuckoofilter) IS 'element possibly contained in cuckoo filter';
 
-CREATE OPERATOR @> (
-	LEFTARG = cuckoofilter, RIGHTARG = text, FUNCTION = cf_contains,
-	COMMUTATOR = <@,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
-);
-COMMENT ON OPERATOR @> (cuckoofilter, text) IS 'cuckoo filter possibly contains text';
-
-CREATE OPERATOR <@ (
-	LEFTARG = text, RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
-);
-COMMENT ON OPERATOR <@ (text, cuckoofilter) IS 'text possibly contained in cuckoo filter';
-
-CREATE FUNCTION cf_count(cuckoofilter, anyelement) RETURNS integer
+CREATE FUNCTION cf_count(cuckoofilter, anycompatible) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_count(cuckoofilter, anyelement) IS 'entries matching the element: at least the copies added and not deleted';
-
-CREATE FUNCTION cf_count(cuckoofilter, text) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_count(cuckoofilter, text) IS 'entries matching the text: at least the copies added and not deleted';
+COMMENT ON FUNCTION cf_count(cuckoofilter, anycompatible) IS 'entries matching the element: at least the copies added and not deleted';
 
 -- merging: not strict, a NULL operand is ignored
 
@@ -1150,9 +1078,9 @@ COMMENT ON AGGREGATE cf_agg("char", bigint) IS 'cuckoo filter of the non-NULL "c
 -- holds any number of keys; bf_shard sends a key to its row with hash bits
 -- independent of those that place it inside the shard's filter.
 
-CREATE FUNCTION bf_shard(element anyelement, nshards integer) RETURNS integer
+CREATE FUNCTION bf_shard(element anycompatible, nshards integer) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_shard(anyelement, integer) IS 'shard (0 to nshards - 1) of an element, from a hash independent of the one inside each shard''s filter';
+COMMENT ON FUNCTION bf_shard(anycompatible, integer) IS 'shard (0 to nshards - 1) of an element, from a hash independent of the one inside each shard''s filter';
 
 CREATE FUNCTION bf_shard_capacity(capacity bigint, nshards integer) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard_capacity' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -1182,100 +1110,14 @@ CREATE FUNCTION cf_set_key_type(cuckoofilter, regtype) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_set_key_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cf_set_key_type(cuckoofilter, regtype) IS 'copy of the filter holding keys of the type: any type for a filter made by 1.2 or earlier (you assert what its keys were), another integer type for one of integer keys';
 
--- bf_shard has no text form, so an untyped key does not silently hash as
--- text: bf_shard($1, n) asks for a cast, and
--- bf_shard($1, n, key_type) converts the key as a probe of a filter of
--- that key type does.
+-- bf_shard(x, n) refuses a string constant or parameter, whose type may
+-- come from another use of the parameter (bf_contains(bf, $1) makes it
+-- text); bf_shard($1, n, key_type) converts the key as a probe of a filter
+-- of that key type does.
 
-CREATE FUNCTION bf_shard(element anyelement, nshards integer, key_type regtype) RETURNS integer
+CREATE FUNCTION bf_shard(element anycompatible, nshards integer, key_type regtype) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_shard(anyelement, integer, regtype) IS 'shard (0 to nshards - 1) of an element converted to key_type first, as a filter of that key type converts it';
-
-CREATE FUNCTION bf_shard(element text, nshards integer, key_type regtype) RETURNS integer
-	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_shard(text, integer, regtype) IS 'shard (0 to nshards - 1) of a text (an untyped literal or parameter) read as a value of key_type';
-
-CREATE FUNCTION bf_shard(element "char", nshards integer, key_type regtype) RETURNS integer
-	AS 'MODULE_PATHNAME', 'bloomfilter_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_shard("char", integer, regtype) IS 'shard (0 to nshards - 1) of a "char" converted to key_type first';
-
--- "char" matches both anyelement and text (its category is Z), so a call
--- with a "char" was ambiguous (42725): an overload of its own, sharing the
--- C functions, for every function and operator of one element.
-
-CREATE FUNCTION bf_add(bloomfilter, "char") RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloomfilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_add(bloomfilter, "char") IS 'copy of the filter with the "char" added; NULL adds nothing';
-
-CREATE FUNCTION bf_remove(bloomfilter, "char") RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloomfilter_remove' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_remove(bloomfilter, "char") IS 'copy of a counting filter with the "char" taken out if it tests present; NULL removes nothing';
-
-CREATE FUNCTION bf_count(bloomfilter, "char") RETURNS integer
-	AS 'MODULE_PATHNAME', 'bloomfilter_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_count(bloomfilter, "char") IS 'how often the "char" was added, at most';
-
-CREATE FUNCTION bf_contains(bloomfilter, "char") RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contains(bloomfilter, "char") IS 'false if the "char" was certainly never added, true if it possibly was';
-
-CREATE FUNCTION bf_contained("char", bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT bloomfilter_support;
-COMMENT ON FUNCTION bf_contained("char", bloomfilter) IS 'bf_contains with the arguments swapped, for the <@ operator';
-
-CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = "char", FUNCTION = bf_contains,
-	COMMUTATOR = <@, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
-);
-COMMENT ON OPERATOR @> (bloomfilter, "char") IS 'filter possibly contains "char"';
-
-CREATE OPERATOR <@ (
-	LEFTARG = "char", RIGHTARG = bloomfilter, FUNCTION = bf_contained,
-	COMMUTATOR = @>, RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel
-);
-COMMENT ON OPERATOR <@ ("char", bloomfilter) IS '"char" possibly contained in filter';
-
-CREATE FUNCTION cf_add(cuckoofilter, "char") RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_add' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add(cuckoofilter, "char") IS 'copy of the filter with one more copy of the "char"; NULL adds nothing';
-
-CREATE FUNCTION cf_add_nx(cuckoofilter, "char") RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_add_nx' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_add_nx(cuckoofilter, "char") IS 'the "char" added unless the filter possibly contains it already';
-
-CREATE FUNCTION cf_delete(cuckoofilter, "char") RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_delete(cuckoofilter, "char") IS 'copy of the filter with one copy of the "char" removed (unchanged if absent)';
-
-CREATE FUNCTION cf_contains(cuckoofilter, "char") RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contains(cuckoofilter, "char") IS 'false if the "char" is certainly not in the filter, true if it possibly is';
-
-CREATE FUNCTION cf_contained("char", cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoofilter_contained' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
-	SUPPORT cuckoofilter_support;
-COMMENT ON FUNCTION cf_contained("char", cuckoofilter) IS 'cf_contains with the arguments swapped, for the <@ operator';
-
-CREATE OPERATOR @> (
-	LEFTARG = cuckoofilter, RIGHTARG = "char", FUNCTION = cf_contains,
-	COMMUTATOR = <@,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
-);
-COMMENT ON OPERATOR @> (cuckoofilter, "char") IS 'cuckoo filter possibly contains "char"';
-
-CREATE OPERATOR <@ (
-	LEFTARG = "char", RIGHTARG = cuckoofilter, FUNCTION = cf_contained,
-	COMMUTATOR = @>,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel
-);
-COMMENT ON OPERATOR <@ ("char", cuckoofilter) IS '"char" possibly contained in cuckoo filter';
-
-CREATE FUNCTION cf_count(cuckoofilter, "char") RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoofilter_count_int4' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_count(cuckoofilter, "char") IS 'entries matching the "char": at least the copies added and not deleted';
+COMMENT ON FUNCTION bf_shard(anycompatible, integer, regtype) IS 'shard (0 to nshards - 1) of an element converted to key_type first, as a filter of that key type converts it';
 
 -- the bloomfilter index access method
 
@@ -1393,19 +1235,12 @@ COMMENT ON OPERATOR FAMILY array_ops USING bloomfilter IS 'bloomfilter index key
 -- of bf_index_contains takes, a text parameter, a text[] array) are read as
 -- the indexed column's type; an untyped array literal needs a cast, as for
 -- bf_contains_all.
-CREATE FUNCTION bf_index_contains(index regclass, key anyelement) RETURNS boolean
+CREATE FUNCTION bf_index_contains(index regclass, key anycompatible) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_index_contains(regclass, anyelement) IS 'false if no row of the bloomfilter index''s table has this key; true if one may (a row for a multi-column index)';
-
-CREATE FUNCTION bf_index_contains(index regclass, key text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_index_contains(regclass, text) IS 'bf_index_contains for a key given as text or an untyped literal, read as the indexed column''s type';
+COMMENT ON FUNCTION bf_index_contains(regclass, anycompatible) IS 'false if no row of the bloomfilter index''s table has this key; true if one may (a row for a multi-column index)';
 
 -- "char" casts to text implicitly without being a string type: without a
 -- form of its own, a "char" key would match both of the above
-CREATE FUNCTION bf_index_contains(index regclass, key "char") RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bf_index_contains(regclass, "char") IS 'bf_index_contains for a "char" key';
 
 CREATE FUNCTION bf_index_contains_all(index regclass, keys anyarray) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloomfilter_index_contains_all' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -1523,17 +1358,9 @@ COMMENT ON FUNCTION cf_contains_all(cuckoofilter, anyarray) IS 'cf_contains for 
 -- names that line up with bloomfilter's verbs (bf_remove, bf_remove_all,
 -- bf_union, |): aliases of the cuckoofilter functions, the same C
 -- functions, so both names give the same bytes; the old names stay
-CREATE FUNCTION cf_remove(cuckoofilter, anyelement) RETURNS cuckoofilter
+CREATE FUNCTION cf_remove(cuckoofilter, anycompatible) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_remove(cuckoofilter, anyelement) IS 'alias of cf_delete: copy of the filter with one copy of the element removed; delete only what was added';
-
-CREATE FUNCTION cf_remove(cuckoofilter, text) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_remove(cuckoofilter, text) IS 'alias of cf_delete: copy of the filter with one copy of the text removed; delete only what was added';
-
-CREATE FUNCTION cf_remove(cuckoofilter, "char") RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoofilter_delete' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_remove(cuckoofilter, "char") IS 'alias of cf_delete: copy of the filter with one copy of the "char" removed; delete only what was added';
+COMMENT ON FUNCTION cf_remove(cuckoofilter, anycompatible) IS 'alias of cf_delete: copy of the filter with one copy of the element removed; delete only what was added';
 
 CREATE FUNCTION cf_remove_all(cuckoofilter, anyarray) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoofilter_delete_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -92,7 +92,31 @@ SELECT (bf_info(bf_index_filter('bfi_id'))->'bits_set') = (bf_index_info('bfi_id
 
 -- options are checked
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 0);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 1e-11);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (error_rate = 0.6);
+ALTER INDEX bfi_id SET (error_rate = 0.6);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = -1);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 'many');
+-- capacity 0 is refused, as bf_create refuses it (22023 both); leaving the
+-- option out sizes the filter from the table
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 0);
+ALTER INDEX bfi_id SET (capacity = 0);
+\set VERBOSITY sqlstate
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 0);
+SELECT bf_create(0);
+\set VERBOSITY default
+-- capacity is a bigint, as bf_create's is: a filter too large is refused
+-- as bf_create refuses it, past bigint the option is out of bounds
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 3000000000);
+SELECT bf_create(3000000000);
+CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (capacity = 9223372036854775808);
+-- the forms 1.3's integer option read, read alike
+CREATE INDEX bfi_1e3 ON bfi USING bloomfilter (id) WITH (capacity = 1e3);
+CREATE INDEX bfi_hex ON bfi USING bloomfilter (id) WITH (capacity = '0x3e8');
+SELECT j->'capacity' AS capacity, j->'options' AS options FROM bf_index_info('bfi_1e3') j
+UNION ALL
+SELECT j->'capacity', j->'options' FROM bf_index_info('bfi_hex') j;
+DROP INDEX bfi_1e3, bfi_hex;
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) WITH (fillfactor = 50);
 CREATE INDEX bfi_bad ON bfi USING bloomfilter (id) INCLUDE (name);
 CREATE UNIQUE INDEX bfi_bad ON bfi USING bloomfilter (id);
@@ -110,6 +134,31 @@ SELECT j->'capacity' AS capacity_until_reindex FROM bf_index_info('bfi_small_id'
 REINDEX INDEX bfi_small_id;
 SELECT j->'capacity' AS capacity, j->'over_capacity' AS over, j->'options' AS options
 FROM bf_index_info('bfi_small_id') j;
+-- an index made by 1.3 WITH (capacity = 0), kept as text in pg_class,
+-- still means sized from the table
+UPDATE pg_class SET reloptions = '{capacity=0}' WHERE oid = 'bfi_small_id'::regclass;
+REINDEX INDEX bfi_small_id;
+SELECT j->'capacity' AS capacity, j->>'sized_from' AS sized_from, j->'options' AS options
+FROM bf_index_info('bfi_small_id') j;
+
+-- over capacity is the filter's rate over the one it was sized for, not
+-- the estimated count over the capacity: that estimate is noisy (20035 for
+-- these 20000 keys), so an index built with exactly its capacity is not
+-- over it, one built with twice its capacity is; the cardinality is an
+-- integer, as bf_info's
+CREATE TABLE bfi_full (id int8);
+INSERT INTO bfi_full SELECT generate_series(1, 20000);
+CREATE INDEX bfi_full_id ON bfi_full USING bloomfilter (id) WITH (capacity = 20000);
+SELECT j->'cardinality' AS cardinality, (j->>'fpp')::float8 < 0.01 AS under_rate,
+	j->'over_capacity' AS over, j->'reindex_recommended' AS reindex
+FROM bf_index_info('bfi_full_id') j;
+SELECT bf_index_info('bfi_full_id')->'cardinality' = bf_info(bf_index_filter('bfi_full_id'))->'cardinality'
+	AS same_cardinality;
+INSERT INTO bfi_full SELECT generate_series(20001, 40000);
+REINDEX INDEX bfi_full_id;
+SELECT j->'cardinality' AS cardinality, (j->>'fpp')::float8 > 0.1 AS over_ten_times,
+	j->'over_capacity' AS over, j->'reindex_recommended' AS reindex
+FROM bf_index_info('bfi_full_id') j;
 
 -- REINDEX forgets deleted keys; VACUUM reports and changes nothing
 DELETE FROM bfi WHERE id <= 2500;
@@ -238,7 +287,8 @@ SELECT bf_index_contains('bfi_c_int4', (SELECT c_int4 FROM bfi_types)::float8) A
 SELECT opc.opcname, opc.opcintype::regtype, opc.opcdefault FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 WHERE am.amname = 'bloomfilter' ORDER BY 1;
 
--- a filter reveals membership: reading one needs SELECT on the table
+-- a filter reveals membership: reading one needs SELECT on the table, or
+-- on the indexed columns (index_rls has the rest)
 CREATE ROLE regress_bfi_reader;
 CREATE ROLE regress_bfi_owner;
 CREATE TABLE bfi_secret (id int4);
@@ -253,7 +303,7 @@ SELECT bf_index_info('bfi_secret_id');
 RESET ROLE;
 GRANT SELECT (id) ON bfi_secret TO regress_bfi_reader;
 SET ROLE regress_bfi_reader;
-SELECT bf_index_contains('bfi_secret_id', 1) AS column_grant_is_not_enough;
+SELECT bf_index_contains('bfi_secret_id', 1) AS column_grant_is_enough;
 RESET ROLE;
 GRANT SELECT ON bfi_secret TO regress_bfi_reader;
 SET ROLE regress_bfi_reader;
@@ -268,7 +318,7 @@ DROP ROLE regress_bfi_reader;
 DROP ROLE regress_bfi_owner;
 
 -- later suites drop the extension: nothing of ours may depend on it
-DROP TABLE bfi, bfi_null, push_log, bfi_small, bfi_json, bfi_unlogged, bfi_temp, bfi_dom, bfi_types;
+DROP TABLE bfi, bfi_null, push_log, bfi_small, bfi_full, bfi_json, bfi_unlogged, bfi_temp, bfi_dom, bfi_types;
 DROP FUNCTION bfi_check_type(text);
 DROP DOMAIN bfi_posint;
 DROP TYPE bfi_mood;

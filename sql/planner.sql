@@ -228,7 +228,7 @@ CREATE FUNCTION cp_same(cuckoofilter, bloomfilter) RETURNS boolean
 	LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN true; END';
 CREATE OPERATOR ### (LEFTARG = cuckoofilter, RIGHTARG = bloomfilter, FUNCTION = cp_same,
 	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
-CREATE OPERATOR #~> (LEFTARG = bloomfilter, RIGHTARG = anyelement, FUNCTION = bf_contains,
+CREATE OPERATOR #~> (LEFTARG = bloomfilter, RIGHTARG = anycompatible, FUNCTION = bf_contains,
 	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
 CREATE TABLE cp_pairs AS SELECT cf_add(cf_create(100), g) AS cf, bf_add(bf_create(100), g) AS bf
 	FROM generate_series(1, 1000) g;
@@ -243,7 +243,7 @@ SELECT (SELECT estimated FROM estimate('SELECT * FROM cp_rb WHERE i ### 5')) AS 
 DROP OPERATOR ### (int, int);
 DROP OPERATOR ### (text, text);
 DROP OPERATOR ### (cuckoofilter, bloomfilter);
-DROP OPERATOR #~> (bloomfilter, anyelement);
+DROP OPERATOR #~> (bloomfilter, anycompatible);
 DROP OPERATOR &? (int, cuckoofilter);
 DROP TABLE cp_requests, cp_members, cp_filters, cp_rb, cp_pairs;
 DROP FUNCTION cp_filter(text),

@@ -15,18 +15,23 @@ SELECT bf_shard('00000000-0000-0000-0000-000000000001'::uuid, 65536) AS uuid,
 
 -- one shard: always 0; a literal read as text
 -- (1.3: an untyped literal names its type, as a cast or with key_type)
-SELECT bf_shard(12345, 1) AS one_shard, bf_shard('hello'::text, 65536) AS literal,
-       bf_shard('hello', 65536, 'text') AS literal_keyed;
+SELECT bf_shard(12345, 1) AS one_shard, bf_shard('hello', 65536, 'text') AS literal_keyed,
+       (SELECT bf_shard(s, 65536) FROM (SELECT 'hello'::text AS s OFFSET 0) v) AS text_column;
+-- (1.4: a string constant or parameter without key_type is refused: its
+-- type may have come from another use of a parameter; see below)
+SELECT bf_shard('hello'::text, 65536);
 
 -- values SQL calls equal share a shard, as they share a filter's bits
 SELECT count(DISTINCT s) AS shards FROM (VALUES
 	(bf_shard(7::int2, 65536)), (bf_shard(7::int4, 65536)), (bf_shard(7::int8, 65536)),
 	(bf_shard(7.0::numeric, 65536)), (bf_shard(7.00::numeric, 65536)),
 	(bf_shard(7::float8, 65536)), (bf_shard(7::float4, 65536))) v(s);
-SELECT count(DISTINCT s) AS shards FROM (VALUES
-	(bf_shard('abc'::text, 65536)), (bf_shard('abc'::varchar, 65536)),
-	(bf_shard('abc  '::char(5), 65536)), (bf_shard('abc'::name, 65536)),
-	(bf_shard('abc', 65536, 'text'))) v(s);
+CREATE TABLE shard_strings (t text, v varchar, c char(5), n name);
+INSERT INTO shard_strings VALUES ('abc', 'abc', 'abc  ', 'abc');
+SELECT count(DISTINCT s) AS shards FROM shard_strings, LATERAL (VALUES
+	(bf_shard(t, 65536)), (bf_shard(v, 65536)), (bf_shard(c, 65536)), (bf_shard(n, 65536)),
+	(bf_shard('abc', 65536, 'text')), (bf_shard('abc  ', 65536, 'bpchar'))) v(s);
+DROP TABLE shard_strings;
 SELECT bf_shard('1 day'::interval, 65536) = bf_shard('24 hours'::interval, 65536) AS interval_eq,
        bf_shard(0.0::float8, 65536) = bf_shard('-0'::float8, 65536) AS zero_eq;
 

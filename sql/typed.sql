@@ -96,6 +96,7 @@ SELECT bf_add(bf_create(10), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)
 PREPARE q_shard AS SELECT bf_shard($1, 8, 'bigint') = bf_shard(5::int8, 8) AS same_shard;
 EXECUTE q_shard('5');
 PREPARE q_shard_untyped AS SELECT bf_shard($1, 8);
+EXECUTE q_shard_untyped('5');
 SELECT bf_shard(5::int4, 8, 'bigint') = bf_shard(5::int8, 8) AS int_family,
        bf_shard(5.0, 8, 'bigint') = bf_shard(5::int8, 8) AS whole_numeric,
        bf_shard(5.5, 8, 'bigint') AS no_key_shard_0;

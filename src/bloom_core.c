@@ -362,7 +362,7 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 		return BLOOM_BAD_LAYOUT;
 	if (bloom_hash_name(hdr->hash_id) == NULL)
 		return BLOOM_BAD_HASH;
-	if (hdr->key_type >= BLOOM_KEY_TYPE_LIMIT)
+	if (!bloom_key_type_valid(hdr->key_type))
 		return BLOOM_BAD_KEY_TYPE;
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
@@ -374,6 +374,85 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 	if (!(hdr->error_rate > 0.0 && hdr->error_rate < 1.0))
 		return BLOOM_BAD_ERROR_RATE;
 	return BLOOM_OK;
+}
+
+/*
+ * The column types a row signature can name, by code (index); built-in type
+ * OIDs, which never change.  Codes are a stored format: append only.
+ */
+static const uint32_t bloom_row_column_types[] = {
+	0,							/* ends the list */
+	21, 23, 20,					/* smallint, integer, bigint */
+	25, 1043, 1042, 19, 17,		/* text, varchar, bpchar, name, bytea */
+	2950, 1700, 700, 701,		/* uuid, numeric, real, double precision */
+	16, 18,						/* boolean, "char" */
+	1082, 1083, 1266, 1114, 1184, 1186, /* date, time, timetz, timestamp,
+										 * timestamptz, interval */
+	869, 650, 26, 790,			/* inet, cidr, oid, money */
+	829, 774, 1560, 1562, 3220	/* macaddr, macaddr8, bit, varbit, pg_lsn */
+};
+
+#define BLOOM_ROW_NCODES \
+	((int) (sizeof(bloom_row_column_types) / sizeof(bloom_row_column_types[0])))
+
+/* the signature of rows of these column types, or 0 if none describes them */
+uint32_t
+bloom_row_key_encode(const uint32_t *types, int ncols)
+{
+	uint32_t	key = BLOOM_KEY_ROW_FLAG;
+
+	if (ncols < 1 || ncols > BLOOM_ROW_MAX_COLUMNS)
+		return 0;
+	for (int i = 0; i < ncols; i++)
+	{
+		int			code = 1;
+
+		while (code < BLOOM_ROW_NCODES && bloom_row_column_types[code] != types[i])
+			code++;
+		if (code == BLOOM_ROW_NCODES)
+			return 0;
+		key |= (uint32_t) code << (BLOOM_ROW_CODE_BITS * i);
+	}
+	return key;
+}
+
+/*
+ * The column types of a row signature into types (BLOOM_ROW_MAX_COLUMNS
+ * places); returns their number, or -1 if key_type is not a well-formed
+ * signature.
+ */
+int
+bloom_row_key_decode(uint32_t key_type, uint32_t *types)
+{
+	uint32_t	rest = key_type & ~BLOOM_KEY_ROW_FLAG;
+	int			n = 0;
+
+	if (!(key_type & BLOOM_KEY_ROW_FLAG))
+		return -1;
+	while (n < BLOOM_ROW_MAX_COLUMNS)
+	{
+		uint32_t	code = rest & ((1u << BLOOM_ROW_CODE_BITS) - 1);
+
+		if (code == 0)
+			break;
+		if (code >= (uint32_t) BLOOM_ROW_NCODES)
+			return -1;
+		types[n++] = bloom_row_column_types[code];
+		rest >>= BLOOM_ROW_CODE_BITS;
+	}
+	/* nothing after the end, and at least one column */
+	return (rest == 0 && n > 0) ? n : -1;
+}
+
+/* a key type a stored value may record: untyped, a type OID, or a row signature */
+bool
+bloom_key_type_valid(uint32_t key_type)
+{
+	uint32_t	types[BLOOM_ROW_MAX_COLUMNS];
+
+	if (key_type & BLOOM_KEY_ROW_FLAG)
+		return bloom_row_key_decode(key_type, types) > 0;
+	return key_type < BLOOM_KEY_TYPE_LIMIT;
 }
 
 /*

@@ -76,6 +76,24 @@
  * still empty).  Which OIDs name a type is the server's business.
  */
 #define BLOOM_KEY_TYPE_LIMIT	10000
+
+/*
+ * A key type with the high bit set is a row signature: the key types of the
+ * columns of a filter whose keys are rows, so that a probe row's columns can
+ * be converted as SQL compares them with the members' columns (a date
+ * member column probed with a timestamp or an untyped literal).  Up to
+ * BLOOM_ROW_MAX_COLUMNS columns, five bits each from the low bits up, each a
+ * code of bloom_row_column_types (1..); the first zero code ends the list,
+ * and every bit above it (but the flag) is zero.  Rows of more columns, or of
+ * columns of other types, have key type record (2249) and no signature.
+ */
+#define BLOOM_KEY_ROW_FLAG		UINT32_C(0x80000000)
+#define BLOOM_ROW_MAX_COLUMNS	6
+#define BLOOM_ROW_CODE_BITS		5
+
+extern uint32_t bloom_row_key_encode(const uint32_t *types, int ncols);
+extern int	bloom_row_key_decode(uint32_t key_type, uint32_t *types);
+extern bool bloom_key_type_valid(uint32_t key_type);
 #define BLOOM_MAX_EXPANSION		1024	/* growth factor of a scalable filter */
 #define BLOOM_DEFAULT_SEED		0
 

@@ -715,7 +715,7 @@ cuckoo_header_check(const uint8_t *buf, size_t len, CuckooHeader *hdr)
 		return CUCKOO_BAD_HASH;
 	if (hdr->reserved != 0)
 		return CUCKOO_BAD_RESERVED;
-	if (hdr->key_type >= BLOOM_KEY_TYPE_LIMIT)
+	if (!bloom_key_type_valid(hdr->key_type))
 		return CUCKOO_BAD_KEY_TYPE;
 	b = hdr->bucket_size;
 	if (b != 2 && b != 4 && b != 8)

@@ -71,7 +71,9 @@ typedef struct BloomAmMeta
 													 * bits_set 0 */
 	uint32		blocks_per_page;	/* BLOOM_AM_BLOCKS_PER_PAGE of the build */
 	uint32		ndatapages;
-	int32		capacity_option;	/* WITH (capacity), 0: from the table */
+	int32		capacity_option;	/* WITH (capacity) up to PG_INT32_MAX
+									 * (filter_header has it whole), 0: from
+									 * the table */
 	int32		natts;			/* key columns */
 	double		error_rate_option;
 	double		table_rows;		/* the table's rows as the build estimated */
@@ -92,7 +94,7 @@ typedef struct BloomAmMetaCache
 typedef struct BloomAmOptions
 {
 	int32		vl_len_;		/* varlena header (do not touch directly!) */
-	int			capacity;
+	int			capacity_offset;	/* of the capacity's text; 0: not given */
 	double		error_rate;
 } BloomAmOptions;
 

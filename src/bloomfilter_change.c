@@ -84,7 +84,7 @@ bloom_change_needless(FunctionCallInfo fcinfo, const BloomKind *kind, BloomChang
 	*hp = kind->hash_params(val);
 	if (change == BLOOM_CHANGE_REMOVE)
 		return !bloom_key_hash(et, PG_GETARG_DATUM(1), *hp, h) || kind->test(val, *h) == 0;
-	bloom_key_first_add(et, &hp->key_type, kind->is_empty(val));
+	bloom_key_first_add(et, &hp->key_type, kind->is_empty(val), PG_GETARG_DATUM(1));
 	*h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), *hp);
 	return kind->test(val, *h) == 1;
 }
@@ -122,7 +122,7 @@ bloom_change_one(FunctionCallInfo fcinfo, const BloomKind *kind, BloomChange cha
 	if (change == BLOOM_CHANGE_ADD)
 	{
 		hp = kind->hash_params(&val);
-		bloom_key_first_add(et, &hp.key_type, kind->is_empty(&val));
+		bloom_key_first_add(et, &hp.key_type, kind->is_empty(&val), PG_GETARG_DATUM(1));
 		h = bloom_key_hash_add(et, PG_GETARG_DATUM(1), hp);
 	}
 	kind->set_key_type(&val, hp.key_type);
@@ -149,6 +149,8 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 	BloomHashParams hp;
 	BloomHash  *hashes;
 	int			npending = 0;
+	bool		empty;
+	bool		typed = false;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -162,11 +164,7 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 	nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	kind->copy(PG_GETARG_DATUM(0), &val);
 	hp = kind->hash_params(&val);
-	if (!remove)
-	{
-		bloom_key_first_add(et, &hp.key_type, kind->is_empty(&val));
-		kind->set_key_type(&val, hp.key_type);
-	}
+	empty = kind->is_empty(&val);
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
 	array_iter_setup(&it, arr);
@@ -177,6 +175,13 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 
 		if (i < nitems)
 			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
+		/* the key type from the first element (a row's columns need one) */
+		if (!remove && !typed && (!isnull || i == nitems))
+		{
+			bloom_key_first_add(et, &hp.key_type, empty, elem);
+			kind->set_key_type(&val, hp.key_type);
+			typed = true;
+		}
 		if (!isnull && !remove)
 			hashes[npending++] = bloom_key_hash_add(et, elem, hp);
 		else if (!isnull && bloom_key_hash(et, elem, hp, &hashes[npending]))

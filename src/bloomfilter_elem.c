@@ -393,6 +393,7 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
 	array_iter	it;
 
 	et->elem->refuse_enum = et->refuse_enum;
+	et->elem->refuse_untyped = et->refuse_untyped;
 	bloom_append_le(buf, (uint32) ndim, 4);
 	for (int d = 0; d < ndim; d++)
 	{
@@ -485,6 +486,7 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 		if (!TupleDescAttr(desc, i)->attisdropped)
 		{
 			et->rec_cols[i].refuse_enum = et->refuse_enum;
+			et->rec_cols[i].refuse_untyped = et->refuse_untyped;
 			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
 		}
 	}
@@ -596,6 +598,13 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 
 	check_stack_depth();		/* arrays of records of arrays ... */
 	bloom_check_collation(et);
+	if (et->refuse_untyped && et->kind == BLOOM_ELEM_CSTRING)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot look up a row with an untyped column in a filter that does not record its rows' column types"),
+				 errdetail("The filter holds rows of type record, made by bloomfilter 1.3 or of more than %d columns or columns of other types, so an untyped literal cannot be read as its column's type.",
+						   BLOOM_ROW_MAX_COLUMNS),
+				 errhint("Cast each column to the type of the filter's rows: ROW(5, '2024-01-06'::date).")));
 	if (bloom_append_common(buf, et, value))
 		return;
 	switch (et->kind)
@@ -758,4 +767,62 @@ bloom_elem_hash_row(BloomElemType *cols, int ncols, const Datum *values,
 	h = bloom_hash(buf.data, buf.len, hp.seed);
 	pfree(buf.data);
 	return h;
+}
+
+/*
+ * The hash of a row as a key of a filter whose rows' columns have key types
+ * keys (a row signature, or an index's columns): each column converted to
+ * its key type as a key of a typed filter is (bloomfilter_key.c), then
+ * hashed as a record of those columns is.  False when some column equals no
+ * key of its type; a row of another number of columns is refused.
+ */
+bool
+bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
+						  const uint32 *keys, int nkeys, bool add, BloomHash *h)
+{
+	HeapTupleHeader td = DatumGetHeapTupleHeader(row);
+	Oid			typid = HeapTupleHeaderGetTypeId(td);
+	int32		typmod = HeapTupleHeaderGetTypMod(td);
+	TupleDesc	desc = lookup_rowtype_tupdesc(typid, typmod);
+	Datum	   *values = palloc(desc->natts * sizeof(Datum));
+	bool	   *nulls = palloc(desc->natts * sizeof(bool));
+	StringInfoData buf;
+	bool		found = true;
+	int			ncols;
+	int			k = 0;
+
+	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod ||
+		et->rec_natts != desc->natts)
+		bloom_record_cache(et, desc, typid, typmod);
+	ncols = bloom_deform_record(td, desc, values, nulls);
+	if (ncols != nkeys)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a row of %d columns cannot be a key among rows of %d columns",
+						ncols, nkeys)));
+	initStringInfo(&buf);
+	bloom_append_le(&buf, (uint32) ncols, 4);
+	for (int i = 0; i < desc->natts && found; i++)
+	{
+		Datum		v;
+		BloomElemType *vet;
+
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		if (nulls[i])
+			bloom_append_nested(&buf, NULL, (Datum) 0, true);
+		else if (bloom_key_column(&et->rec_cols[i], values[i], keys[k], hp.hash_id,
+								  add, &v, &vet))
+			bloom_append_nested(&buf, vet, v, false);
+		else
+			found = false;
+		k++;
+	}
+	ReleaseTupleDesc(desc);
+	if (found)
+		*h = bloom_hash(buf.data, buf.len, hp.seed);
+	pfree(buf.data);
+	pfree(values);
+	pfree(nulls);
+	return found;
 }

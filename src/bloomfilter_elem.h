@@ -16,6 +16,7 @@
 #include "access/htup_details.h"
 #include "access/tupdesc.h"
 #include "fmgr.h"
+#include "catalog/pg_type_d.h"
 #include "lib/stringinfo.h"
 
 #include "bloom_core.h"
@@ -62,7 +63,9 @@ typedef enum BloomConv
 	BLOOM_CONV_INT_OID,			/* int2, int4: the bits as an oid */
 	BLOOM_CONV_INT8_OID,		/* int8 in 0 .. 2^32 - 1: that oid */
 	BLOOM_CONV_OID_INT4,		/* an oid: the bits as int4 */
-	BLOOM_CONV_OID_INT8			/* an oid: widened unsigned */
+	BLOOM_CONV_OID_INT8,		/* an oid: widened unsigned */
+	BLOOM_CONV_RTRIM,			/* a string: without trailing blanks (char(n) keys) */
+	BLOOM_CONV_ROW				/* a row: each column to its key type */
 } BloomConv;
 
 typedef struct BloomElemType BloomElemType;
@@ -97,8 +100,17 @@ struct BloomElemType
 	BloomElemType *conv_out;	/* the type a conversion yields */
 	FmgrInfo	conv_input;		/* BLOOM_CONV_INPUT: the key type's input */
 	Oid			conv_ioparam;
+	/* BLOOM_CONV_INPUT: the settings the key type's input reads (BLOOM_READS_*) */
+	uint8		conv_settings;
+	/* the plan was made for an add (only the wording of errors differs) */
+	bool		plan_add;
 	/* a typed filter: enums inside arrays and records are refused too */
 	bool		refuse_enum;
+	/* a probe of rows whose column types the filter does not record */
+	bool		refuse_untyped;
+	/* BLOOM_CONV_ROW: the key types of the filter's row columns */
+	int			row_nkeys;
+	uint32		row_keys[BLOOM_ROW_MAX_COLUMNS];
 };
 
 /*
@@ -168,12 +180,20 @@ extern bool bloom_key_hash_slow(BloomElemType *et, Datum value, uint32 seed,
 								uint32 key_type, uint8 hash_id, BloomHash *h);
 extern BloomHash bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 seed,
 										 uint32 key_type, uint8 hash_id);
-extern void bloom_key_adopt(BloomElemType *et, uint32 *key_type);
+extern void bloom_key_adopt(BloomElemType *et, uint32 *key_type, Datum value);
+extern char *bloom_key_type_name(uint32 key_type);
+extern bool bloom_key_column(BloomElemType *col, Datum value, uint32 key,
+							 uint8 hash_id, bool add, Datum *out,
+							 BloomElemType **out_et);
+extern bool bloom_elem_hash_row_keyed(BloomElemType *et, Datum row,
+									  BloomHashParams hp, const uint32 *keys,
+									  int nkeys, bool add, BloomHash *h);
 extern uint32 bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty,
 								const char *what);
 extern uint32 bloom_key_reset(uint32 current, Oid typid, const char *what);
 extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
 									  Oid typid);
+extern void bloom_check_shard_text(FunctionCallInfo fcinfo, Oid typid);
 
 /*
  * The hash of value as a key of the filter whose parameters are hp, converted
@@ -200,15 +220,20 @@ bloom_key_type_result(FunctionCallInfo fcinfo, uint32 key_type)
 {
 	if (key_type == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_OID((Oid) key_type);
+	/* a row signature: bf_info names the columns' types */
+	PG_RETURN_OID((key_type & BLOOM_KEY_ROW_FLAG) ? RECORDOID : (Oid) key_type);
 }
 
-/* an add: a filter that is untyped and empty takes the element's key type */
+/*
+ * An add: a filter that is untyped and empty takes the element's key type,
+ * and one whose keys are rows of unknown columns (bf_create's key_type
+ * record) the column types of the first row.
+ */
 static inline void
-bloom_key_first_add(BloomElemType *et, uint32 *key_type, bool empty)
+bloom_key_first_add(BloomElemType *et, uint32 *key_type, bool empty, Datum value)
 {
-	if (unlikely(*key_type == 0) && empty)
-		bloom_key_adopt(et, key_type);
+	if (unlikely(*key_type == 0 || *key_type == RECORDOID) && empty)
+		bloom_key_adopt(et, key_type, value);
 }
 
 /* the same for an add: a value no key of the filter's type equals is an error */

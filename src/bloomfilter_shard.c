@@ -139,6 +139,8 @@ bloomfilter_shard(PG_FUNCTION_ARGS)
 	bloom_check_nshards(nshards);
 	if (!c->hash.seed || c->given != given)
 	{
+		if (!OidIsValid(given))
+			bloom_check_shard_text(fcinfo, c->elem.typid);
 		c->hash = bloom_shard_hash;
 		c->hash.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
 		c->given = given;

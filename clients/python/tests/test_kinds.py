@@ -17,6 +17,7 @@ import pytest
 
 from pgbloomfilter import (BloomFilter, CountingBloomFilter, CuckooFilter,
                            HashListFilter, ScalableBloomFilter, load, shard)
+from pgbloomfilter._keys import UnsupportedKey
 from test_server import N, SQL_TYPE, members_and_outsiders
 
 
@@ -467,7 +468,7 @@ def test_adds_record_the_key_type_as_the_server(conn):
                          (decimal.Decimal("1.5"), "numeric"),
                          (dt.date(2024, 1, 1), "date"), (True, "bool"),
                          (_AWARE, "timestamptz"), ((1, "x"), None)):
-        expr = "ROW(1, 'x'::text)" if sqltype is None else "%%s::%s" % sqltype
+        expr = "ROW(1::int8, 'x'::text)" if sqltype is None else "%%s::%s" % sqltype
         args = () if sqltype is None else (key,)
         raw = conn.execute("SELECT bf_add(bf_create(100), %s)::bytea, "
                            "cf_add(cf_create(100, 0.01), %s)::bytea"
@@ -543,3 +544,36 @@ def test_eight_threads_check_concurrently(conn):
     many = [a for i in range(8) for a in got[("many", i)]]
     ck = [a for i in range(8) for a in got[("cuckoo", i)]]
     assert one == want and many == want and ck == cwant
+
+
+# ---- 1.4: char(n) padding and rows of typed columns ----
+
+def test_bpchar_filter_finds_padded_strings(conn):
+    """PostgreSQL returns char(n) values padded; an application sending one
+    back is found, as SQL's char(n) comparison ignores trailing blanks."""
+    raw = conn.execute("SELECT bf_agg(c)::bytea, cf_agg(c, 100)::bytea FROM "
+                       "(VALUES ('AB1'::char(6)), ('XY'::char(6))) v(c)").fetchone()
+    padded = conn.execute("SELECT 'AB1'::char(6)").fetchone()[0]
+    assert padded == "AB1   "
+    for f in (load(bytes(raw[0])), load(bytes(raw[1]))):
+        assert f.contains(padded) and f.contains("AB1") and f.contains("XY ")
+        assert f.contains_many(["AB1   ", "XY", "XY      "]) == [True, True, True]
+
+
+def test_row_signature_filter_converts_columns(conn):
+    """A filter of rows records its columns' key types; a tuple is
+    converted column by column as the server converts a probe row."""
+    raw = conn.execute("SELECT bf_agg(ROW(u, d))::bytea FROM (VALUES (5, "
+                       "'2024-01-06'::date), (6, '2024-02-29')) v(u, d)").fetchone()[0]
+    f = load(bytes(raw))
+    assert f.key_type == 0x800001E2
+    server = conn.execute("SELECT bf_contains(%s::bytea::bloomfilter, ROW(5, '2024-01-06')), "
+                          "bf_contains(%s::bytea::bloomfilter, ROW(7, '2024-01-06'))",
+                          (raw, raw)).fetchone()
+    assert server == (True, False)
+    assert f.contains((5, dt.date(2024, 1, 6)))
+    assert f.contains((5, "2024-01-06"))          # read as the date column's
+    assert f.contains((6, "2024-02-29")) and f.contains((5.0, "2024-01-06"))
+    assert not f.contains((7, "2024-01-06"))
+    with pytest.raises(UnsupportedKey):
+        f.contains((5,))

@@ -24,9 +24,9 @@ import struct
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _murmur, _vector
-from ._filter import (InvalidFilter, MAX_KEY_TYPE, KeyType, Pair,
+from ._filter import (InvalidFilter, KeyType, Pair,
                       _check_key_type, first_add_hash, reset_key_type)
-from ._keys import encoder, fast_table, KEY_TYPE_NAMES
+from ._keys import encoder, fast_table, valid_key_type, _type_name
 from ._sizing import MAX_BYTES, INT64_MAX, SIZING_MARGIN, FilterTooLarge
 
 __all__ = ["CuckooFilter"]
@@ -317,7 +317,7 @@ class CuckooFilter:
             "format version %d is not supported" % version
             if version != VERSION else
             "hash id must be 2" if hash_id != HASH_ID else
-            "reserved fields must be zero" if reserved or key_type > MAX_KEY_TYPE else
+            "reserved fields must be zero" if reserved or not valid_key_type(key_type) else
             "bucket size must be 2, 4 or 8" if b not in (2, 4, 8) else
             "fingerprint bits must be between 2 and 32"
             if not MIN_FP_BITS <= f <= MAX_FP_BITS else
@@ -384,7 +384,7 @@ class CuckooFilter:
     def key_type_name(self) -> Optional[str]:
         if not self.key_type:
             return None
-        return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
+        return _type_name(self.key_type)
 
     def with_key_type(self, key_type: KeyType) -> "CuckooFilter":
         """A copy recording this key type (``cf_set_key_type``)."""

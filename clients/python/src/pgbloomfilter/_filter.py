@@ -24,6 +24,7 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
 
 from . import _murmur, _vector
 from ._keys import (encoder, fast_table, key_type_oid, natural_key_type,
+                    valid_key_type, _type_name,
                     KEY_TYPE_NAMES)
 from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
@@ -293,8 +294,9 @@ class BloomFilter:
                                 % layout)
         if hash_id not in SUPPORTED_HASH_IDS:
             raise InvalidFilter("hash id %d is not supported" % hash_id)
-        if key_type > MAX_KEY_TYPE:
-            raise InvalidFilter("key type %d is not a built-in type" % key_type)
+        if not valid_key_type(key_type):
+            raise InvalidFilter("key type %d is not a built-in type or a row "
+                                "signature" % key_type)
         if len(data) > MAX_BYTES:
             raise InvalidFilter("value larger than the size limit")
         if not 1 <= capacity <= INT64_MAX:
@@ -380,7 +382,7 @@ class BloomFilter:
         """The key type's SQL name (None when untyped)."""
         if not self.key_type:
             return None
-        return KEY_TYPE_NAMES.get(self.key_type, "oid %d" % self.key_type)
+        return _type_name(self.key_type)
 
     def with_key_type(self: F, key_type: KeyType) -> F:
         """A copy recording this key type (``bf_set_key_type``): the caller

@@ -114,6 +114,9 @@ class UnsupportedKey(TypeError):
 
 
 def _type_name(oid):
+    cols = row_signature_columns(oid)
+    if cols is not None:
+        return "record(%s)" % ", ".join(_type_name(c) for c in cols)
     return KEY_TYPE_NAMES.get(oid, "type %d" % oid)
 
 
@@ -403,6 +406,8 @@ def natural_key_type(key):
     empty filter records: that of the SQL value psycopg would send."""
     if type(key) is int:
         return INT8 if INT8_MIN <= key <= INT8_MAX else NUMERIC
+    if isinstance(key, tuple):
+        return _row_signature(key)
     oid = _NATURAL.get(type(key))
     if oid is not None:
         return oid
@@ -753,6 +758,14 @@ def _conv_text(key, oid):
     _refuse(key, oid)
 
 
+def _conv_bpchar(key, oid):
+    # char(n) keys lost their trailing blanks, and SQL compares char(n)
+    # with an untyped string ignoring them: so does the server
+    if isinstance(key, str):
+        return key.rstrip(" ")
+    _refuse(key, oid)
+
+
 def _conv_bytea(key, oid):
     if isinstance(key, (bytes, bytearray, memoryview)):
         return bytes(key)
@@ -878,7 +891,7 @@ _TYPED = {
     FLOAT8: (_conv_float, _float8, lambda f: _F64_BE(f)),
     TEXT: (_conv_text, _utf8, _utf8),
     VARCHAR: (_conv_text, _utf8, _utf8),
-    BPCHAR: (_conv_text, _utf8, _utf8),
+    BPCHAR: (_conv_bpchar, _utf8, _utf8),
     NAME: (_conv_text, _utf8, _utf8),
     BYTEA: (_conv_bytea, _bytes, _bytes),
     UUID_T: (_conv_uuid, _uuid, _uuid),
@@ -895,7 +908,79 @@ _TYPED = {
 }
 
 
+# Row signatures (docs/format.md): key types with the high bit set name
+# the key types of a row's columns, five bits a column; codes index this.
+ROW_FLAG = 0x80000000
+ROW_MAX_COLUMNS = 6
+_ROW_CODES = (0, INT2, INT4, INT8, TEXT, VARCHAR, BPCHAR, NAME, BYTEA, UUID_T,
+              NUMERIC, FLOAT4, FLOAT8, BOOL, 18, DATE, TIME, TIMETZ, TIMESTAMP,
+              TIMESTAMPTZ, INTERVAL, INET, CIDR, OID, 790, 829, 774, 1560,
+              1562, 3220)
+
+
+def row_signature_columns(key_type):
+    """The column key types of a row signature, or None if key_type is not
+    a well-formed one."""
+    if not key_type & ROW_FLAG:
+        return None
+    rest, cols = key_type & ~ROW_FLAG, []
+    while len(cols) < ROW_MAX_COLUMNS and rest & 31:
+        code = rest & 31
+        if code >= len(_ROW_CODES):
+            return None
+        cols.append(_ROW_CODES[code])
+        rest >>= 5
+    return cols if cols and rest == 0 else None
+
+
+def _row_signature(row):
+    """The key type the server records for a row of these values' natural
+    types: their row signature, or record if one does not fit."""
+    if not 0 < len(row) <= ROW_MAX_COLUMNS or any(v is None for v in row):
+        return RECORD
+    sig = ROW_FLAG
+    for i, v in enumerate(row):
+        try:
+            code = _ROW_CODES.index(natural_key_type(v), 1)
+        except (ValueError, UnsupportedKey):
+            return RECORD
+        sig |= code << (5 * i)
+    return sig
+
+
+def valid_key_type(key_type):
+    """A key type a stored value may hold: 0, a type OID below 10000, or a
+    row signature."""
+    if key_type & ROW_FLAG:
+        return row_signature_columns(key_type) is not None
+    return 0 <= key_type < 10000
+
+
+def _row_encoder(key_type, hash_id):
+    cols = [_typed_encoder(oid, hash_id) for oid in row_signature_columns(key_type)]
+
+    def enc_row(key):
+        if not isinstance(key, tuple):
+            _refuse(key, RECORD, " (give a tuple)")
+        if len(key) != len(cols):
+            raise UnsupportedKey("a row of %d columns cannot be a key among rows "
+                                 "of %d columns" % (len(key), len(cols)))
+        out = [_U32_LE(len(key))]
+        for enc, v in zip(cols, key):
+            if v is None:
+                out.append(b"\xff\xff\xff\xff")
+                continue
+            data = enc(v)
+            if data is None:
+                return None
+            out.append(_U32_LE(len(data)) + data)
+        return b"".join(out)
+    return enc_row
+
+
 def _typed_encoder(key_type, hash_id):
+    if key_type & ROW_FLAG:
+        return _row_encoder(key_type, hash_id)
     elem = ARRAY_OF.get(key_type)
     if elem is not None:
         if hash_id == 1:
@@ -981,8 +1066,10 @@ def fast_table(hash_id=2, key_type=0):
     without conversion, so hot loops can skip encoder's dispatch."""
     if key_type in (INT2, INT4, INT8):
         return {int: _int8_checked}
-    if key_type in (TEXT, VARCHAR, BPCHAR, NAME):
+    if key_type in (TEXT, VARCHAR, NAME):
         return {str: _utf8}
+    if key_type == BPCHAR:
+        return {str: lambda s: _utf8(s.rstrip(" "))}
     if key_type == UUID_T:
         return {uuid.UUID: _uuid}
     if key_type == BYTEA:

@@ -174,15 +174,16 @@ public final class KeyTypes {
             case UNTYPED:
             case TEXT:
             case VARCHAR:
-            case BPCHAR:
             case NAME:
-                /*
-                 * A String is sent as text, which the server hashes as it
-                 * is against every text-like key type: no blank stripped,
-                 * nothing clipped (SQL compares text with bpchar or name
-                 * as text, so 'a ' equals no bpchar 'a').
-                 */
+                /* the server hashes a string as it is against these */
                 return key.getBytes(StandardCharsets.UTF_8);
+            case BPCHAR:
+                /*
+                 * char(n) keys lost their trailing blanks, and SQL compares
+                 * char(n) with an untyped string or a varchar ignoring them:
+                 * the server strips a string probe's, and so does this.
+                 */
+                return stripTrailingBlanks(key).getBytes(StandardCharsets.UTF_8);
             case INT8:
                 return le8(parseInteger(key, Long.MIN_VALUE, Long.MAX_VALUE, oid));
             case INT4:
@@ -206,6 +207,13 @@ public final class KeyTypes {
             default:
                 throw unsupported("String", oid);
         }
+    }
+
+    static String stripTrailingBlanks(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ')
+            end--;
+        return s.substring(0, end);
     }
 
     static void checkUuid(int oid) {
