@@ -152,7 +152,8 @@ class Clients:
                     if data is None or (path_filter and not path_filter(name)):
                         continue
                     self.java_cases.append((case, name, self._java_filter(data), "contains", jk))
-                if case.member.shard is not None and not (path_filter and not path_filter("java:shard")):
+                if case.member.shard is not None and case.probe.untyped is None \
+                        and not (path_filter and not path_filter("java:shard")):
                     self.java_cases.append((case, "java:shard", -1, "shard", jk))
 
     def _check_python(self, case, val, stats, path_filter):
@@ -167,8 +168,17 @@ class Clients:
                 stats.add(case, name, "error", Verdict("load", "%s: %s" % (type(f).__name__, f)))
                 continue
             self._answer(stats, case, name, lambda: f.contains(val))
-        if case.member.shard is not None and not (path_filter and not path_filter("py:shard")):
+        if case.member.shard is None:
+            return
+        # shard() of a str sent untyped: SQL's bf_shard refuses an untyped
+        # parameter, and the client takes a str as text; the key_type form
+        # is the one to use there
+        if case.probe.untyped is None and not (path_filter and not path_filter("py:shard")):
             self._answer(stats, case, "py:shard", lambda: self.py.shard(val, 65536) == case.member.shard)
+        kt = case.ctx.key_type_name
+        if kt and not (path_filter and not path_filter("py:shard/key_type")):
+            self._answer(stats, case, "py:shard/key_type",
+                         lambda: self.py.shard(val, 65536, key_type=kt) == case.member.shard)
 
     @staticmethod
     def _answer(stats, case, name, fn):
@@ -226,12 +236,13 @@ class Clients:
     def repro(self, case, path):
         """A Python one-liner (or, for Java, the key and filter) that shows
         the client's answer for the member alone."""
-        client, kind = path.split(":")
+        client, kind = path.split(":", 1)
         member_src = "(SELECT %s AS col, 1 AS id) m" % case.member.sql if not case.ctx.anon else \
             "(SELECT %s AS a, %s AS b, 1 AS id) m" % case.member.sql
-        if kind == "shard":
+        if kind.startswith("shard"):
             sql = "SELECT bf_shard(%s, 65536) FROM %s" % (case.ctx.C, member_src)
-            what = "shard(%r, 65536)" % (case.probe.pyval,)
+            what = "shard(%r, 65536%s)" % (case.probe.pyval, ", key_type=%r" % case.ctx.key_type_name
+                                           if kind == "shard/key_type" else "")
         else:
             exprs = {k: e for k, e, _ in paths.FILTER_KINDS}
             exprs["bf_add"] = "bf_add(bf_create(1000, 0.01), {C})"

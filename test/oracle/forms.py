@@ -24,9 +24,11 @@ _MARK = re.compile(r"\$\?(\d+)")
 
 
 class Probe:
-    __slots__ = ("form", "frag", "params", "profile", "pyval", "pytype", "note", "ptypes", "prepared_under")
+    __slots__ = ("form", "frag", "params", "profile", "pyval", "pytype", "note", "ptypes", "prepared_under",
+                 "untyped")
 
-    def __init__(self, form, frag, profile, params=(), pyval=None, pytype=None, note="", ptypes=None):
+    def __init__(self, form, frag, profile, params=(), pyval=None, pytype=None, note="", ptypes=None,
+                 untyped=None):
         self.form = form            # kind of form, for the summary and causes
         self.frag = frag            # SQL with $?k markers
         self.params = list(params)  # (bytes or None, oid, format) per marker
@@ -36,6 +38,15 @@ class Probe:
         self.note = note            # for reproductions: how it was written
         self.ptypes = ptypes        # SQL type names of the params (None: untyped)
         self.prepared_under = None  # keys.Profile a named statement was prepared under
+        # "top": the probe itself is an untyped literal or parameter;
+        # "inner": a ROW(...) with an untyped field.  In `col = w` SQL
+        # reads such a part as col's type; given to a filter that does not
+        # know the member's type (an untyped filter, a record filter,
+        # bf_shard) it is text, and text is what was added: those paths
+        # are not asked for such probes (paths.UNTYPED_TOP_SKIP)
+        if untyped is None:
+            untyped = _untyped_of(frag, self.params)
+        self.untyped = untyped
 
     def instantiate(self, start):
         """The fragment with markers numbered from start + 1."""
@@ -58,6 +69,19 @@ class Probe:
                 v = lit(val.decode("utf-8", "replace"))
             shown.append("$%d %s = %s" % (k + 1, t, v))
         return _MARK.sub(lambda m: "$%d" % (1 + int(m.group(1))), self.frag) + " with " + ", ".join(shown)
+
+
+def is_untyped_fragment(frag):
+    """A bare string literal, NULL, or an untyped parameter marker."""
+    return frag == "NULL" or (frag.startswith("'") and frag.endswith("'")) or bool(_MARK.fullmatch(frag))
+
+
+def _untyped_of(frag, params):
+    if frag == "$?0":
+        return "top" if params and params[0][1] == 0 else None
+    if frag.startswith("'") and frag.endswith("'") and "'::" not in frag:
+        return "top"
+    return None
 
 
 def param_probe(form, text, oid, profile, ptype, fmt=0, pyval=None, pytype=None, note=""):
@@ -281,15 +305,16 @@ def record_probes(spec, row, rng):
     for _ in range(10):
         a = rng.choice(elem_fragments(spec.a, fa, rng))
         b = rng.choice(elem_fragments(spec.b, fb, rng))
-        out.append(Probe("ROW(...)", "ROW(%s, %s)" % (a, b), p0))
+        inner = "inner" if is_untyped_fragment(a) or is_untyped_fragment(b) else None
+        out.append(Probe("ROW(...)", "ROW(%s, %s)" % (a, b), p0, untyped=inner))
     if fa is not None and fb is not None:
         # fields as parameters: untyped, text
         out.append(Probe("ROW($1, $2)", "ROW($?0, $?1)", rng.choice(PROFILES),
-                         [(fa.encode(), 0, 0), (fb.encode(), 0, 0)], ptypes=[None, None]))
+                         [(fa.encode(), 0, 0), (fb.encode(), 0, 0)], ptypes=[None, None], untyped="inner"))
         out.append(Probe("ROW($1::text, $2::text)", "ROW($?0, $?1)", rng.choice(PROFILES),
                          [(fa.encode(), TEXT_OID, 0), (fb.encode(), TEXT_OID, 0)], ptypes=["text", "text"]))
         out.append(Probe("ROW($1, typed)", "ROW($?0, %s)" % spec.b.member_sql(fb), rng.choice(PROFILES),
-                         [(fa.encode(), 0, 0)], ptypes=[None]))
+                         [(fa.encode(), 0, 0)], ptypes=[None], untyped="inner"))
     if spec.composite:
         t0 = row.text[p0.name]
         out.append(Probe("typed", lit(t0) + "::" + spec.sqltype, p0))
@@ -316,7 +341,7 @@ def prepared_elsewhere(probes, rng, share):
         other = rng.choice([q for q in BASE_PROFILES if q.settings != p.profile.settings])
         q = Probe("prepared elsewhere:" + p.form, p.frag, p.profile, p.params, pyval=None,
                   note=("prepared under %s, executed under %s" % (other.name, p.profile.name)
-                        + ("; " + p.note if p.note else "")), ptypes=p.ptypes)
+                        + ("; " + p.note if p.note else "")), ptypes=p.ptypes, untyped=p.untyped)
         q.prepared_under = other
         out.append(q)
     return out

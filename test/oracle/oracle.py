@@ -88,6 +88,8 @@ class Ctx:
         self.CP = "ROW(p.a, p.b)" if self.anon else "p.col"
         self.CQ = "ROW(q.a, q.b)" if self.anon else "q.col"
         self.T = lit("record" if spec.kind == "record" else spec.sqltype)
+        # the key type as the Python client's shard(key_type=...) takes it
+        self.key_type_name = "record" if spec.kind == "record" else (spec.base or spec.sqltype)
         self.available = set()
         self.problems = []           # (what, sqlstate, message) of what could not be built
         self.consts = {}             # build -> text of bf_sized
@@ -545,7 +547,8 @@ def run_batch(run, cases, stats, path_filter):
         for g in paths.GROUPS:
             plist = [p for p in paths.PATHS if p.group == g and paths.applicable(p, c.ctx.spec, c.ctx.available)
                      and (path_filter is None or path_filter(p.name))
-                     and not (p.unambiguous and (c.ambiguous or c.ctx.cf_grown))]
+                     and not (p.unambiguous and (c.ambiguous or c.ctx.cf_grown))
+                     and paths.asked(p, c.probe)]
             if plist:
                 items.append((c.probe, group_statement(c, plist), (c, plist)))
     singles = []
