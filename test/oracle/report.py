@@ -47,8 +47,16 @@ def summary(stats, ctxs):
     if stats.refusals:
         log("")
         log("refusals (SQLSTATE, hint?, message): %d kinds" % len(stats.refusals))
-        for (state, hint, msg), n in sorted(stats.refusals.items(), key=lambda kv: -kv[1])[:40]:
+        ranked = sorted(stats.refusals.items(), key=lambda kv: -kv[1])
+        for (state, hint, msg), n in ranked[:40]:
             log("  %7d  %s %s  %s" % (n, state, "hint   " if hint else "NO HINT", msg))
+        if len(ranked) > 40:
+            log("  ... %d more kinds" % (len(ranked) - 40))
+        nohint = [(k, n) for k, n in ranked if not k[1]]
+        log("refusals without a hint: %d, of %d kinds%s" % (sum(n for _, n in nohint), len(nohint),
+                                                           ":" if nohint else ""))
+        for (state, _, msg), n in nohint[:40]:
+            log("  %7d  %s  %s" % (n, state, msg))
     if stats.errors:
         log("")
         log("other errors (not refusals by the rule: 42804, 0A000, 22P02): %d kinds" % len(stats.errors))
