@@ -19,9 +19,6 @@ its KeyTypeMismatchException) is a refusal.
 """
 
 import base64
-import datetime  # noqa: F401 (reproductions print reprs that use these)
-import decimal
-import ipaddress
 import os
 import shutil
 import subprocess
@@ -258,6 +255,3 @@ class Clients:
                 % ("Shards.shard(key, 65536)" if kind == "shard" else "Filters.fromBytes(bytes).mightContain(key)",
                    case.probe.pyval, type(case.probe.pyval).__name__, sql))
 
-
-# names used by the reproductions' eval, kept referenced
-_REPR_NAMES = (decimal, ipaddress)

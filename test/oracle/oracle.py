@@ -25,7 +25,6 @@ equality oracle".
 """
 
 import argparse
-import base64
 import collections
 import os
 import random
@@ -34,7 +33,6 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import psycopg  # noqa: E402
 from psycopg import pq  # noqa: E402
 from psycopg.adapt import Transformer  # noqa: E402
 
@@ -89,7 +87,7 @@ class Ctx:
         self.CQ = "ROW(q.a, q.b)" if self.anon else "q.col"
         self.T = lit("record" if spec.kind == "record" else spec.sqltype)
         # the key type as the Python client's shard(key_type=...) takes it
-        self.key_type_name = "record" if spec.kind == "record" else (spec.base or spec.sqltype)
+        self.key_type_name = "record" if spec.kind == "record" else (getattr(spec, "base", None) or spec.sqltype)
         self.available = set()
         self.problems = []           # (what, sqlstate, message) of what could not be built
         self.consts = {}             # build -> text of bf_sized

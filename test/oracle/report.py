@@ -6,7 +6,6 @@ import collections
 import paths
 import pgrun
 from keys import BUILD_PROFILES, lit
-from pgrun import Statement
 
 
 def log(*a):
