@@ -29,7 +29,9 @@ import uuid
 import paths
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+# the clients of this tree, or of the tree ORACLE_CLIENTS names (to run
+# the clients of another version against the same server)
+REPO = os.environ.get("ORACLE_CLIENTS") or os.path.normpath(os.path.join(HERE, "..", ".."))
 PY_SRC = os.path.join(REPO, "clients", "python", "src")
 JAVA_SRC = os.path.join(REPO, "clients", "java", "src", "main", "java")
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1

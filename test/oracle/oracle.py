@@ -87,7 +87,7 @@ class Ctx:
         self.CQ = "ROW(q.a, q.b)" if self.anon else "q.col"
         self.T = lit("record" if spec.kind == "record" else spec.sqltype)
         # the key type as the Python client's shard(key_type=...) takes it
-        self.key_type_name = "record" if spec.kind == "record" else (getattr(spec, "base", None) or spec.sqltype)
+        self.key_type_name = "record" if spec.kind == "record" else getattr(spec, "key_regtype", None)
         self.available = set()
         self.problems = []           # (what, sqlstate, message) of what could not be built
         self.consts = {}             # build -> text of bf_sized
@@ -179,12 +179,14 @@ def resolve_types(run, specs):
         if s.kind == "record" and not s.composite:
             s.regtype, s.oid, s.typsend = "record", 2249, "record_send"
         else:
-            r = run.one("SELECT format_type(t.oid, NULL), t.oid, t.typsend::text FROM pg_type t "
-                        "WHERE t.oid = %s::regtype" % lit(s.sqltype))
+            r = run.one("SELECT format_type(t.oid, NULL), t.oid, t.typsend::text, "
+                        "format_type(CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END, NULL) "
+                        "FROM pg_type t WHERE t.oid = %s::regtype" % lit(s.sqltype))
             if not r.ok:
                 log("  %s: %s; skipped" % (s.tag, r.message))
                 continue
             s.regtype, s.oid, s.typsend = r.rows[0][0], int(r.rows[0][1]), r.rows[0][2]
+            s.key_regtype = r.rows[0][3]
         out.append(s)
     return out
 

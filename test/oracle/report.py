@@ -51,8 +51,8 @@ def summary(stats, ctxs):
             log("  %7d  %s %s  %s" % (n, state, "hint   " if hint else "NO HINT", msg))
         if len(ranked) > 40:
             log("  ... %d more kinds" % (len(ranked) - 40))
-        nohint = [(k, n) for k, n in ranked if not k[1]]
-        log("refusals without a hint: %d, of %d kinds%s" % (sum(n for _, n in nohint), len(nohint),
+        nohint = [(k, n) for k, n in ranked if not k[1] and not k[0].startswith(("py:", "java:"))]
+        log("refusals by the server without a hint: %d, of %d kinds%s" % (sum(n for _, n in nohint), len(nohint),
                                                            ":" if nohint else ""))
         for (state, _, msg), n in nohint[:40]:
             log("  %7d  %s  %s" % (n, state, msg))
