@@ -20,6 +20,7 @@ its KeyTypeMismatchException) is a refusal.
 
 import base64
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -249,10 +250,11 @@ class Clients:
             sql = "SELECT (%s)::bytea FROM %s" % (case.ctx.sub(exprs[kind]), member_src)
             what = "load(b).contains(%r)" % (case.probe.pyval,)
         if client == "py":
-            return ("python3 -c \"import sys, datetime, decimal, uuid; from decimal import Decimal; "
-                    "from uuid import UUID; from ipaddress import *; sys.path.insert(0, 'clients/python/src'); "
-                    "import psycopg; from pgbloomfilter import load, shard; c = psycopg.connect(); "
-                    "b = c.execute(%r).fetchone()[0]; print(%s)\"" % (sql, what))
+            code = ("import sys, datetime, decimal, uuid; from decimal import Decimal; from uuid import UUID; "
+                    "from ipaddress import *; sys.path.insert(0, 'clients/python/src'); import psycopg; "
+                    "from pgbloomfilter import load, shard; c = psycopg.connect(); "
+                    "b = c.execute(%r).fetchone()[0]; print(%s)" % (sql, what))
+            return "python3 -c " + shlex.quote(code)
         return ("Java: %s for the key %r (%s) of the filter %s"
                 % ("Shards.shard(key, 65536)" if kind == "shard" else "Filters.fromBytes(bytes).mightContain(key)",
                    case.probe.pyval, type(case.probe.pyval).__name__, sql))
