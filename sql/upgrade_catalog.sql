@@ -61,7 +61,8 @@ SELECT p.oid::regprocedure AS kept, obj_description(p.oid, 'pg_proc') AS comment
 FROM pg_proc p
 WHERE p.proname IN ('bf_agg_1_3', 'cf_agg_1_3', 'bloomfilter_agg_trans_1_3', 'cuckoofilter_agg_trans_1_3')
 ORDER BY p.oid::regprocedure::text COLLATE "C";
-SELECT pg_get_viewdef('uk_bf') AS view_calls_kept_forms;
+SELECT string_agg(m[1], ', ' ORDER BY n) AS view_calls
+FROM regexp_matches(pg_get_viewdef('uk_bf'), '(bf_[a-z0-9_]+)\(', 'g') WITH ORDINALITY AS x(m, n);
 -- no per-type overload is left under the names bf_agg and cf_agg
 SELECT p.oid::regprocedure AS aggregate FROM pg_proc p
 WHERE p.proname IN ('bf_agg', 'cf_agg') ORDER BY p.oid::regprocedure::text COLLATE "C";
@@ -99,7 +100,8 @@ FROM pg_proc p
 WHERE p.proname IN ('cf_union', 'cf_merge', 'cf_remove', 'cf_remove_1_3', 'cf_delete', 'cf_delete_1_3', 'cf_remove_all',
 					'cf_delete_all', 'cf_cardinality', 'cf_items')
 ORDER BY p.oid::regprocedure::text COLLATE "C";
-SELECT pg_get_viewdef('uk_names') AS names_view;
+SELECT string_agg(m[1], ', ' ORDER BY n) AS view_calls
+FROM regexp_matches(pg_get_viewdef('uk_names'), '(cf_[a-z0-9_]+)\(', 'g') WITH ORDINALITY AS x(m, n);
 
 -- with the objects gone, DROP EXTENSION takes the kept forms with it
 DROP VIEW uk_bf, uk_cf, uk_date, uk_names;
