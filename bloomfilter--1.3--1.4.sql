@@ -21,7 +21,7 @@ BEGIN
 	-- the operators @> and <@ of either filter type and one element, kept
 	-- together (each names the other as its commutator) if any is in use
 	FOR r IN
-		SELECT o.oid::pg_catalog.regoperator AS sig,
+		SELECT o.oid::pg_catalog.regoperator::pg_catalog.text AS sig,
 			   pg_catalog.bool_or(EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
 							   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
 								 AND d.refobjid OPERATOR(pg_catalog.=) o.oid
@@ -37,7 +37,7 @@ BEGIN
 			   OR o.oprright OPERATOR(pg_catalog.=) ANY (elem_types))
 	LOOP
 		IF r.used THEN
-			RAISE NOTICE 'operator % is kept for the objects that use it', r.sig
+			RAISE WARNING 'operator % is kept for the objects that use it', r.sig
 				USING HINT = 'Recreate those objects, then drop the operators of one element of 1.3, so that they use the element''s own type.';
 		ELSE
 			EXECUTE pg_catalog.format('DROP OPERATOR %s', r.sig);
@@ -46,7 +46,7 @@ BEGIN
 
 	-- the functions
 	FOR r IN
-		SELECT p.oid, p.oid::pg_catalog.regprocedure AS sig, p.proname,
+		SELECT p.oid, p.oid::pg_catalog.regprocedure::pg_catalog.text AS sig, p.proname,
 			   EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
 					   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 						 AND d.refobjid OPERATOR(pg_catalog.=) p.oid
@@ -64,7 +64,7 @@ BEGIN
 		IF r.used THEN
 			EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO %I', r.sig,
 									  r.proname OPERATOR(pg_catalog.||) '_1_3');
-			RAISE NOTICE 'function % is kept as %_1_3 for the objects that use it', r.sig, r.proname;
+			RAISE WARNING 'function % is kept as %_1_3 for the objects that use it', r.sig, r.proname;
 		ELSE
 			EXECUTE pg_catalog.format('DROP FUNCTION %s', r.sig);
 		END IF;
@@ -222,7 +222,7 @@ DECLARE
 	r record;
 BEGIN
 	FOR r IN
-		SELECT p.oid::pg_catalog.regprocedure AS agg, p.proname, a.aggtransfn AS trans,
+		SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS agg, p.proname, a.aggtransfn AS trans,
 			   EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
 					   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 						 AND d.refobjid OPERATOR(pg_catalog.=) p.oid
@@ -239,7 +239,7 @@ BEGIN
 		IF r.used THEN
 			EXECUTE pg_catalog.format('ALTER AGGREGATE %s RENAME TO %I', r.agg,
 									  r.proname OPERATOR(pg_catalog.||) '_1_3');
-			RAISE NOTICE 'aggregate % is kept as %_1_3 for the objects that use it', r.agg, r.proname
+			RAISE WARNING 'aggregate % is kept as %_1_3 for the objects that use it', r.agg, r.proname
 				USING HINT = 'On Citus, CREATE EXTENSION bloomfilter_citus brings back the overloads of bf_agg and cf_agg for new queries.';
 		ELSE
 			EXECUTE pg_catalog.format('DROP AGGREGATE %s', r.agg);
