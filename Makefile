@@ -1,6 +1,8 @@
 # bloomfilter: Bloom filter data type for PostgreSQL (PGXS)
 
-EXTENSION = bloomfilter
+# bloomfilter_citus: the per-type aggregates Citus needs, a companion
+# extension with its own control file and scripts and bloomfilter's library
+EXTENSION = bloomfilter bloomfilter_citus
 MODULE_big = bloomfilter
 # src/bloom_*.c: the core, plain C without server headers (unit tests and
 # fuzzers link it alone); src/bloomfilter_*.c, src/cuckoofilter_*.c: the
@@ -8,7 +10,7 @@ MODULE_big = bloomfilter
 CORE_SRCS = $(sort $(wildcard src/bloom_*.c))
 OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter.c src/bloomfilter_*.c src/cuckoofilter_*.c)))
 SHLIB_LINK = -lmurmurhash
-DATA = $(wildcard bloomfilter--*.sql)
+DATA = $(wildcard bloomfilter--*.sql bloomfilter_citus--*.sql)
 
 # setup first: it creates the extension the other suites use; io_soft only
 # on servers with soft input errors (16+), added below

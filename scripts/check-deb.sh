@@ -2,8 +2,9 @@
 # make check-deb: the package that make deb left in dist/, checked as a
 # user would get it.
 #
-#   1. Its contents: the library, the control file and every
-#      bloomfilter--*.sql of HEAD (no more, no fewer); its dependencies on
+#   1. Its contents: the library, the control files and every
+#      bloomfilter--*.sql and bloomfilter_citus--*.sql of HEAD (no more, no
+#      fewer); its dependencies on
 #      the server and on libmurmurhash; the library's links resolve.
 #   2. lintian, if installed: errors fail the check, warnings are listed.
 #   3. The whole suite (make installcheck: pg_regress and isolation) against
@@ -65,14 +66,15 @@ trap stop_server EXIT
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' > "$work/contents"
 has() { grep -qxF "$1" "$work/contents"; }
 check "package contains $pg_libdir/bloomfilter.so" "$(has "$pg_libdir/bloomfilter.so" && echo y)" = y
-check "package contains $pg_sharedir/extension/bloomfilter.control" \
-	"$(has "$pg_sharedir/extension/bloomfilter.control" && echo y)" = y
-scripts=$(git ls-tree --name-only HEAD | grep -E '^bloomfilter--.*\.sql$' || true)
+for f in bloomfilter.control bloomfilter_citus.control; do
+	check "package contains $pg_sharedir/extension/$f" "$(has "$pg_sharedir/extension/$f" && echo y)" = y
+done
+scripts=$(git ls-tree --name-only HEAD | grep -E '^bloomfilter(_citus)?--.*\.sql$' || true)
 check "HEAD has install scripts" -n "$scripts"
 for f in $scripts; do
 	check "package contains $f" "$(has "$pg_sharedir/extension/$f" && echo y)" = y
 done
-packaged=$(grep -c -E "^$pg_sharedir/extension/bloomfilter--.*\.sql$" "$work/contents" || true)
+packaged=$(grep -c -E "^$pg_sharedir/extension/bloomfilter(_citus)?--.*\.sql$" "$work/contents" || true)
 check "package has no install script HEAD lacks ($packaged packaged)" "$packaged" -eq "$(echo "$scripts" | wc -w)"
 check "package name is $package" "$(dpkg-deb -f "$deb" Package)" = "$package"
 depends=$(dpkg-deb -f "$deb" Depends)
@@ -117,7 +119,7 @@ for f in "$pg_sharedir"/*; do [ "$(basename "$f")" = extension ] || ln -s "$f" "
 for f in "$pg_sharedir"/extension/*; do ln -s "$f" "$mirror$pg_sharedir/extension/"; done
 # whatever a make install left there is not part of the package
 rm -rf "$mirror$pg_libdir/bloomfilter.so" "$mirror$pg_libdir/bitcode/bloomfilter" \
-	"$mirror$pg_libdir/bitcode/bloomfilter.index.bc" "$mirror$pg_sharedir"/extension/bloomfilter[.-]*
+	"$mirror$pg_libdir/bitcode/bloomfilter.index.bc" "$mirror$pg_sharedir"/extension/bloomfilter[._-]*
 # the package's files, by symlink: a backend's maps then name the unpacked file
 (cd "$work/pkg" && find . -type f -path "./usr/*" ! -path "./usr/share/doc/*") | while read -r f; do
 	f=${f#.}

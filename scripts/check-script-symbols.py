@@ -2,11 +2,11 @@
 """Check that every C symbol an install or upgrade script names is exported.
 
 Each `CREATE FUNCTION name(...) ... AS 'MODULE_PATHNAME'[, 'symbol']` of
-every bloomfilter--*.sql (the released scripts included: a database on an
-old release still runs them when it upgrades) names a symbol of the
-library: the one given, or the function's own name.  A symbol the library
-no longer exports fails CREATE EXTENSION or ALTER EXTENSION UPDATE on a
-user's server.
+every bloomfilter--*.sql and bloomfilter_citus--*.sql (the released
+scripts included: a database on an old release still runs them when it
+upgrades) names a symbol of the library: the one given, or the function's
+own name.  A symbol the library no longer exports fails CREATE EXTENSION
+or ALTER EXTENSION UPDATE on a user's server.
 
     scripts/check-script-symbols.py LIBRARY   check (nm -D of the library)
     scripts/check-script-symbols.py --self-test LIBRARY
@@ -31,7 +31,8 @@ MODULE = re.compile(r"AS\s+'MODULE_PATHNAME'\s*(?:,\s*'(\w+)')?", re.I)
 def script_symbols():
     """{symbol: first script naming it}"""
     wanted = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, 'bloomfilter--*.sql'))):
+    for path in sorted(glob.glob(os.path.join(ROOT, 'bloomfilter--*.sql'))
+                       + glob.glob(os.path.join(ROOT, 'bloomfilter_citus--*.sql'))):
         text = re.sub(r'--[^\n]*', '', open(path, encoding='utf-8').read())
         for m in FUNCTION.finditer(text):
             module = MODULE.search(m.group(2))

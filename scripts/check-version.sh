@@ -44,7 +44,7 @@ mirror_system() {	# mirror_system MAJOR: a private mirror of the system's instal
 	done
 	for f in /usr/share/postgresql/"$1"/extension/*; do ln -s "$f" "$m/usr/share/postgresql/$1/extension/"; done
 	for d in /usr/include/postgresql/*; do ln -s "$d" "$m/usr/include/postgresql/"; done
-	rm -f "$m/usr/lib/postgresql/$1/lib"/bloomfilter.so "$m/usr/share/postgresql/$1/extension"/bloomfilter[.-]*
+	rm -f "$m/usr/lib/postgresql/$1/lib"/bloomfilter.so "$m/usr/share/postgresql/$1/extension"/bloomfilter[._-]*
 	echo "$m/usr/lib/postgresql/$1/bin"
 }
 

@@ -1,6 +1,7 @@
 -- A fresh install of the default version (its base script) and an install
 -- that walks the upgrade chain from 1.0 must leave the same catalog: the
--- same objects with the same signatures, properties and comments.
+-- same objects with the same signatures, properties and comments, and so
+-- must the companion extension bloomfilter_citus installed on each.
 SELECT current_database() AS regress_db \gset
 CREATE DATABASE regress_bf_catalog;
 \c regress_bf_catalog
@@ -8,14 +9,14 @@ SET client_min_messages = warning;
 
 -- one row per member of the extension and property that matters, as text
 -- that does not depend on OIDs
-CREATE TABLE catalog_rows (install text, object text, props text);
+CREATE TABLE catalog_rows (install text, extension name, object text, props text);
 CREATE FUNCTION snapshot(install text) RETURNS void LANGUAGE sql AS $$
 	WITH members AS (
-		SELECT d.classid, d.objid, pg_describe_object(d.classid, d.objid, 0) AS object
-		FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
-		WHERE d.deptype = 'e')
+		SELECT d.classid, d.objid, e.extname, pg_describe_object(d.classid, d.objid, 0) AS object
+		FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+		WHERE e.extname IN ('bloomfilter', 'bloomfilter_citus') AND d.deptype = 'e')
 	INSERT INTO catalog_rows
-	SELECT install, m.object, concat_ws(' | ',
+	SELECT install, m.extname, m.object, concat_ws(' | ',
 		obj_description(m.objid, (SELECT relname FROM pg_class WHERE oid = m.classid)),
 		(SELECT concat_ws(' ', p.prorettype::regtype, p.proargnames::text, pg_get_expr(p.proargdefaults, 0),
 						  p.prosrc, p.probin, p.provolatile, p.proparallel, p.proisstrict, p.prokind,
@@ -47,23 +48,38 @@ $$;
 
 CREATE EXTENSION bloomfilter;
 SELECT extversion AS fresh_version FROM pg_extension WHERE extname = 'bloomfilter';
+
+-- A catalog a user can read (issue 24): a plain install has at most 200
+-- objects (every member pg_depend records, operator families and, on 17
+-- and later, the array types included), and \df bf_* lists at most 40
+-- functions and aggregates.  What only Citus needs is in bloomfilter_citus.
+SELECT count(*) <= 200 AS members_within_200
+FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
+WHERE d.deptype = 'e';
+SELECT count(*) <= 40 AS df_bf_within_40
+FROM pg_proc p WHERE p.proname ~ '^bf_' AND pg_function_is_visible(p.oid);
+
+CREATE EXTENSION bloomfilter_citus;
 SELECT snapshot('fresh');
+DROP EXTENSION bloomfilter_citus;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter VERSION '1.0';
 ALTER EXTENSION bloomfilter UPDATE;
 SELECT extversion AS upgraded_version FROM pg_extension WHERE extname = 'bloomfilter';
+CREATE EXTENSION bloomfilter_citus;
 SELECT snapshot('upgraded');
+DROP EXTENSION bloomfilter_citus;
 DROP EXTENSION bloomfilter;
 
-SELECT count(*) > 250 AS many_members, count(*) FILTER (WHERE props = '') AS bare
-FROM catalog_rows WHERE install = 'fresh';
+SELECT extension, count(*) > 150 AS many_members, count(*) FILTER (WHERE props = '') AS bare
+FROM catalog_rows WHERE install = 'fresh' GROUP BY extension ORDER BY extension;
 -- what one has and the other lacks (nothing)
-(SELECT 'only fresh' AS side, object, props FROM catalog_rows WHERE install = 'fresh'
- EXCEPT SELECT 'only fresh', object, props FROM catalog_rows WHERE install = 'upgraded')
+(SELECT 'only fresh' AS side, extension, object, props FROM catalog_rows WHERE install = 'fresh'
+ EXCEPT SELECT 'only fresh', extension, object, props FROM catalog_rows WHERE install = 'upgraded')
 UNION ALL
-(SELECT 'only upgraded', object, props FROM catalog_rows WHERE install = 'upgraded'
- EXCEPT SELECT 'only upgraded', object, props FROM catalog_rows WHERE install = 'fresh')
-ORDER BY 2, 1;
+(SELECT 'only upgraded', extension, object, props FROM catalog_rows WHERE install = 'upgraded'
+ EXCEPT SELECT 'only upgraded', extension, object, props FROM catalog_rows WHERE install = 'fresh')
+ORDER BY 3, 1;
 
 \c :regress_db
 DROP DATABASE regress_bf_catalog;

@@ -144,6 +144,7 @@ FROM (SELECT cf_delete_all(f, (SELECT array_agg(g) FROM generate_series(1, 299, 
 
 DROP TABLE cf_t, cf_t2, cf_grown, cf_over, cf_legacy;
 
--- 1.3's comments say what deletes and cf_fpp do now
-SELECT obj_description('cf_items(cuckoofilter)'::regprocedure) LIKE '%deletes kept%' AS items_comment,
+-- the comments say what removals and cf_fpp do now (1.3; cf_items is
+-- cf_cardinality from 1.4)
+SELECT obj_description('cf_cardinality(cuckoofilter)'::regprocedure) LIKE '%removals kept%' AS items_comment,
        obj_description('cf_fpp(cuckoofilter)'::regprocedure) LIKE '%upper bound%' AS fpp_comment;

@@ -1,5 +1,7 @@
--- cf_remove, cf_remove_all, cf_union and | are aliases of cf_delete,
--- cf_delete_all and cf_merge: the same bytes from either name.
+-- One name per verb for both filter types (1.4): cf_remove, cf_remove_all,
+-- cf_union (and |) and cf_cardinality, as bf_remove, bf_remove_all,
+-- bf_union and bf_cardinality.  cf_delete, cf_delete_all, cf_merge and
+-- cf_items are deprecated aliases until 2.0: the same bytes from either name.
 CREATE TABLE cfn AS
 	SELECT cf_add_all(cf_create(1000), ARRAY[1, 2, 2, 3]) AS a,
 	       cf_add_all(cf_create(1000), ARRAY[3, 4, 5]) AS b,
@@ -27,11 +29,15 @@ FROM cfn;
 -- shapes must match, with cf_merge's error
 SELECT cf_union(cf_create(1000), cf_create(10));
 SELECT cf_create(1000) | cf_create(10);
--- the aliases share the C functions of the names they stand for
-SELECT p.oid::regprocedure AS alias, p.prosrc
+SELECT cf_cardinality(a) AS cardinality, cf_items(a) AS items, cf_cardinality(cf_remove(a, 2)) AS after_remove
+FROM cfn;
+-- the aliases share the C functions of the names they stand for, and say
+-- which name to use
+SELECT p.oid::regprocedure AS function, p.prosrc, obj_description(p.oid, 'pg_proc') LIKE 'deprecated%' AS deprecated
 FROM pg_proc p
-WHERE p.proname IN ('cf_remove', 'cf_remove_all', 'cf_union')
-ORDER BY 1::text;
+WHERE p.proname IN ('cf_remove', 'cf_remove_all', 'cf_union', 'cf_cardinality',
+					'cf_delete', 'cf_delete_all', 'cf_merge', 'cf_items')
+ORDER BY p.prosrc, deprecated, p.oid::regprocedure::text COLLATE "C";
 SELECT o.oprcode::regprocedure AS pipe FROM pg_operator o
 WHERE o.oprname = '|' AND o.oprleft = 'cuckoofilter'::regtype;
 DROP TABLE cfn;

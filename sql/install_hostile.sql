@@ -68,6 +68,9 @@ CREATE OPERATOR public.= (LEFTARG = name, RIGHTARG = text, FUNCTION = public.hos
 CREATE FUNCTION public.hostile_cat_tn(text, name) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN PERFORM public.hostile_hit('||(text,name)'); RETURN $1 OPERATOR(pg_catalog.||) $2::text; END $$;
 CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = name, FUNCTION = public.hostile_cat_tn);
+CREATE FUNCTION public.hostile_overlap_oids(oid[], oid[]) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.hostile_hit('&&(oid[],oid[])'); RETURN $1 OPERATOR(pg_catalog.&&) $2; END $$;
+CREATE OPERATOR public.&& (LEFTARG = oid[], RIGHTARG = oid[], FUNCTION = public.hostile_overlap_oids);
 RESET ROLE;
 SELECT count(*) AS planted FROM pg_proc WHERE pronamespace = 'public'::regnamespace;
 
@@ -79,12 +82,14 @@ ALTER EXTENSION bloomfilter UPDATE TO '1.2';
 ALTER EXTENSION bloomfilter UPDATE TO '1.3';
 ALTER EXTENSION bloomfilter UPDATE TO '1.4';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+-- and the companion extension, in the same schema
+CREATE EXTENSION bloomfilter_citus SCHEMA public;
 SELECT count(*) AS hostile_calls FROM public.hostile_calls;
 SELECT rolsuper AS eve_is_superuser FROM pg_roles WHERE rolname = 'regress_bf_eve';
 
 -- 2. the same with user objects that keep 1.0's bf_create (the upgrade to
 --    1.2 renames it instead of dropping it: the one conditional step)
-DROP EXTENSION bloomfilter;
+DROP EXTENSION bloomfilter_citus, bloomfilter;
 CREATE EXTENSION bloomfilter VERSION '1.1' SCHEMA public;
 CREATE VIEW public.keeps_old_create AS SELECT public.bf_create(100, 0.01::float8) AS bf;
 ALTER EXTENSION bloomfilter UPDATE;
@@ -99,10 +104,15 @@ SET ROLE regress_bf_eve;
 CREATE EXTENSION bloomfilter SCHEMA public;
 SELECT extversion, extowner::regrole AS owner FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT public.bf_contains(public.bf_add(public.bf_create(100), 42::int8), 42::int8) AS works;
-DROP EXTENSION bloomfilter;
+CREATE EXTENSION bloomfilter_citus SCHEMA public;
+SELECT extversion, extowner::regrole AS owner FROM pg_extension WHERE extname = 'bloomfilter_citus';
+SELECT public.bf_contains(public.bf_agg(g::int8, 100::int8, 0.01::float8), 42::int8) AS citus_form_works
+FROM pg_catalog.generate_series(1, 100) g;
+DROP EXTENSION bloomfilter_citus, bloomfilter;
 CREATE EXTENSION bloomfilter VERSION '1.0' SCHEMA public;
 ALTER EXTENSION bloomfilter UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+CREATE EXTENSION bloomfilter_citus SCHEMA public;
 RESET ROLE;
 SELECT count(*) AS hostile_calls FROM public.hostile_calls;
 SELECT rolsuper AS eve_is_superuser FROM pg_roles WHERE rolname = 'regress_bf_eve';
@@ -116,12 +126,12 @@ SELECT DISTINCT called FROM public.hostile_calls ORDER BY 1;
 SELECT p.oid::regprocedure AS unsafe_body
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname IN ('bloomfilter', 'bloomfilter_citus')
 JOIN pg_language l ON l.oid = p.prolang
 WHERE l.lanname NOT IN ('c', 'internal')
   AND NOT coalesce(p.proconfig::text[] && ARRAY['search_path=pg_catalog', 'search_path=pg_catalog, pg_temp'], false);
 
-DROP EXTENSION bloomfilter;
+DROP EXTENSION bloomfilter_citus, bloomfilter;
 \c :regress_db
 DROP DATABASE regress_bf_hostile;
 DROP ROLE regress_bf_eve;

@@ -99,6 +99,7 @@ SELECT bf_contains(bf_add(bf_create(100), 'Abc'::text), 'abc'::citext);
 SELECT bf_add(bf_create(100), 'Abc'::citext);
 SELECT cf_add(cf_create(100), 'Abc'::citext);
 SELECT bf_shard('abc'::citext, 8);
+DROP EXTENSION citext;
 
 -- 6. Text read as a date or time must name one value in every session
 SET DateStyle = 'ISO, MDY';

@@ -27,7 +27,7 @@ JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.de
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomfilter'
 ORDER BY p.proname, p.oid::regprocedure::text;
 
--- the aggregates: the filter type is the state (not internal); bf_union and cf_merge combine
+-- the aggregates: the filter type is the state (not internal); bf_union and cf_union combine
 SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state,
        a.aggcombinefn, a.aggfinalfn, p.proparallel
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
@@ -43,5 +43,5 @@ SELECT typname, typstorage, typalign, typlen FROM pg_type WHERE typname IN ('blo
 SELECT p.oid::regprocedure AS internal_named_like_user_function
 FROM pg_proc p
 WHERE (p.proname LIKE 'bf\_%' OR p.proname LIKE 'cf\_%')
-  AND p.proname NOT IN ('bf_union', 'cf_merge')
+  AND p.proname NOT IN ('bf_union', 'cf_union')
   AND p.oid IN (SELECT aggtransfn FROM pg_aggregate UNION SELECT aggfinalfn FROM pg_aggregate);

@@ -61,7 +61,8 @@ echo "sanitizer logs and build: $work"
 # ---- the instrumented build, in a private copy of the sources ----
 build=$work/build
 mkdir "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src sql expected specs "$build/")
+(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
+	bloomfilter_citus--*.sql src sql expected specs "$build/")
 rm -f "$build"/src/*.o "$build"/src/*.bc "$build"/*.so
 # with_llvm=no: no JIT bitcode (the server runs with jit = off here)
 make -C "$build" with_llvm=no PG_CFLAGS="$SAN_CFLAGS" > "$work/build.log" 2>&1 \
@@ -78,9 +79,10 @@ cp "$pg_bindir/postgres" "$mirror$pg_bindir/postgres"	# a copy: symlinks are res
 for f in "$pg_libdir"/*; do ln -s "$f" "$mirror$pg_libdir/"; done
 for f in "$pg_sharedir"/*; do [ "$(basename "$f")" = extension ] || ln -s "$f" "$mirror$pg_sharedir/"; done
 for f in "$pg_sharedir"/extension/*; do ln -s "$f" "$mirror$pg_sharedir/extension/"; done
-rm -f "$mirror$pg_libdir/bloomfilter.so" "$mirror$pg_sharedir"/extension/bloomfilter[.-]*
+rm -f "$mirror$pg_libdir/bloomfilter.so" "$mirror$pg_sharedir"/extension/bloomfilter[._-]*
 cp "$build/bloomfilter.so" "$mirror$pg_libdir/"
-cp "$build"/bloomfilter.control "$build"/bloomfilter--*.sql "$mirror$pg_sharedir/extension/"
+cp "$build"/bloomfilter.control "$build"/bloomfilter--*.sql "$build"/bloomfilter_citus.control \
+	"$build"/bloomfilter_citus--*.sql "$mirror$pg_sharedir/extension/"
 
 # ---- the initfirst object and the canary module ----
 cat > "$work/asan_init_first.c" <<'EOF'
