@@ -316,12 +316,12 @@ def build_filters(run, ctx):
             ctx.available.add(kind)
     if "cf" in ctx.available:
         # a grown cuckoo filter may keep a delete it cannot attribute
-        # (docs/reference.md, cuckoofilter: Deletes): cf_delete's checks
+        # (docs/reference.md, cuckoofilter: Deletes): cf_remove's checks
         # are asked only of one that did not grow
         grown = run.must("SELECT bool_or(jsonb_array_length(cf_info(cf)->'subfilters') > 1) FROM %s" % F)[0][0]
         if grown == "t":
             ctx.cf_grown = True
-            ctx.problems.append(("cf", "-", "the cuckoo filter grew: cf_delete is not asked"))
+            ctx.problems.append(("cf", "-", "the cuckoo filter grew: cf_remove is not asked"))
         run.must("UPDATE %s f SET partners = ARRAY(SELECT p.id FROM %s p WHERE cf_count(f.cf, %s) = 1 "
                  "ORDER BY p.id LIMIT 2)" % (F, M, ctx.CP))
     if "bf_sized" in ctx.available:

@@ -9,7 +9,7 @@ shard) answers "present" for the probe.  Placeholders:
           parameter (the prepared form of `bf_contains(f, $1)` beside
           `bf_shard($1, 8)`)
     {C}   the member itself, typed (m.col, or ROW(m.a, m.b))
-    {CP}  the same over the partner row p (cf_delete's second member)
+    {CP}  the same over the partner row p (cf_remove's second member)
     {T}   the key type's name as a literal (for key_type => ...)
     {M} {F} {SH} {II} {IB} {IE} {IM}
           the members table, the filters table, the shards table and the
@@ -93,10 +93,10 @@ PATHS = [
     # is also equal to a member that is not equal to this one: SQL's
     # equality across types is not transitive, 'abc'::char(4) equals both
     # 'abc' and 'abc ' of a varchar column, and which copy goes is moot)
-    Path("cf_delete", "cf", "cf_count(cf_delete(f.cf, {W}), {C}) = cf_count(f.cf, {C}) - 1",
+    Path("cf_remove", "cf", "cf_count(cf_remove(f.cf, {W}), {C}) = cf_count(f.cf, {C}) - 1",
          needs=("cf",), unambiguous=True),
-    Path("cf_delete/other", "cf",
-         "(SELECT coalesce(bool_and(cf_count(cf_delete(f.cf, {W}), {CP}) = 1), true) FROM {M} p "
+    Path("cf_remove/other", "cf",
+         "(SELECT coalesce(bool_and(cf_count(cf_remove(f.cf, {W}), {CP}) = 1), true) FROM {M} p "
          "WHERE p.id = ANY (f.partners) AND NOT coalesce({CP} = {C}, false) AND NOT coalesce({CP} = {W}, false))",
          needs=("cf",), unambiguous=True),
     # shards
@@ -201,7 +201,7 @@ def family(name):
         return name.split(":")[0] + (":shard" if name.endswith("shard") else ":filters")
     p = PATH_BY_NAME[name]
     if p.group in ("bf", "cf"):
-        return "cf_delete/other" if name == "cf_delete/other" else "filter values"
+        return "cf_remove/other" if name == "cf_remove/other" else "filter values"
     if p.group == "index":
         return "index (two columns)" if name.endswith("two columns") else "index"
     if p.group == "add":

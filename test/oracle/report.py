@@ -36,7 +36,7 @@ def summary(stats, ctxs):
         "SQL's = raised an error (both skipped)" % (stats.pairs["equal"], stats.pairs["not equal"],
                                                    stats.pairs["oracle error"]))
     log("  of the equal ones, %d also equal a member not equal to theirs (SQL's = is not transitive "
-        "across types): cf_delete is not asked for those" % stats.pairs["equal, and to another member not equal to it"])
+        "across types): cf_remove is not asked for those" % stats.pairs["equal, and to another member not equal to it"])
     order = {c.tag: i for i, c in enumerate(ctxs)}
     _table("by key type", sorted(stats.by_type.items(), key=lambda kv: order.get(kv[0], 0)), "key type")
     names = [p.name for p in paths.PATHS] + paths.PY_PATHS + paths.JAVA_PATHS
@@ -127,7 +127,7 @@ def repro_sql(run, case, pathname):
     it shows sql_equal true and answer false.  None where none is made."""
     ctx, member, probe = case.ctx, case.member, case.probe
     path = paths.PATH_BY_NAME.get(pathname)
-    if path is None or pathname == "cf_delete/other":
+    if path is None or pathname == "cf_remove/other":
         return None
     expr = path.expr
     pre, post = "", ""
