@@ -131,3 +131,15 @@ CREATE TABLE kp_gen (f bloomfilter, hit boolean GENERATED ALWAYS AS (bf_contains
 INSERT INTO kp_gen (f) VALUES (bf_add(bf_create(10), '2024-01-02'::date));
 SELECT hit FROM kp_gen;
 DROP TABLE kp_gen, kp_codes, kp_visits;
+
+-- Found by the oracle (test/oracle): a name key probed with a longer
+-- string (an untyped literal compared with a name is clipped to 63 bytes,
+-- as the key was); a "char" key probed with a char(n) (its padding goes, as
+-- its cast to text drops it); bf_shard with key type record (no columns to
+-- convert a row's to); date text readable under some DateStyle only
+SELECT bf_contains(bf_add(bf_create(10), repeat('y', 70)::name), repeat('y', 70)) AS long_name;
+SELECT bf_contains(bf_add(bf_create(10), '\377'::"char"), '\377'::char(6)) AS char_from_bpchar;
+SELECT bf_shard(ROW(1, 2), 8, 'record');
+SET DateStyle = 'ISO, MDY';
+SELECT bf_contains(bf_add(bf_create(10), '2998-11-27'::date), '27/11/2998');
+RESET DateStyle;

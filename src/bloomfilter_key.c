@@ -258,11 +258,14 @@ bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id)
 	 * Strings compare as text, but a char(n) against a char(n), a varchar or
 	 * an untyped literal compares as char(n), ignoring trailing blanks: keys
 	 * of char(n) lost theirs (BLOOM_CONV_RTRIM strips a probe's), and a
-	 * char(n) probe of varchar keys is refused (bloom_key_conv_for).
+	 * char(n) probe of varchar keys is refused (bloom_key_conv_text).  An
+	 * untyped literal compared with a name is read as a name, clipped to
+	 * NAMEDATALEN - 1 bytes, as name keys were: so is a string probe.
 	 */
 	if (bloom_is_textlike(s) && bloom_is_textlike(key))
 		return !(key == BPCHAROID && s != BPCHAROID) &&
-			!(key == VARCHAROID && s == BPCHAROID);
+			!(key == VARCHAROID && s == BPCHAROID) &&
+			!(key == NAMEOID && s != NAMEOID);
 	if (OidIsValid(s_elem) && OidIsValid(key_elem))
 		return bloom_key_same_bytes(s_elem, key_elem, hash_id);
 	/* hash id 1 hashes these by their binary output, which differs */
@@ -379,6 +382,8 @@ bloom_key_conv_text(BloomElemType *et, Oid s, uint32 key, bool add)
 						   "Anonymous records have no text input: pass a ROW() of the columns' types.");
 	if (key == BPCHAROID)
 		return BLOOM_CONV_RTRIM;
+	if (key == NAMEOID && s != NAMEOID)
+		return BLOOM_CONV_INPUT;	/* name's input clips to NAMEDATALEN - 1 */
 	if (key == VARCHAROID && s == BPCHAROID)
 		bloom_key_mismatch(et, key, add,
 						   "SQL compares character varying with character as character, ignoring trailing blanks, so one value equals keys with any number of them: cast the value to character varying or text to compare exactly.");
@@ -555,34 +560,44 @@ bloom_key_has_clock_word(const char *str)
 static Datum
 bloom_key_read(BloomElemType *et, char *str)
 {
-	Datum		value = InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
 	uint8		reads = et->conv_settings;
 	static const int orders[] = {DATEORDER_YMD, DATEORDER_DMY, DATEORDER_MDY};
 	static const int styles[] = {INTSTYLE_POSTGRES, INTSTYLE_SQL_STANDARD};
 	int			norders = (reads & BLOOM_READS_DATEORDER) ? lengthof(orders) : 1;
 	int			nzones = (reads & BLOOM_READS_TIMEZONE) ? 2 : 1;
 	int			nstyles = (reads & BLOOM_READS_INTERVAL) ? lengthof(styles) : 1;
+	Datum		value;
+	bool		session_reads;
 
 	if (reads == 0)
-		return value;
+		return InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
 	if ((reads & BLOOM_READS_CLOCK) && bloom_key_has_clock_word(str))
 		bloom_key_unsettled(et, str, "It names a moment relative to the current time.");
+	session_reads = bloom_key_read_under(et, str, DateOrder, session_timezone,
+										 IntervalStyle, &value);
 	for (int o = 0; o < norders; o++)
 		for (int z = 0; z < nzones; z++)
 			for (int i = 0; i < nstyles; i++)
 			{
 				Datum		other;
+				bool		reads_here;
 
-				if (!bloom_key_read_under(et, str,
-										  (reads & BLOOM_READS_DATEORDER) ? orders[o] : DateOrder,
-										  (reads & BLOOM_READS_TIMEZONE) ? bloom_key_zone(z) : session_timezone,
-										  (reads & BLOOM_READS_INTERVAL) ? styles[i] : IntervalStyle,
-										  &other) ||
+				reads_here = bloom_key_read_under(et, str,
+												  (reads & BLOOM_READS_DATEORDER) ? orders[o] : DateOrder,
+												  (reads & BLOOM_READS_TIMEZONE) ? bloom_key_zone(z) : session_timezone,
+												  (reads & BLOOM_READS_INTERVAL) ? styles[i] : IntervalStyle,
+												  &other);
+				/* text no setting reads: the session's own error below */
+				if (!session_reads && !reads_here)
+					continue;
+				if (!session_reads || !reads_here ||
 					!datumIsEqual(value, other, et->conv_out->typbyval,
 								  et->conv_out->typlen))
 					bloom_key_unsettled(et, str,
 										"Under other DateStyle, TimeZone or IntervalStyle settings it names another value, or none.");
 			}
+	if (!session_reads)
+		return InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
 	return value;
 }
 
@@ -596,6 +611,14 @@ bloom_key_cstring(BloomElemType *et, Datum value)
 			return NameStr(*DatumGetName(value));
 		case BLOOM_ELEM_CSTRING:
 			return DatumGetCString(value);
+		case BLOOM_ELEM_BPCHAR:
+			{
+				/* without its padding, as its cast to text drops it */
+				text	   *t = DatumGetTextPP(value);
+
+				return pnstrdup(VARDATA_ANY(t),
+								bpchartruelen(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
+			}
 		default:
 			return text_to_cstring(DatumGetTextPP(value));
 	}
@@ -922,7 +945,7 @@ bloom_check_shard_text(FunctionCallInfo fcinfo, Oid typid)
 		!(IsA(arg, Const) || (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)))
 		return;
 	ereport(ERROR,
-			(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("bf_shard needs the key type of a string constant or parameter"),
 			 errdetail("A parameter's type can come from another use of it in the statement, such as bf_contains(bf, $1), which makes it text even where the shards hold bigint keys."),
 			 errhint("Name the key type: bf_shard($1, 8, 'bigint'), or bf_shard($1, 8, 'text') for text keys.")));

@@ -143,6 +143,13 @@ bloomfilter_shard(PG_FUNCTION_ARGS)
 			bloom_check_shard_text(fcinfo, c->elem.typid);
 		c->hash = bloom_shard_hash;
 		c->hash.key_type = OidIsValid(given) ? bloom_key_type_arg(given) : 0;
+		/* rows of unknown columns: nothing to convert a probe row's to */
+		if (c->hash.key_type == RECORDOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("bf_shard cannot convert a key to type record"),
+					 errdetail("A row's columns are converted to the key type's columns, and record names none."),
+					 errhint("Name a composite type with the columns' types, or pass rows of exactly those types without key_type.")));
 		c->given = given;
 	}
 	if (!bloom_key_hash(&c->elem, PG_GETARG_DATUM(0), c->hash, &h))

@@ -153,8 +153,19 @@ class Clients:
                         continue
                     self.java_cases.append((case, name, self._java_filter(data), "contains", jk))
                 if case.member.shard is not None and case.probe.untyped is None \
+                        and self._keyless_shard(val, case) \
                         and not (path_filter and not path_filter("java:shard")):
                     self.java_cases.append((case, "java:shard", -1, "shard", jk))
+
+    def _keyless_shard(self, val, case):
+        """shard() without a key type hashes a value as its natural type:
+        asked only where that hashes as the member's key type (paths.KEYLESS_SHARD_PATHS)."""
+        try:
+            from pgbloomfilter import _keys
+            return _keys.same_bytes(_keys.natural_key_type(val),
+                                    _keys.key_type_oid(case.ctx.key_type_name))
+        except Exception:
+            return False
 
     def _check_python(self, case, val, stats, path_filter):
         for kind in paths.CLIENT_FILTERS:
@@ -173,7 +184,8 @@ class Clients:
         # shard() of a str sent untyped: SQL's bf_shard refuses an untyped
         # parameter, and the client takes a str as text; the key_type form
         # is the one to use there
-        if case.probe.untyped is None and not (path_filter and not path_filter("py:shard")):
+        if case.probe.untyped is None and self._keyless_shard(val, case) \
+                and not (path_filter and not path_filter("py:shard")):
             self._answer(stats, case, "py:shard", lambda: self.py.shard(val, 65536) == case.member.shard)
         kt = case.ctx.key_type_name
         if kt and not (path_filter and not path_filter("py:shard/key_type")):

@@ -418,7 +418,7 @@ def read_back(run, ctx):
 
 
 class Case:
-    __slots__ = ("ctx", "member", "probe", "build", "member_ok", "ambiguous")
+    __slots__ = ("ctx", "member", "probe", "build", "member_ok", "ambiguous", "keyless_shard")
 
     def __init__(self, ctx, member, probe, build):
         self.ctx = ctx
@@ -466,7 +466,12 @@ def oracle_statement(case):
     sql, params = paths.render(ctx.sub(
         "SELECT EXISTS (SELECT 1 FROM {M} m WHERE m.id = %d AND {C} = {W}), "
         "EXISTS (SELECT 1 FROM {M} m, {M} q WHERE m.id = %d AND {CQ} = {W} "
-        "AND NOT coalesce({CQ} = {C}, false))" % (case.member.id, case.member.id)), case.probe, 0)
+        "AND NOT coalesce({CQ} = {C}, false)), "
+        "(SELECT coalesce(nullif(t.typbasetype, 0), t.oid)::regtype::text FROM pg_type t "
+        "WHERE t.oid = pg_typeof({W})), "
+        "(SELECT coalesce(nullif(t.typbasetype, 0), t.oid)::regtype::text FROM {M} m, pg_type t "
+        "WHERE m.id = %d AND t.oid = pg_typeof({C}))" % (case.member.id, case.member.id, case.member.id)),
+        case.probe, 0)
     return Statement(sql, params)
 
 
@@ -535,6 +540,7 @@ def run_batch(run, cases, stats, path_filter):
             stats.pairs["equal"] += 1
             c.member_ok = True
             c.ambiguous = r.rows[0][1] == "t"
+            c.keyless_shard = paths.same_bytes(r.rows[0][2], r.rows[0][3])
             if c.ambiguous:
                 stats.pairs["equal, and to another member not equal to it"] += 1
             members.append(c)
@@ -548,7 +554,8 @@ def run_batch(run, cases, stats, path_filter):
             plist = [p for p in paths.PATHS if p.group == g and paths.applicable(p, c.ctx.spec, c.ctx.available)
                      and (path_filter is None or path_filter(p.name))
                      and not (p.unambiguous and (c.ambiguous or c.ctx.cf_grown))
-                     and paths.asked(p, c.probe)]
+                     and paths.asked(p, c.probe)
+                     and (p.name not in paths.KEYLESS_SHARD_PATHS or c.keyless_shard)]
             if plist:
                 items.append((c.probe, group_statement(c, plist), (c, plist)))
     singles = []

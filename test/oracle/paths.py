@@ -139,6 +139,30 @@ UNTYPED_TOP_SKIP = {"add probe/untyped filter", "add_all probe", "cf_add probe"}
 UNTYPED_INNER_SKIP_GROUPS = {"add", "shard"}
 
 
+# the two-argument bf_shard (and the clients' shard() without a key type)
+# hashes a value as its own type: asked only for probes whose type hashes
+# as the member's (docs/pitfalls.md: shards); the key_type forms for all
+KEYLESS_SHARD_PATHS = {"bf_shard", "shard route/check first", "shard route/shard first",
+                       "bf_shard probe=member", "py:shard", "java:shard"}
+_INTS = {"smallint", "integer", "bigint"}
+_TEXTS = {"text", "character varying", "character", "name"}
+
+
+def same_bytes(s, k):
+    """The server's bloom_key_same_bytes (hash id 2) on type names."""
+    if s is None or k is None or "record" in (s, k):
+        return False            # a row's columns' types are not in its name
+    if s == k or (s in _INTS and k in _INTS):
+        return True
+    if s in _TEXTS and k in _TEXTS:
+        return not ((k == "character" and s != k) or (k == "character varying" and s == "character")
+                    or (k == "name" and s != k))
+    if s.endswith("[]") and k.endswith("[]"):
+        return same_bytes(s[:-2], k[:-2])
+    return ((k == "numeric" and s in _INTS) or ({s, k} <= {"real", "double precision"})
+            or ({s, k} <= {"inet", "cidr"}))
+
+
 def asked(path, probe):
     if probe.untyped == "top":
         return path.name not in UNTYPED_TOP_SKIP

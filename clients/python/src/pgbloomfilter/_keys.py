@@ -443,8 +443,14 @@ def same_bytes(s, k, hash_id=2):
     """Whether values of key types s and k that SQL calls equal have the
     same canonical bytes, so that one is hashed as it is against a filter
     of the other (bloom_key_same_bytes)."""
-    if s == k or (s in _INTS and k in _INTS) or (s in _TEXTS and k in _TEXTS):
+    if s == k or (s in _INTS and k in _INTS):
         return True
+    if s in _TEXTS and k in _TEXTS:
+        # char(n) keys lost their trailing blanks and name keys were
+        # clipped: other strings are converted; a char(n) value against
+        # varchar keys is refused (bloom_key_same_bytes)
+        return not ((k == BPCHAR and s != BPCHAR) or (k == VARCHAR and s == BPCHAR)
+                    or (k == NAME and s != NAME))
     s_elem, k_elem = ARRAY_OF.get(s), ARRAY_OF.get(k)
     if s_elem is not None and k_elem is not None:
         return same_bytes(s_elem, k_elem, hash_id)
