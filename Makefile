@@ -2,11 +2,12 @@
 
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
-# src/bloom_*.c: the core, plain C without server headers (unit tests and
-# fuzzers link it alone); src/bloomfilter_*.c, src/cuckoofilter_*.c: the
-# PostgreSQL glue
-CORE_SRCS = $(sort $(wildcard src/bloom_*.c))
-OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/bloomfilter.c src/bloomfilter_*.c src/cuckoofilter_*.c)))
+# src/core: the core, plain C without server headers (unit tests and
+# fuzzers link it alone); src/type: the PostgreSQL glue of both types;
+# src/am: the index access method
+CORE_SRCS = $(sort $(wildcard src/core/*.c))
+OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/type/*.c src/am/*.c)))
+PG_CPPFLAGS = -I$(srcdir)/src
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql)
 
@@ -25,14 +26,14 @@ REGRESS += io_soft
 endif
 
 # PGXS does not track headers; every object depends on ours
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard src/*/*.h)
 
 # ---- developer entry points (see CONTRIBUTING.md) ----
 
 PG_MAJOR ?= 15
 CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
 EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo test/unit_layout bench/hash_micro
-CORE_HDRS = $(wildcard src/bloom_*.h)
+CORE_HDRS = $(wildcard src/core/*.h)
 
 test/unit_core: test/unit_core.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
@@ -47,10 +48,10 @@ test/unit_cuckoo: test/unit_cuckoo.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 test/unit_layout: test/unit_layout.c test/unit_layout_toy.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -DBLOOM_TOY_LAYOUT -o $@ test/unit_layout.c test/unit_layout_toy.c $(CORE_SRCS) -lmurmurhash -lm
 
-test/unit_hash: test/unit_hash.c test/unit.h src/bloom_hash.h
+test/unit_hash: test/unit_hash.c test/unit.h src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
 
-bench/hash_micro: bench/hash_micro.c src/bloom_hash.h
+bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout bench-sizing test demo check-all bench \

@@ -17,7 +17,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdbool.h>
 #include <stdio.h>

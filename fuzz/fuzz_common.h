@@ -17,7 +17,7 @@
 #ifndef FUZZ_COMMON_H
 #define FUZZ_COMMON_H
 
-#include "bloom_blocked.h"
+#include "core/blocked.h"
 
 #include <math.h>
 #include <stdio.h>

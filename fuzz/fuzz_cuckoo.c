@@ -20,7 +20,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_cuckoo.h"
+#include "core/cuckoo.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_blocked.h"
+#include "core/blocked.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """Check that the table of filter kinds is complete and the only way in.
 
-The glue (src/bloomfilter*.[ch], src/cuckoofilter*.[ch]) reaches a filter's
-bytes through the kind table of src/bloomfilter_kind.h.  This fails when:
+The glue (src/type/, src/am/) reaches a filter's
+bytes through the kind table of src/type/kind.h.  This fails when:
 
-- a glue file other than cuckoofilter's kind entry (cuckoofilter_kind.c)
-  calls a function of the cuckoo core (one declared in bloom_cuckoo.h),
+- a glue file other than cuckoofilter's kind entry (type/kind_cuckoo.c)
+  calls a function of the cuckoo core (one declared in core/cuckoo.h),
   except the places in CORE_ALLOWED below, each with its count and reason;
-- a glue file other than bloomfilter's kind entry (bloomfilter_kind.c)
+- a glue file other than bloomfilter's kind entry (type/kind_bloom.c)
   calls a layout's callback (a function member of BloomLayout, called
   through anything named *layout*), except the places in ALLOWED below,
   each with its count and reason;
 - an entry (`const BloomKind name = {...}`) leaves out a member of
-  struct BloomKind, or bloom_kind_problem (src/bloomfilter.c), which
+  struct BloomKind, or bloom_kind_problem (src/type/module.c), which
   _PG_init runs on every entry, does not check one.
 
 Comments are not code and are skipped.
@@ -31,27 +31,27 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-CUCKOO_ENTRY = 'cuckoofilter_kind.c'
-BLOOM_ENTRY = 'bloomfilter_kind.c'
+CUCKOO_ENTRY = 'type/kind_cuckoo.c'
+BLOOM_ENTRY = 'type/kind_bloom.c'
 
 # file: (calls of layout callbacks, why that file makes them itself)
 ALLOWED = {
-    'bloomfilter_state.c':
+    'type/agg_state.c':
         (8, "bloomfilter's aggregate state holds a payload of its own and adds to it "
             "in batches, row by row"),
-    'bloomfilter_hashes.c':
+    'type/agg_hashlist.c':
         (3, "the unsized aggregate's state: a list of hashes, and the filter it "
             "becomes, unioned in place"),
-    'bloomfilter_datum.h':
+    'type/value.h':
         (1, "bloom_state_add, the aggregate's per-row add, inline"),
-    'bloomfilter_probe.c':
+    'type/probe.c':
         (2, "bloomfilter's stored reads (dir_next, dir_predict) sit beside the checks, "
             "their only callers, so that a check passes through no kind file"),
 }
 
 # file: (calls of the cuckoo core, why that file makes them itself)
 CORE_ALLOWED = {
-    'bloomfilter_probe.c':
+    'type/probe.c':
         (3, "cuckoofilter's stored reads (open, dir_next, dir_predict) sit beside the "
             "checks, their only callers, so that a check passes through no kind file"),
 }
@@ -83,8 +83,8 @@ def read(src, name):
 
 
 def glue(src):
-    return sorted(f for f in os.listdir(src)
-                  if f.startswith(('bloomfilter', 'cuckoofilter')) and f.endswith(('.c', '.h')))
+    return sorted(os.path.join(d, f) for d in ('type', 'am')
+                  for f in os.listdir(os.path.join(src, d)) if f.endswith(('.c', '.h')))
 
 
 def struct_members(text, name, functions_only):
@@ -106,8 +106,8 @@ def struct_members(text, name, functions_only):
 
 
 def check_calls(src):
-    core = set(CORE_DECL.findall(read(src, 'bloom_cuckoo.h')))
-    callbacks = set(struct_members(read(src, 'bloom_core.h'), 'BloomLayout', True) or [])
+    core = set(CORE_DECL.findall(read(src, 'core/cuckoo.h')))
+    callbacks = set(struct_members(read(src, 'core/header.h'), 'BloomLayout', True) or [])
     if not core or not callbacks:
         return ['no cuckoo core functions or layout callbacks found in %s' % src]
     problems = []
@@ -141,9 +141,9 @@ def check_calls(src):
 
 
 def check_entries(src):
-    members = struct_members(read(src, 'bloomfilter_kind.h'), 'BloomKind', False)
+    members = struct_members(read(src, 'type/kind.h'), 'BloomKind', False)
     if not members:
-        return ['no struct BloomKind in src/bloomfilter_kind.h']
+        return ['no struct BloomKind in src/type/kind.h']
     problems = []
     entries = 0
     for f in glue(src):
@@ -154,10 +154,10 @@ def check_entries(src):
                 problems.append('src/%s: kind entry %s lacks %s' % (f, m.group(1), ', '.join(missing)))
     if entries == 0:
         problems.append('no kind entries (const BloomKind ... = {) found in %s' % src)
-    checked = {a or b for a, b in NEEDS.findall(read(src, 'bloomfilter.c'))}
+    checked = {a or b for a, b in NEEDS.findall(read(src, 'type/module.c'))}
     unchecked = [x for x in members if x not in checked and x != 'create_key_arg']
     if unchecked:
-        problems.append('src/bloomfilter.c: bloom_kind_problem does not check %s'
+        problems.append('src/type/module.c: bloom_kind_problem does not check %s'
                         % ', '.join(unchecked))
     return problems
 
@@ -194,20 +194,20 @@ def drop_line(name, pattern):
 
 def self_test():
     cases = [
-        ('a call of the cuckoo core in bloomfilter_op.c',
-         append('bloomfilter_op.c', '\nstatic double stray(CuckooView *v) { return cuckoo_fpp(v); }\n')),
-        ('a layout callback called in cuckoofilter_op.c',
-         append('cuckoofilter_op.c',
+        ('a call of the cuckoo core in type/attributes.c',
+         append('type/attributes.c', '\nstatic double stray(CuckooView *v) { return cuckoo_fpp(v); }\n')),
+        ('a layout callback called in type/attributes_cuckoo.c',
+         append('type/attributes_cuckoo.c',
                 '\nstatic void stray(BloomView *v) { v->layout->info(&v->hdr, v->payload, NULL); }\n')),
-        ('one more call of the cuckoo core in bloomfilter_probe.c',
-         append('bloomfilter_probe.c', '\nstatic double stray(CuckooView *v) { return cuckoo_fpp(v); }\n')),
-        ('one more layout callback in bloomfilter_state.c',
-         append('bloomfilter_state.c',
+        ('one more call of the cuckoo core in type/probe.c',
+         append('type/probe.c', '\nstatic double stray(CuckooView *v) { return cuckoo_fpp(v); }\n')),
+        ('one more layout callback in type/agg_state.c',
+         append('type/agg_state.c',
                 '\nstatic void stray(BloomState *s) { s->layout->finish(&s->hdr, s->payload); }\n')),
         ("an entry without its fpp",
          drop_line(CUCKOO_ENTRY, r'^\s*\.fpp = ')),
         ("bloom_kind_problem without its check of test",
-         drop_line('bloomfilter.c', r'BLOOM_KIND_NEEDS\(kind, test\)')),
+         drop_line('type/module.c', r'BLOOM_KIND_NEEDS\(kind, test\)')),
     ]
     for what, edit in cases:
         if not mutated(edit):

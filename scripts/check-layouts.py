@@ -5,8 +5,8 @@ Each layout's table (`const BloomLayout bloom_x_layout`, with its `.id`) is
 defined in one file of src/.  No other file of src/ may name the table or
 the id constant (`BLOOM_LAYOUT_*`), except:
 
-- bloom_core.h's list of ids (the `#define BLOOM_LAYOUT_*` lines);
-- the registry in bloom_core.c (its `extern const BloomLayout` and
+- core/header.h's list of ids (the `#define BLOOM_LAYOUT_*` lines);
+- the registry in core/header.c (its `extern const BloomLayout` and
   `[BLOOM_LAYOUT_*] = &bloom_*_layout,` lines);
 - the places in ALLOWED below, where the id is the stored format a SQL
   function or the index makes, each with its count and reason.
@@ -30,18 +30,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (file, name): (occurrences, why the id is named there)
 ALLOWED = {
-    ('bloom_core.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('core/header.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (1, 'bloom_header_init: a new header is a plain filter until its maker sets the layout'),
-    ('bloom_scalable.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('core/scalable.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (1, "a scalable filter's sub-filters are stored as blocked512 filters"),
-    ('bloomfilter_agg.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('type/agg_bloom.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (1, 'bf_agg(element, capacity, error_rate) makes a plain filter'),
-    ('bloomfilter_am.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('am/handler.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (2, "the index's metapage and pages hold a blocked512 filter"),
-    ('bloomfilter_kind.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('type/kind_bloom.c', 'BLOOM_LAYOUT_BLOCKED512'):
         (2, "bf_create's forms of 1.0 make a plain filter, and bloom_new_scalable "
             "checks its request as a plain filter's"),
-    ('bloomfilter_kind.c', 'BLOOM_LAYOUT_COUNTING4'):
+    ('type/kind_bloom.c', 'BLOOM_LAYOUT_COUNTING4'):
         (1, "bf_create's counting argument (1.2) makes a counting filter"),
 }
 
@@ -60,7 +60,8 @@ def strip_comments(text):
 
 
 def sources(src):
-    return sorted(f for f in os.listdir(src) if f.endswith(('.c', '.h')))
+    return sorted(os.path.relpath(os.path.join(d, f), src)
+                  for d, _, files in os.walk(src) for f in files if f.endswith(('.c', '.h')))
 
 
 def layouts(src):
@@ -78,7 +79,7 @@ def layouts(src):
 
 def check(src):
     own = layouts(src)
-    core_h = strip_comments(open(os.path.join(src, 'bloom_core.h'), encoding='utf-8').read())
+    core_h = strip_comments(open(os.path.join(src, 'core/header.h'), encoding='utf-8').read())
     names = set(own) | set(ID_DEFINE.findall(core_h))
     if not own:
         return ['no layout tables found in %s' % src]
@@ -88,9 +89,9 @@ def check(src):
         counts = {}
         lines = strip_comments(open(os.path.join(src, f), encoding='utf-8').read()).split('\n')
         for n, line in enumerate(lines, 1):
-            if f == 'bloom_core.h' and ID_DEFINE.match(line):
+            if f == 'core/header.h' and ID_DEFINE.match(line):
                 continue
-            if f == 'bloom_core.c' and REGISTRY_LINE.match(line):
+            if f == 'core/header.c' and REGISTRY_LINE.match(line):
                 continue
             for name in word.findall(line):
                 if own.get(name) == f:
@@ -112,10 +113,10 @@ def self_test():
         with tempfile.TemporaryDirectory() as tmp:
             copy = os.path.join(tmp, 'src')
             shutil.copytree(os.path.join(ROOT, 'src'), copy)
-            with open(os.path.join(copy, 'bloomfilter_support.c'), 'a') as out:
+            with open(os.path.join(copy, 'type/planner.c'), 'a') as out:
                 out.write('\nstatic const void *stray = &%s;\n' % stray)
             if not check(copy):
-                return 'a stray %s in bloomfilter_support.c passed' % stray
+                return 'a stray %s in type/planner.c passed' % stray
     return None
 
 

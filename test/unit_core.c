@@ -12,7 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_blocked.h"
+#include "core/blocked.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_cuckoo.h"
+#include "core/cuckoo.h"
 
 #include <murmurhash.h>
 

@@ -17,7 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdbool.h>
 #include <stdio.h>

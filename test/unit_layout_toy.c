@@ -22,7 +22,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core.h"
+#include "core/header.h"
 
 #include <math.h>
 

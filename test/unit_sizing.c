@@ -34,8 +34,8 @@
 #define _POSIX_C_SOURCE 199309L
 
 #include "unit.h"
-#include "bloom_blocked.h"
-#include "bloom_sizing.h"
+#include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>

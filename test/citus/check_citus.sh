@@ -58,7 +58,7 @@ echo "work directory: $work"
 build=$work/build
 mkdir "$build"
 (cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src "$build/")
-rm -f "$build"/src/*.o "$build"/src/*.bc "$build"/*.so
+rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
 make -C "$build" with_llvm=no > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
 # ---- the mirror installation ----
