@@ -20,6 +20,7 @@
  *-------------------------------------------------------------------------
  */
 #include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,6 +13,7 @@
  */
 #include "unit.h"
 #include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>

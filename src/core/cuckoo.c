@@ -158,7 +158,6 @@
  *-------------------------------------------------------------------------
  */
 #include "core/cuckoo.h"
-#include "core/blocked.h"
 
 #include <math.h>
 #include <string.h>

@@ -596,9 +596,6 @@ extern BloomCheck bloom_validate_header(const BloomHeader *hdr, size_t len);
 extern const char *bloom_check_message(BloomCheck check);
 extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 
-/* sizing: bloom_size, bloom_model_fpp */
-#include "core/sizing.h"
-
 /* base64 (RFC 4648, padded, no line breaks) for the text form */
 extern size_t bloom_base64_encoded_len(size_t len);
 extern void bloom_base64_encode(const uint8_t *src, size_t len, char *dst);

@@ -28,7 +28,7 @@
 
 #include "type/value.h"
 #include "type/keys.h"
-#include "type/info.h"
+#include "type/jsonb.h"
 #include "type/cuckoofilter.h"
 
 typedef struct BloomKind BloomKind;
@@ -249,7 +249,7 @@ pg_noreturn extern void bloom_kind_shape_error(const BloomKind *kind, const Bloo
 extern struct varlena *bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf,
 											  size_t len, int sqlstate);
 
-/* bloomfilter_json.c: bf_info and cf_info; introspection of either type */
+/* info.c: bf_info and cf_info; attributes.c: introspection of either type */
 extern Datum bloom_info_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
 extern Datum bloom_fpp_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
 extern Datum bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind);

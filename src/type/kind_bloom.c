@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "core/blocked.h"
+#include "core/sizing.h"
 #include "type/kind.h"
 
 /*

@@ -59,6 +59,7 @@
 #include "miscadmin.h"
 
 #include "core/blocked.h"
+#include "core/sizing.h"
 #include "type/value.h"
 #include "type/keys.h"
 

@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_json.h
+ * jsonb.h
  *	  bf_info and cf_info as jsonb values, built member by member
  *	  (pushJsonbValue), never formatted as text and parsed back.
  *
- * src/bloomfilter_json.h
+ * src/type/jsonb.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOMFILTER_JSON_H
-#define BLOOMFILTER_JSON_H
+#ifndef BLOOM_JSONB_H
+#define BLOOM_JSONB_H
 
 #include "postgres.h"
 
@@ -39,4 +39,4 @@ extern void bloom_json_uint(BloomJson *js, const char *name, uint64 value);
 extern void bloom_json_float8(BloomJson *js, const char *name, double value);
 extern void bloom_json_string(BloomJson *js, const char *name, const char *value);
 
-#endif							/* BLOOMFILTER_JSON_H */
+#endif							/* BLOOM_JSONB_H */
