@@ -97,6 +97,13 @@ check-layouts:
 	python3 scripts/check-layouts.py --self-test
 	python3 scripts/check-kinds.py --self-test
 
+# The layer order, core < type < am, is declared in scripts/check-layers.py:
+# a file includes headers of its own folder and those below, never above,
+# and the includes have no cycle.
+.PHONY: check-layers
+check-layers:
+	python3 scripts/check-layers.py --self-test
+
 # House rules a script can check: no function in src/ over 80 lines (the
 # script is held to a sample of its own first: --self-test).
 check-style:
@@ -115,6 +122,7 @@ test: deps
 	$(MAKE) check-style
 	$(MAKE) all
 	$(MAKE) check-symbols
+	$(MAKE) check-layers
 	$(MAKE) check-layouts
 	$(MAKE) install
 	$(MAKE) unit
