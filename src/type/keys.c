@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_elem.c
- *	  Canonical bytes of an element, per SQL type and per hash id.
+ * keys.c
+ *	  Canonical bytes of an element, per SQL type and per hash id, and the
+ *	  key type a filter records (typed filters, in the second half).
  *
  * The hash of an element must not depend on the build, the platform or the
  * session, or a stored filter would start answering "absent" for elements it
@@ -56,7 +57,7 @@
  * raise an error asking for the database's encoding rather than hash bytes
  * that would change with the session.
  *
- * src/bloomfilter_elem.c
+ * src/type/keys.c
  *
  *-------------------------------------------------------------------------
  */
@@ -72,11 +73,18 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
+#include "pgtime.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datum.h"
+#include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/formatting.h"
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -825,4 +833,909 @@ bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
 	pfree(values);
 	pfree(nulls);
 	return found;
+}
+
+
+/*
+ * ---- Typed filters ----
+ *
+ * The key type a filter records, and how a value of another type is
+ * looked up in, added to, removed from or sharded by it.
+ *
+ * Which overload the parser picks must not change an answer.  An untyped
+ * literal or parameter resolves to the text overloads, a citext value
+ * reaches them through an implicit binary cast, and values SQL calls equal
+ * across types (a date and a timestamp at its midnight, an oid and an int4
+ * of the same bits) do not share canonical bytes.  So a filter records the
+ * type of its keys (header bytes 12..15 of a bloomfilter, 40..43 of a
+ * cuckoofilter): a built-in type OID, stable across dump, restore and
+ * pg_upgrade.  The key type of a value of type T is T's, with domains
+ * replaced by their base type, arrays by the array of their element's key
+ * type, and every composite or record by record.  Enums are refused: a
+ * label can be renamed, and a filter hashing labels would then miss
+ * members while its functions claim to be immutable.
+ *
+ * A filter of key type 0 that holds nothing takes the key type of the
+ * first element added.  One of key type 0 that holds something was made by
+ * 1.2 or earlier and is hashed exactly as then; bf_set_key_type gives it a
+ * key type when the user knows what its keys were.
+ *
+ * A value of type S checked against a filter of key type K is converted as
+ * SQL compares S with K.  Types whose canonical bytes already agree for
+ * equal values (the integers; text, varchar, bpchar and name; and under
+ * hash id 2 numeric with the integers, float4 with float8, inet with cidr)
+ * are hashed as they are.  Text (and so every untyped literal or
+ * parameter) is read by K's input function.  Numerics, floats, dates,
+ * timestamps and oids are converted to the one value of K they can equal,
+ * or found absent when none does.  Where equality depends on the session
+ * (timestamptz against date or timestamp, time against timetz) or maps many
+ * values of K to one of S (numeric against float), and for every pair SQL
+ * cannot compare, the call raises 42804 instead of answering "absent".
+ *
+ * The plan for a pair (S, K) is made on the first call at a call site and
+ * kept with the element type in fn_extra; S = K costs one comparison.
+ */
+
+static uint32 bloom_key_row_of(BloomElemType *et, Datum value);
+
+/* floats whose integers are all exact: |f| < 2^53 */
+#define BLOOM_FLOAT_EXACT	9007199254740992.0
+/* beyond 2^63 no int8 converts to the float */
+#define BLOOM_FLOAT_INT8	9223372036854775808.0
+
+static bool
+bloom_is_int(Oid t)
+{
+	return t == INT2OID || t == INT4OID || t == INT8OID;
+}
+
+static bool
+bloom_is_float(Oid t)
+{
+	return t == FLOAT4OID || t == FLOAT8OID;
+}
+
+/* types whose canonical bytes are their characters, compared as such */
+static bool
+bloom_is_textlike(Oid t)
+{
+	return t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == NAMEOID;
+}
+
+/* the key type a filter records for values of type typid */
+Oid
+bloom_key_type_of(Oid typid)
+{
+	Oid			base = getBaseType(typid);
+	Oid			elem;
+
+	if (base == UNKNOWNOID || base == CSTRINGOID)
+		return TEXTOID;			/* a literal inside ROW() is text */
+	elem = get_element_type(base);
+	if (OidIsValid(elem))
+	{
+		Oid			arr = get_array_type(bloom_key_type_of(elem));
+
+		return OidIsValid(arr) ? arr : base;
+	}
+	if (type_is_rowtype(base))
+		return RECORDOID;
+	return base;
+}
+
+/* a key type no filter may record: an enum, or a type it cannot hash */
+void
+bloom_key_refuse(BloomElemType *et)
+{
+	BloomElemType *inner = et->kind == BLOOM_ELEM_ARRAY ? et->elem : et;
+
+	if (inner->kind == BLOOM_ELEM_ENUM)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("filters cannot hold keys of the enum type %s",
+						format_type_be(inner->typid)),
+				 errdetail("A filter would hash an enum value by its label, and a label can be renamed (ALTER TYPE ... RENAME VALUE), after which members would test absent."),
+				 errhint("Add the label explicitly (e::text) and look keys up as text.")));
+	bloom_refuse(et);
+}
+
+/*
+ * The key type given as a regtype argument (bf_create, bf_set_key_type,
+ * bf_shard): that of the type, which must be one filters can hash.
+ */
+Oid
+bloom_key_type_arg(Oid typid)
+{
+	BloomElemType et;
+
+	bloom_elem_init(&et, typid, InvalidOid, CurrentMemoryContext);
+	if (et.key_typid >= BLOOM_KEY_TYPE_LIMIT)
+		bloom_key_refuse(&et);
+	for (BloomElemType *e = &et; e != NULL; e = e->elem)
+		if (e->kind == BLOOM_ELEM_SEND && !e->send_is_canonical)
+			bloom_refuse(e);
+	/* a composite type names its columns' types */
+	if (et.kind == BLOOM_ELEM_RECORD)
+		return bloom_key_row_of(&et, (Datum) 0);
+	return et.key_typid;
+}
+
+/*
+ * The key type of rows like value (of record type et): the signature of
+ * its columns' key types, or record if they do not fit one.
+ */
+static uint32
+bloom_key_row_of(BloomElemType *et, Datum value)
+{
+	HeapTupleHeader td;
+	TupleDesc	desc;
+	uint32		types[BLOOM_ROW_MAX_COLUMNS];
+	int			n = 0;
+	bool		fits = true;
+
+	if (et->typid != RECORDOID)
+		desc = lookup_rowtype_tupdesc(getBaseType(et->typid), -1);
+	else if (value != (Datum) 0)
+	{
+		td = DatumGetHeapTupleHeader(value);
+		desc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+									  HeapTupleHeaderGetTypMod(td));
+	}
+	else
+		return RECORDOID;
+	for (int i = 0; i < desc->natts && fits; i++)
+	{
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		fits = n < BLOOM_ROW_MAX_COLUMNS;
+		if (fits)
+			types[n++] = bloom_key_type_of(TupleDescAttr(desc, i)->atttypid);
+	}
+	ReleaseTupleDesc(desc);
+	if (!fits)
+		return RECORDOID;
+	n = (int) bloom_row_key_encode(types, n);
+	return n != 0 ? (uint32) n : RECORDOID;
+}
+
+/*
+ * Record et's key type in a filter that is untyped and empty, or the
+ * columns' types of value in one whose keys are rows of unknown columns.
+ */
+void
+bloom_key_adopt(BloomElemType *et, uint32 *key_type, Datum value)
+{
+	if (*key_type == RECORDOID && et->kind != BLOOM_ELEM_RECORD)
+		return;					/* the plan refuses the value */
+	if (et->key_typid >= BLOOM_KEY_TYPE_LIMIT)
+		bloom_key_refuse(et);
+	*key_type = et->key_typid == RECORDOID ? bloom_key_row_of(et, value) : et->key_typid;
+}
+
+/*
+ * A key type for messages and bf_info: a type's name, a row signature as
+ * record(integer, date), or the number of a type this server lacks.
+ */
+char *
+bloom_key_type_name(uint32 key_type)
+{
+	uint32		types[BLOOM_ROW_MAX_COLUMNS];
+	int			n = bloom_row_key_decode(key_type, types);
+	StringInfoData buf;
+
+	if (n < 0)
+		return format_type_extended((Oid) key_type, -1, FORMAT_TYPE_ALLOW_INVALID);
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "record(");
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&buf, "%s%s", i > 0 ? ", " : "", format_type_be(types[i]));
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+
+pg_noreturn static void
+bloom_key_mismatch(BloomElemType *et, uint32 key, bool add, const char *hint)
+{
+	if (hint == NULL)
+		hint = psprintf("Cast the value to %s.", bloom_key_type_name(key));
+	if (add)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot add a value of type %s to a filter of %s keys",
+						format_type_be(et->typid), bloom_key_type_name(key)),
+				 errhint("%s", hint)));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot look up a value of type %s in a filter of %s keys",
+					format_type_be(et->typid), bloom_key_type_name(key)),
+			 errhint("%s", hint)));
+}
+
+/*
+ * Pairs hashed as they are: their canonical bytes agree for equal values.
+ * Arrays agree when their elements do (SQL casts one array to the other's
+ * type to compare them).
+ */
+bool
+bloom_key_same_bytes(Oid s, Oid key, uint8 hash_id)
+{
+	Oid			s_elem = get_element_type(s);
+	Oid			key_elem = get_element_type(key);
+
+	if (key == s || (bloom_is_int(s) && bloom_is_int(key)))
+		return true;
+
+	/*
+	 * Strings compare as text, but a char(n) against a char(n), a varchar or
+	 * an untyped literal compares as char(n), ignoring trailing blanks: keys
+	 * of char(n) lost theirs (BLOOM_CONV_RTRIM strips a probe's), and a
+	 * char(n) probe of varchar keys is refused (bloom_key_conv_for).
+	 */
+	if (bloom_is_textlike(s) && bloom_is_textlike(key))
+		return !(key == BPCHAROID && s != BPCHAROID) &&
+			!(key == VARCHAROID && s == BPCHAROID);
+	if (OidIsValid(s_elem) && OidIsValid(key_elem))
+		return bloom_key_same_bytes(s_elem, key_elem, hash_id);
+	/* hash id 1 hashes these by their binary output, which differs */
+	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
+		return false;
+	return (key == NUMERICOID && bloom_is_int(s)) ||
+		(bloom_is_float(key) && bloom_is_float(s)) ||
+		((key == INETOID || key == CIDROID) && (s == INETOID || s == CIDROID));
+}
+
+/* the conversion of a value of key type s to key type key (both hash id 2) */
+static BloomConv
+bloom_key_conv_for(BloomElemType *et, Oid s, Oid key, bool add)
+{
+	if (bloom_is_int(key) && s == NUMERICOID)
+		return BLOOM_CONV_NUMERIC_INT;
+	if (bloom_is_int(key) && bloom_is_float(s))
+		return BLOOM_CONV_FLOAT_INT;
+	if (bloom_is_int(key) && s == OIDOID)
+		return key == INT8OID ? BLOOM_CONV_OID_INT8 : BLOOM_CONV_OID_INT4;
+	if (bloom_is_float(key) && (bloom_is_int(s) || s == NUMERICOID))
+		return BLOOM_CONV_TO_FLOAT8;
+	if (key == DATEOID && s == TIMESTAMPOID)
+		return BLOOM_CONV_TS_DATE;
+	if (key == TIMESTAMPOID && s == DATEOID)
+		return BLOOM_CONV_DATE_TS;
+	if (key == OIDOID && (s == INT2OID || s == INT4OID))
+		return BLOOM_CONV_INT_OID;
+	if (key == OIDOID && s == INT8OID)
+		return BLOOM_CONV_INT8_OID;
+	if (key == NUMERICOID && bloom_is_float(s))
+		bloom_key_mismatch(et, key, add,
+						   "SQL compares numeric with float as float8, which many numerics share: cast the value to numeric.");
+	if ((key == TIMESTAMPTZOID && (s == DATEOID || s == TIMESTAMPOID)) ||
+		(s == TIMESTAMPTZOID && (key == DATEOID || key == TIMESTAMPOID)) ||
+		(key == TIMEOID && s == TIMETZOID) || (key == TIMETZOID && s == TIMEOID))
+		bloom_key_mismatch(et, key, add,
+						   psprintf("Comparing %s with %s depends on the session's TimeZone, while filter functions are immutable: convert explicitly, for example with AT TIME ZONE 'UTC', then cast to %s.",
+									format_type_be(s), format_type_be(key),
+									format_type_be(key)));
+	bloom_key_mismatch(et, key, add, NULL);
+}
+
+/* the type a conversion yields, hashed in place of the value */
+static Oid
+bloom_key_conv_out(BloomConv conv, Oid key)
+{
+	switch (conv)
+	{
+		case BLOOM_CONV_NUMERIC_INT:
+		case BLOOM_CONV_FLOAT_INT:
+		case BLOOM_CONV_OID_INT8:
+			return INT8OID;
+		case BLOOM_CONV_TO_FLOAT8:
+			return FLOAT8OID;
+		case BLOOM_CONV_TS_DATE:
+			return DATEOID;
+		case BLOOM_CONV_DATE_TS:
+			return TIMESTAMPOID;
+		case BLOOM_CONV_INT_OID:
+		case BLOOM_CONV_INT8_OID:
+			return OIDOID;
+		case BLOOM_CONV_OID_INT4:
+			return INT4OID;
+		default:
+			return key;
+	}
+}
+
+/*
+ * Which session settings the input function of key type key reads text
+ * under.  Filter functions are immutable, so text is read into such a type
+ * only when every setting gives the same value (bloom_key_read); money's
+ * input follows lc_monetary, which cannot be varied cheaply, and is refused.
+ */
+#define BLOOM_READS_DATEORDER	0x01
+#define BLOOM_READS_TIMEZONE	0x02
+#define BLOOM_READS_INTERVAL	0x04
+#define BLOOM_READS_CLOCK		0x08	/* 'now', 'today', ... */
+#define BLOOM_READS_LOCALE		0x10
+
+static uint8
+bloom_key_reads(Oid key)
+{
+	Oid			elem = get_element_type(key);
+
+	if (OidIsValid(elem))
+		return bloom_key_reads(elem);
+	switch (key)
+	{
+		case DATEOID:
+		case TIMESTAMPOID:
+			return BLOOM_READS_DATEORDER | BLOOM_READS_CLOCK;
+		case TIMESTAMPTZOID:
+		case TIMETZOID:
+			return BLOOM_READS_DATEORDER | BLOOM_READS_TIMEZONE | BLOOM_READS_CLOCK;
+		case TIMEOID:
+			return BLOOM_READS_CLOCK;
+		case INTERVALOID:
+			return BLOOM_READS_INTERVAL;
+		case MONEYOID:
+			return BLOOM_READS_LOCALE;
+		default:
+			return 0;
+	}
+}
+
+/* text against a filter of key type key: how it becomes a key */
+static BloomConv
+bloom_key_conv_text(BloomElemType *et, Oid s, uint32 key, bool add)
+{
+	if (key == RECORDOID || (key & BLOOM_KEY_ROW_FLAG))
+		bloom_key_mismatch(et, key, add,
+						   "Anonymous records have no text input: pass a ROW() of the columns' types.");
+	if (key == BPCHAROID)
+		return BLOOM_CONV_RTRIM;
+	if (key == VARCHAROID && s == BPCHAROID)
+		bloom_key_mismatch(et, key, add,
+						   "SQL compares character varying with character as character, ignoring trailing blanks, so one value equals keys with any number of them: cast the value to character varying or text to compare exactly.");
+	if (bloom_is_textlike(key))
+		return BLOOM_CONV_NONE;
+	if (bloom_key_reads(key) & BLOOM_READS_LOCALE)
+		bloom_key_mismatch(et, key, add,
+						   psprintf("Text is read as %s under the session's lc_monetary, while filter functions are immutable: cast the value to %s.",
+									format_type_be(key), format_type_be(key)));
+	return BLOOM_CONV_INPUT;
+}
+
+/* the plan for filters of this key type and hash id */
+static void
+bloom_key_plan(BloomElemType *et, uint32 key, uint8 hash_id, bool add)
+{
+	Oid			s = et->key_typid;
+	BloomConv	conv = BLOOM_CONV_NONE;
+	bool		row = (key & BLOOM_KEY_ROW_FLAG) != 0;
+
+	if (key != 0 && !bloom_key_same_bytes(s, key, hash_id))
+	{
+		if (!row && !SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(key)))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("filter key type %u is not a type of this server", key),
+					 errhint("Give the filter its key type with bf_set_key_type or cf_set_key_type.")));
+		if (bloom_is_textlike(s))
+			conv = bloom_key_conv_text(et, s, key, add);
+		else if (hash_id == BLOOM_HASH_MURMUR3_SEND)
+			bloom_key_mismatch(et, key, add,
+							   psprintf("Filters made by bloomfilter 1.1 or earlier (hash id 1) convert only text and integers: cast the value to %s.",
+										bloom_key_type_name(key)));
+		else if (et->kind == BLOOM_ELEM_ENUM ||
+				 (et->kind == BLOOM_ELEM_SEND && !et->send_is_canonical))
+			bloom_key_refuse(et);	/* citext, jsonb, ...: no equal form */
+		else if (row && et->kind == BLOOM_ELEM_RECORD)
+		{
+			conv = BLOOM_CONV_ROW;
+			et->row_nkeys = bloom_row_key_decode(key, et->row_keys);
+		}
+		else
+			conv = bloom_key_conv_for(et, s, key, add);
+	}
+	if (conv != BLOOM_CONV_NONE && conv != BLOOM_CONV_ROW)
+	{
+		et->conv_out = MemoryContextAlloc(et->mcxt, sizeof(BloomElemType));
+		bloom_elem_init(et->conv_out,
+						conv == BLOOM_CONV_RTRIM ? BPCHAROID : bloom_key_conv_out(conv, key),
+						et->collation, et->mcxt);
+	}
+	if (conv == BLOOM_CONV_INPUT)
+	{
+		Oid			input;
+
+		getTypeInputInfo(key, &input, &et->conv_ioparam);
+		fmgr_info_cxt(input, &et->conv_input, et->mcxt);
+		et->conv_settings = bloom_key_reads(key);
+	}
+	et->conv = conv;
+	et->plan_add = add;
+	et->refuse_enum = key != 0;
+	/* rows of a filter that does not record their columns' types */
+	et->refuse_untyped = key == RECORDOID && !add;
+	et->plan_key = key;
+	et->plan_hash_id = hash_id;
+}
+
+/*
+ * Time zones other than the session's to read text under: UTC and one whose
+ * offset is neither whole hours nor the same all year round.
+ */
+static pg_tz *
+bloom_key_zone(int i)
+{
+	static pg_tz *zones[2];
+
+	if (zones[i] == NULL)
+		zones[i] = pg_tzset(i == 0 ? "UTC" : "America/St_Johns");
+	return zones[i];
+}
+
+/* str read by et's key type under one choice of the settings it reads */
+static bool
+bloom_key_read_under(BloomElemType *et, char *str, int dateorder, pg_tz *zone,
+					 int intervalstyle, Datum *out)
+{
+	int			save_dateorder = DateOrder;
+	pg_tz	   *save_zone = session_timezone;
+	int			save_intervalstyle = IntervalStyle;
+	bool		ok = false;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		DateOrder = dateorder;
+		session_timezone = zone;
+		IntervalStyle = intervalstyle;
+#if PG_VERSION_NUM >= 160000
+		{
+			ErrorSaveContext escontext = {T_ErrorSaveContext};
+
+			ok = InputFunctionCallSafe(&et->conv_input, str, et->conv_ioparam, -1,
+									   (Node *) &escontext, out);
+		}
+#else
+		/*
+		 * Before 16, input functions have no soft errors.  The date and time
+		 * inputs raise theirs from plain parsing, holding no lock, buffer or
+		 * other resource, so the error can be caught and dropped here.
+		 */
+		PG_TRY();
+		{
+			*out = InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
+			ok = true;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(cxt);
+			FlushErrorState();
+		}
+		PG_END_TRY();
+#endif
+	}
+	PG_FINALLY();
+	{
+		DateOrder = save_dateorder;
+		session_timezone = save_zone;
+		IntervalStyle = save_intervalstyle;
+	}
+	PG_END_TRY();
+	(void) cxt;
+	return ok;
+}
+
+pg_noreturn static void
+bloom_key_unsettled(BloomElemType *et, const char *str, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("the text \"%s\" does not name one value of type %s in every session",
+					str, format_type_be(et->conv_out->typid)),
+			 errdetail("%s", detail),
+			 errhint("Write dates and timestamps in ISO 8601 form (2024-01-31, 2024-01-31 12:00:00+00), with an explicit offset for a timestamp with time zone, or cast the value to %s yourself.",
+					 format_type_be(et->conv_out->typid))));
+}
+
+/* whether str holds a word whose value moves with the clock */
+static bool
+bloom_key_has_clock_word(const char *str)
+{
+	static const char *const words[] = {"now", "today", "tomorrow", "yesterday"};
+	char	   *lower = asc_tolower(str, strlen(str));
+	bool		found = false;
+
+	for (int i = 0; i < lengthof(words) && !found; i++)
+		found = strstr(lower, words[i]) != NULL;
+	pfree(lower);
+	return found;
+}
+
+/*
+ * Text read by the key type's input function.  Dates and times read
+ * DateStyle's field order, TimeZone and IntervalStyle, while a filter's
+ * answer must not depend on the session (its functions are immutable, and
+ * a filter built in one session is probed in others).  So text is read
+ * again under other choices of each setting the type reads; unless every
+ * reading gives the session's value, the call is refused: '01/02/2024'
+ * (January or February), '2024-01-01 00:00' as a timestamp with time zone
+ * (midnight where?), 'today'.
+ *
+ * XXX Zone abbreviations follow timezone_abbreviations, which is not varied.
+ */
+static Datum
+bloom_key_read(BloomElemType *et, char *str)
+{
+	Datum		value = InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
+	uint8		reads = et->conv_settings;
+	static const int orders[] = {DATEORDER_YMD, DATEORDER_DMY, DATEORDER_MDY};
+	static const int styles[] = {INTSTYLE_POSTGRES, INTSTYLE_SQL_STANDARD};
+	int			norders = (reads & BLOOM_READS_DATEORDER) ? lengthof(orders) : 1;
+	int			nzones = (reads & BLOOM_READS_TIMEZONE) ? 2 : 1;
+	int			nstyles = (reads & BLOOM_READS_INTERVAL) ? lengthof(styles) : 1;
+
+	if (reads == 0)
+		return value;
+	if ((reads & BLOOM_READS_CLOCK) && bloom_key_has_clock_word(str))
+		bloom_key_unsettled(et, str, "It names a moment relative to the current time.");
+	for (int o = 0; o < norders; o++)
+		for (int z = 0; z < nzones; z++)
+			for (int i = 0; i < nstyles; i++)
+			{
+				Datum		other;
+
+				if (!bloom_key_read_under(et, str,
+										  (reads & BLOOM_READS_DATEORDER) ? orders[o] : DateOrder,
+										  (reads & BLOOM_READS_TIMEZONE) ? bloom_key_zone(z) : session_timezone,
+										  (reads & BLOOM_READS_INTERVAL) ? styles[i] : IntervalStyle,
+										  &other) ||
+					!datumIsEqual(value, other, et->conv_out->typbyval,
+								  et->conv_out->typlen))
+					bloom_key_unsettled(et, str,
+										"Under other DateStyle, TimeZone or IntervalStyle settings it names another value, or none.");
+			}
+	return value;
+}
+
+/* the characters of a text-like value, for an input function */
+static char *
+bloom_key_cstring(BloomElemType *et, Datum value)
+{
+	switch (et->kind)
+	{
+		case BLOOM_ELEM_NAME:
+			return NameStr(*DatumGetName(value));
+		case BLOOM_ELEM_CSTRING:
+			return DatumGetCString(value);
+		default:
+			return text_to_cstring(DatumGetTextPP(value));
+	}
+}
+
+static int64
+bloom_key_int(BloomElemType *et, Datum value)
+{
+	switch (et->kind)
+	{
+		case BLOOM_ELEM_INT2:
+			return DatumGetInt16(value);
+		case BLOOM_ELEM_INT4:
+			return DatumGetInt32(value);
+		default:
+			return DatumGetInt64(value);
+	}
+}
+
+/*
+ * A float against integer keys: SQL compares the two as float8, so a whole
+ * float below 2^53 equals exactly one integer, a fraction, NaN or an
+ * infinity none, and a whole float from 2^53 to 2^63 several (an error:
+ * no one hash finds them all); beyond, none.
+ */
+static bool
+bloom_key_float_int(BloomElemType *et, Datum value, Datum *out)
+{
+	double		d = et->kind == BLOOM_ELEM_FLOAT4 ?
+		(double) DatumGetFloat4(value) : DatumGetFloat8(value);
+
+	if (!isfinite(d) || d != trunc(d) || fabs(d) > BLOOM_FLOAT_INT8)
+		return false;
+	if (fabs(d) >= BLOOM_FLOAT_EXACT)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot look up the %s value %s among integer keys",
+						format_type_be(et->typid), float8out_internal(d)),
+				 errdetail("SQL compares integers with floats as float8, and from 2^53 on several integers equal the same float."),
+				 errhint("Cast the value to the filter's integer type, or to numeric.")));
+	*out = Int64GetDatum((int64) d);	/* -0.0 becomes 0 */
+	return true;
+}
+
+/* the date of a timestamp at midnight; none for any other time */
+static bool
+bloom_key_ts_date(Datum value, Datum *out)
+{
+	Timestamp	ts = DatumGetTimestamp(value);
+
+	if (TIMESTAMP_IS_NOBEGIN(ts) || TIMESTAMP_IS_NOEND(ts))
+	{
+		DateADT		d;
+
+		if (TIMESTAMP_IS_NOBEGIN(ts))
+			DATE_NOBEGIN(d);
+		else
+			DATE_NOEND(d);
+		*out = DateADTGetDatum(d);
+		return true;
+	}
+	/* both count from 2000-01-01 */
+	if (ts % USECS_PER_DAY != 0)
+		return false;
+	*out = DateADTGetDatum((DateADT) (ts / USECS_PER_DAY));
+	return true;
+}
+
+/* a date's midnight; none for a date beyond the timestamps */
+static bool
+bloom_key_date_ts(Datum value, Datum *out)
+{
+	int			overflow = 0;
+	Timestamp	ts = date2timestamp_opt_overflow(DatumGetDateADT(value), &overflow);
+
+	if (overflow != 0)
+		return false;
+	*out = TimestampGetDatum(ts);
+	return true;
+}
+
+/* value as a key of the planned type; false when none equals it */
+static bool
+bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
+{
+	int64		i;
+
+	switch (et->conv)
+	{
+		case BLOOM_CONV_NONE:
+			*out = value;
+			return true;
+		case BLOOM_CONV_INPUT:
+			*out = bloom_key_read(et, bloom_key_cstring(et, value));
+			return true;
+		case BLOOM_CONV_RTRIM:
+			*out = et->kind == BLOOM_ELEM_TEXT ? value :
+				CStringGetTextDatum(bloom_key_cstring(et, value));
+			return true;
+		case BLOOM_CONV_ROW:
+			break;				/* bloom_key_hash_planned hashes rows */
+		case BLOOM_CONV_NUMERIC_INT:
+			if (!bloom_numeric_as_int64(value, &i))
+				return false;
+			*out = Int64GetDatum(i);
+			return true;
+		case BLOOM_CONV_FLOAT_INT:
+			return bloom_key_float_int(et, value, out);
+		case BLOOM_CONV_TO_FLOAT8:
+			*out = et->kind == BLOOM_ELEM_NUMERIC ?
+				DirectFunctionCall1(numeric_float8, value) :
+				Float8GetDatum((double) bloom_key_int(et, value));
+			return true;
+		case BLOOM_CONV_TS_DATE:
+			return bloom_key_ts_date(value, out);
+		case BLOOM_CONV_DATE_TS:
+			return bloom_key_date_ts(value, out);
+		case BLOOM_CONV_INT_OID:
+			*out = ObjectIdGetDatum((Oid) (uint32) bloom_key_int(et, value));
+			return true;
+		case BLOOM_CONV_INT8_OID:
+			i = bloom_key_int(et, value);
+			*out = ObjectIdGetDatum((Oid) i);
+			return i >= 0 && i <= (int64) PG_UINT32_MAX;
+		case BLOOM_CONV_OID_INT4:
+			*out = Int32GetDatum((int32) DatumGetObjectId(value));
+			return true;
+		case BLOOM_CONV_OID_INT8:
+			*out = Int64GetDatum((int64) DatumGetObjectId(value));
+			return true;
+	}
+	return false;
+}
+
+static bool
+bloom_key_hash_planned(BloomElemType *et, Datum value, BloomHashParams hp,
+					   BloomHash *h)
+{
+	Datum		key;
+
+	if (et->conv == BLOOM_CONV_ROW)
+		return bloom_elem_hash_row_keyed(et, value, hp, et->row_keys, et->row_nkeys,
+										 et->plan_add, h);
+	if (!bloom_key_convert(et, value, &key))
+		return false;
+	*h = bloom_elem_hash(et->conv == BLOOM_CONV_NONE ? et : et->conv_out, key, hp);
+	return true;
+}
+
+/*
+ * One column of a row as a key of type key (a filter's row column, or an
+ * index column): the value to hash into *out, and the type that hashes it
+ * into *out_et; false when no key of that type equals it.  col keeps the
+ * plan, as a call site's element type does.
+ */
+bool
+bloom_key_column(BloomElemType *col, Datum value, uint32 key, uint8 hash_id,
+				 bool add, Datum *out, BloomElemType **out_et)
+{
+	if (col->plan_key != key || col->plan_hash_id != hash_id)
+		bloom_key_plan(col, key, hash_id, add);
+	*out_et = col->conv == BLOOM_CONV_NONE ? col : col->conv_out;
+	return bloom_key_convert(col, value, out);
+}
+
+/* bloom_key_hash when the plan is not made yet or converts */
+bool
+bloom_key_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+					uint8 hash_id, BloomHash *h)
+{
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
+
+	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
+		bloom_key_plan(et, hp.key_type, hp.hash_id, false);
+	return bloom_key_hash_planned(et, value, hp, h);
+}
+
+/* bloom_key_hash_add when the plan is not made yet or converts */
+BloomHash
+bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type,
+						uint8 hash_id)
+{
+	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
+	BloomHash	h;
+
+	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
+		bloom_key_plan(et, hp.key_type, hp.hash_id, true);
+	if (!bloom_key_hash_planned(et, value, hp, &h))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot add this value of type %s to a filter of %s keys",
+						format_type_be(et->typid), bloom_key_type_name(hp.key_type)),
+				 errdetail("No value of type %s equals it, so the filter could never find it.",
+						   bloom_key_type_name(hp.key_type)),
+				 errhint("Cast the value to %s yourself, deciding how to round it.",
+						 bloom_key_type_name(hp.key_type))));
+	return h;
+}
+
+/*
+ * The key type of the union, intersection or merge of two filters: the
+ * common one, that of the typed operand if the other is untyped and empty,
+ * and untyped (answering as 1.2 did) if either is a value made by 1.2.
+ */
+uint32
+bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *what)
+{
+	if (a == b)
+		return a;
+	/* an empty filter of rows of unknown columns takes the other's */
+	if ((a == 0 || (a == RECORDOID && (b & BLOOM_KEY_ROW_FLAG))) && a_empty)
+		return b;
+	if ((b == 0 || (b == RECORDOID && (a & BLOOM_KEY_ROW_FLAG))) && b_empty)
+		return a;
+	if (a == 0 || b == 0)
+		return 0;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot %s filters of different key types", what),
+			 errdetail("The first filter holds keys of type %s; the second of type %s.",
+					   bloom_key_type_name(a), bloom_key_type_name(b)),
+			 errhint("Filters of integer keys can be given one integer type with bf_set_key_type or cf_set_key_type; others must be rebuilt.")));
+}
+
+/*
+ * bf_set_key_type and cf_set_key_type: the key type a filter is given.  An
+ * untyped filter takes any (the caller asserts what its keys were), as does
+ * one whose key type this server does not know; a typed one changes only
+ * among types that hash alike.
+ */
+uint32
+bloom_key_reset(uint32 current, Oid typid, const char *what)
+{
+	uint32		key = bloom_key_type_arg(typid);
+
+	if (current == 0 || current == key || (bloom_is_int(current) && bloom_is_int(key)) ||
+		(current == RECORDOID && (key & BLOOM_KEY_ROW_FLAG)) ||
+		((current & BLOOM_KEY_ROW_FLAG) && key == RECORDOID) ||
+		(!(current & BLOOM_KEY_ROW_FLAG) &&
+		 !SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(current))))
+		return key;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot change the key type of a %s from %s to %s",
+					what, bloom_key_type_name(current), bloom_key_type_name(key)),
+			 errdetail("Its keys were hashed as %s; only smallint, integer and bigint keys hash alike.",
+					   bloom_key_type_name(current)),
+			 errhint("Rebuild the filter from its keys.")));
+}
+
+/* the expression of argument argno of the call, or NULL if unknown */
+static Node *
+bloom_call_arg(FunctionCallInfo fcinfo, int argno)
+{
+	Node	   *expr = fcinfo->flinfo->fn_expr;
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	List	   *args;
+
+	/* a transition function: its argument argno is the aggregate's argno - 1 */
+	if (aggref != NULL)
+	{
+		if (argno < 1 || argno > list_length(aggref->args))
+			return NULL;
+		return (Node *) ((TargetEntry *) list_nth(aggref->args, argno - 1))->expr;
+	}
+	if (expr == NULL)
+		return NULL;
+	if (IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	else
+		return NULL;
+	return argno < list_length(args) ? list_nth(args, argno) : NULL;
+}
+
+/*
+ * A text argument that is a value of another type (citext, ...) relabelled
+ * as text by an implicit binary cast: refused.  Its type's equality is not
+ * that of text, so hashing the characters would miss equal values.
+ */
+void
+bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno, Oid typid)
+{
+	Node	   *arg;
+	Oid			inner;
+
+	if (!bloom_is_textlike(getBaseType(typid)))
+		return;
+	arg = bloom_call_arg(fcinfo, argno);
+	if (arg == NULL || !IsA(arg, RelabelType) ||
+		((RelabelType *) arg)->relabelformat != COERCE_IMPLICIT_CAST)
+		return;
+	inner = getBaseType(exprType((Node *) ((RelabelType *) arg)->arg));
+	if (bloom_is_textlike(inner) || inner == UNKNOWNOID)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("bloom filters cannot hash values of type %s", format_type_be(inner)),
+			 errdetail("The value reached a text argument through an implicit cast, and values its type calls equal can differ as text, so a filter could miss one."),
+			 errhint("Cast the value to text explicitly after normalizing it, for example lower(x)::text.")));
+}
+
+/*
+ * bf_shard(element, nshards) given a string that is a constant or a
+ * parameter: refused.  An untyped parameter takes its type from its first
+ * use in the statement, so in "bf_contains(bf, $1) ... bf_shard($1, 8)" the
+ * filter check makes it text and the shard would hash the text '5' where
+ * the table was sharded by the bigint 5; a custom plan then shows it as a
+ * text constant, no different from one the user wrote.  Naming the key
+ * type (bf_shard($1, 8, 'bigint'), or 'text' for text keys) settles it.
+ */
+void
+bloom_check_shard_text(FunctionCallInfo fcinfo, Oid typid)
+{
+	Node	   *arg;
+
+	if (!bloom_is_textlike(bloom_key_type_of(typid)))
+		return;
+	arg = bloom_call_arg(fcinfo, 0);
+	while (arg != NULL && IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	if (arg == NULL ||
+		!(IsA(arg, Const) || (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+			 errmsg("bf_shard needs the key type of a string constant or parameter"),
+			 errdetail("A parameter's type can come from another use of it in the statement, such as bf_contains(bf, $1), which makes it text even where the shards hold bigint keys."),
+			 errhint("Name the key type: bf_shard($1, 8, 'bigint'), or bf_shard($1, 8, 'text') for text keys.")));
 }

@@ -171,7 +171,7 @@ bloom_elem_hash(BloomElemType *et, Datum value, BloomHashParams hp)
 	}
 }
 
-/* ---- typed filters: bloomfilter_key.c ---- */
+/* ---- typed filters: the second half of keys.c ---- */
 
 extern Oid	bloom_key_type_of(Oid typid);
 extern Oid	bloom_key_type_arg(Oid typid);
