@@ -111,7 +111,7 @@ bloom_am_corrupt(Relation index, BlockNumber blkno, const char *detail)
 			 errmsg("index \"%s\" contains a corrupted page at block %u",
 					RelationGetRelationName(index), blkno),
 			 errdetail("%s", detail),
-			 errhint("Please REINDEX it.")));
+			 errhint("Rebuild the index with REINDEX.")));
 }
 
 /* the special space every page of ours has; the page's kind must match */

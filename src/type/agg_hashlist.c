@@ -278,7 +278,8 @@ bloom_union_check_hash(const BloomHeader *a, const BloomHeader *b)
 	if (a->seed != b->seed || a->hash_id != b->hash_id)
 		bloom_shape_error(a, b, false);
 	return bloom_key_combine(a->key_type, a->bits_set == 0,
-							 b->key_type, b->bits_set == 0, "unite");
+							 b->key_type, b->bits_set == 0,
+							 gettext_noop("cannot unite filters of different key types"));
 }
 
 /*

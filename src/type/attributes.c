@@ -108,7 +108,8 @@ bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 
 	kind->copy(PG_GETARG_DATUM(0), &val);
 	kind->set_key_type(&val, bloom_key_reset(kind->hash_params(&val).key_type,
-											 PG_GETARG_OID(1), kind->noun));
+											 PG_GETARG_OID(1),
+											 kind->set_key_type_msg));
 	kind->finish(&val);
 	PG_RETURN_DATUM(bloom_value_datum(&val));
 }

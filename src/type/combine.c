@@ -44,8 +44,7 @@ bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a, const BloomVa
 	kind->describe(&db, b);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_EXCEPTION),
-			 errmsg("cannot %s %ss of different shape",
-					intersect ? "intersect" : kind->union_verb, kind->noun),
+			 errmsg("%s", _(intersect ? kind->shape_intersect_msg : kind->shape_union_msg)),
 			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
 			 errhint("%s", kind->shape_hint(a, b))));
 	pg_unreachable();

@@ -107,7 +107,7 @@ bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf, size_t len, int 
 	if (problem != NULL)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid %s value", kind->noun),
+				 errmsg("%s", _(kind->invalid_value_msg)),
 				 errdetail_internal("%s", problem)));
 	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
 	SET_VARSIZE(result, VARHDRSZ + len);

@@ -1611,9 +1611,11 @@ bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_
  * The key type of the union, intersection or merge of two filters: the
  * common one, that of the typed operand if the other is untyped and empty,
  * and untyped (answering as 1.2 did) if either is a value made by 1.2.
+ * message is the whole error for two typed filters, as the caller names the
+ * operation ("cannot union filters of different key types").
  */
 uint32
-bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *what)
+bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *message)
 {
 	if (a == b)
 		return a;
@@ -1626,7 +1628,7 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *wh
 		return 0;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("cannot %s filters of different key types", what),
+			 errmsg("%s", _(message)),
 			 errdetail("The first filter holds keys of type %s; the second of type %s.",
 					   bloom_key_type_name(a), bloom_key_type_name(b)),
 			 errhint("Filters of integer keys can be given one integer type with bf_set_key_type or cf_set_key_type; others must be rebuilt.")));
@@ -1636,10 +1638,11 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *wh
  * bf_set_key_type and cf_set_key_type: the key type a filter is given.  An
  * untyped filter takes any (the caller asserts what its keys were), as does
  * one whose key type this server does not know; a typed one changes only
- * among types that hash alike.
+ * among types that hash alike.  message is the error, which names the
+ * filter's kind, with a %s for each key type.
  */
 uint32
-bloom_key_reset(uint32 current, Oid typid, const char *what)
+bloom_key_reset(uint32 current, Oid typid, const char *message)
 {
 	uint32		key = bloom_key_type_arg(typid);
 
@@ -1651,8 +1654,7 @@ bloom_key_reset(uint32 current, Oid typid, const char *what)
 		return key;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("cannot change the key type of a %s from %s to %s",
-					what, bloom_key_type_name(current), bloom_key_type_name(key)),
+			 errmsg(message, bloom_key_type_name(current), bloom_key_type_name(key)),
 			 errdetail("Its keys were hashed as %s; only smallint, integer and bigint keys hash alike.",
 					   bloom_key_type_name(current)),
 			 errhint("Rebuild the filter from its keys.")));

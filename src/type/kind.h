@@ -94,8 +94,19 @@ typedef struct BloomFacts
 struct BloomKind
 {
 	const char *type_name;		/* the SQL type, in literal errors */
-	const char *noun;			/* "bloom filter", in messages */
-	const char *union_verb;		/* what a union is called: "union", "merge" */
+
+	/*
+	 * Messages that name the kind, each a whole sentence (gettext_noop in
+	 * the entry), because a translator cannot inflect a noun or a verb put
+	 * in with %s: a value that fails validation; operands of different
+	 * shape, of a union (what the kind calls one: bloomfilter's union,
+	 * cuckoofilter's merge) and of an intersection; and a refused change of
+	 * key type, whose two %s are the key types.
+	 */
+	const char *invalid_value_msg;
+	const char *shape_union_msg;
+	const char *shape_intersect_msg;
+	const char *set_key_type_msg;
 
 	/*
 	 * bf_create and cf_create: NULL in their first create_nstrict arguments

@@ -363,7 +363,9 @@ bloom_kind_check_combine(const BloomValue *a, const BloomValue *b, bool intersec
 	}
 	key_type = bloom_key_combine(va->hdr.key_type, va->hdr.bits_set == 0,
 								 vb->hdr.key_type, vb->hdr.bits_set == 0,
-								 intersect ? "intersect" : "union");
+								 intersect ?
+								 gettext_noop("cannot intersect filters of different key types") :
+								 gettext_noop("cannot union filters of different key types"));
 	bloom_check_shape(&va->hdr, &vb->hdr, intersect);
 	return key_type;
 }
@@ -538,8 +540,10 @@ bloom_kind_facts(Datum d, BloomFacts *facts)
 
 const BloomKind bloomfilter_kind = {
 	.type_name = "bloomfilter",
-	.noun = "bloom filter",
-	.union_verb = "union",
+	.invalid_value_msg = gettext_noop("invalid bloom filter value"),
+	.shape_union_msg = gettext_noop("cannot union bloom filters of different shape"),
+	.shape_intersect_msg = gettext_noop("cannot intersect bloom filters of different shape"),
+	.set_key_type_msg = gettext_noop("cannot change the key type of a bloom filter from %s to %s"),
 	.create_nstrict = 5,
 	.create_key_arg = 5,
 	.open = bloom_kind_open,

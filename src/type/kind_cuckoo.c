@@ -402,7 +402,8 @@ cf_kind_check_combine(const BloomValue *a, const BloomValue *b, bool intersect)
 	if (!cuckoo_same_shape(va, vb))
 		bloom_kind_shape_error(&cuckoofilter_kind, a, b, false);
 	return bloom_key_combine(va->hdr.key_type, va->hdr.items == 0,
-							 vb->hdr.key_type, vb->hdr.items == 0, "merge");
+							 vb->hdr.key_type, vb->hdr.items == 0,
+							 gettext_noop("cannot merge filters of different key types"));
 }
 
 static bool
@@ -511,8 +512,11 @@ cf_kind_facts(Datum d, BloomFacts *facts)
 
 const BloomKind cuckoofilter_kind = {
 	.type_name = "cuckoofilter",
-	.noun = "cuckoo filter",
-	.union_verb = "merge",
+	.invalid_value_msg = gettext_noop("invalid cuckoo filter value"),
+	.shape_union_msg = gettext_noop("cannot merge cuckoo filters of different shape"),
+	/* check_combine refuses an intersection before shapes are compared */
+	.shape_intersect_msg = gettext_noop("cannot intersect cuckoo filters of different shape"),
+	.set_key_type_msg = gettext_noop("cannot change the key type of a cuckoo filter from %s to %s"),
 	.create_nstrict = 3,
 	.create_key_arg = 3,
 	.open = cf_kind_open,

@@ -38,8 +38,10 @@ const char *
 bloom_kind_problem(const BloomKind *kind)
 {
 	BLOOM_KIND_NEEDS(kind, type_name);
-	BLOOM_KIND_NEEDS(kind, noun);
-	BLOOM_KIND_NEEDS(kind, union_verb);
+	BLOOM_KIND_NEEDS(kind, invalid_value_msg);
+	BLOOM_KIND_NEEDS(kind, shape_union_msg);
+	BLOOM_KIND_NEEDS(kind, shape_intersect_msg);
+	BLOOM_KIND_NEEDS(kind, set_key_type_msg);
 	if (kind->create_nstrict < 2 || kind->create_key_arg < kind->create_nstrict)
 		return "create_nstrict";
 	BLOOM_KIND_NEEDS(kind, open);
