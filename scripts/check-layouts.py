@@ -38,8 +38,10 @@ ALLOWED = {
         ({'scalable_check_payload'}, "a scalable filter's sub-filters are stored as blocked512 filters"),
     ('type/agg_bloom.c', 'BLOOM_LAYOUT_BLOCKED512'):
         ({'bloom_agg_start'}, 'bf_agg(element, capacity, error_rate) makes a plain filter'),
-    ('am/handler.c', 'BLOOM_LAYOUT_BLOCKED512'):
-        ({'bloom_am_read_meta', 'bloom_am_size'}, "the index's metapage and pages hold a blocked512 filter"),
+    ('am/pages.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        ({'bloom_am_read_meta'}, "the index's metapage and pages hold a blocked512 filter"),
+    ('am/build.c', 'BLOOM_LAYOUT_BLOCKED512'):
+        ({'bloom_am_size'}, "the index's build makes a blocked512 filter"),
     ('type/kind_bloom.c', 'BLOOM_LAYOUT_BLOCKED512'):
         ({'bloom_create_untyped', 'bloom_new_scalable'},
          "bf_create's forms of 1.0 make a plain filter, and bloom_new_scalable "

@@ -22,6 +22,7 @@
 
 #include "postgres.h"
 
+#include "access/amapi.h"
 #include "access/itup.h"
 #include "storage/buf.h"
 #include "storage/bufpage.h"
@@ -113,17 +114,32 @@ typedef struct BloomAmKeyTypes
 	BloomElemType cols[FLEXIBLE_ARRAY_MEMBER];
 } BloomAmKeyTypes;
 
-/* bloomfilter_am.c */
+/* handler.c: the handler and the options */
+extern int64 bloom_am_capacity_option(const BloomAmOptions *opts);
+
+/* build.c */
+extern IndexBuildResult *bloom_am_build(Relation heap, Relation index,
+										IndexInfo *indexInfo);
+extern void bloom_am_buildempty(Relation index);
+
+/* insert.c: keys and inserts */
 extern BloomAmKeyTypes *bloom_am_key_types(Relation index, MemoryContext cxt);
 extern bool bloom_am_key_hash(BloomAmKeyTypes *keys, const Datum *values,
 							  const bool *isnull, const BloomHeader *hdr,
 							  BloomHash *h);
+extern void bloom_am_check_hashable(BloomElemType *et);
+extern bool bloom_am_insert(Relation index, Datum *values, bool *isnull,
+							ItemPointer ht_ctid, Relation heap,
+							IndexUniqueCheck checkUnique, bool indexUnchanged,
+							IndexInfo *indexInfo);
+
+/* pages.c */
+extern void bloom_am_read_meta(Relation index, BloomAmMetaCache *mc);
 extern bool bloom_am_is_ours(Relation index);
 extern const BloomAmMetaCache *bloom_am_meta(Relation index);
 extern void bloom_am_check_data_page(Relation index, Page page, BlockNumber blkno);
 extern Buffer bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h,
 								  int mode, uint8 **block);
-extern void bloom_am_check_hashable(BloomElemType *et);
 
 static inline BlockNumber
 bloom_am_page_of(uint64 block)
