@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * unit_sizing.c
- *	  The fast sizing of bloom_sizing.c must give exactly the shapes the
+ *	  The fast sizing of core/sizing.c must give exactly the shapes the
  *	  original exhaustive search gives.
  *
  * Stored filters record their shape, and filters created with the same

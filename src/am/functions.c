@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_am_func.c
+ * functions.c
  *	  SQL functions that read a bloomfilter index: bf_index_contains,
  *	  bf_index_contains_all, bf_index_filter and bf_index_info.
  *
- * The planner never scans a bloomfilter index (bloomfilter_am.c), so these
+ * The planner never scans a bloomfilter index (am/handler.c), so these
  * are how a query asks it.  Each opens the index as an index scan would
  * (the table locked first, then the index, both AccessShareLock) and checks
  * that the caller may read what the filter reveals, which keys the table
@@ -14,11 +14,11 @@
  * one data page.
  *
  * A probe key of a one-column index is converted to the column's type by
- * the typed-key rules (bloomfilter_key.c), as a filter of that key type
+ * the typed-key rules (type/keys.c), as a filter of that key type
  * converts it; each column of a row for a multi-column index by the
  * simpler rules of bloom_am_key_datum.
  *
- * src/bloomfilter_am_func.c
+ * src/am/functions.c
  *
  *-------------------------------------------------------------------------
  */
@@ -250,7 +250,7 @@ bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
 /*
  * The hash of a probe key of type keytype, as the build hashed keys; false
  * when no key of the column's type equals it.  The key is converted as a
- * filter whose key type is the column's converts it (bloomfilter_key.c:
+ * filter whose key type is the column's converts it (type/keys.c:
  * text read by the column type's input, integers, numerics and floats,
  * dates and timestamps, oids as SQL compares them; 42804 where that is
  * ambiguous or session-dependent); a row for several columns column by
@@ -409,7 +409,7 @@ bloom_am_snapshot(Relation index)
 	}
 	hdr.bits_set = bloom_popcount(payload, nblocks * BLOOM_BLOCK_BYTES);
 
-	/* the key type a filter of the same keys records (bloomfilter_key.c) */
+	/* the key type a filter of the same keys records (type/keys.c) */
 	hdr.key_type = bloom_am_key_type(index);
 	bloom_set_header(bf, &hdr);
 	return bf;

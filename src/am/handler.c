@@ -12,14 +12,14 @@
  * The filter.  The build sizes a blocked512 filter exactly as
  * bf_create(capacity, error_rate) does (seed 0, hash id 2) and adds every
  * key with the same canonical bytes and hash as the bloomfilter type
- * (bloomfilter_elem.c); a key of several columns hashes as ROW(a, b, ...)
+ * (type/keys.c); a key of several columns hashes as ROW(a, b, ...)
  * would.  So a snapshot (bf_index_filter) is byte for byte the value
  * bf_add_all would make of the same keys, and the type's functions answer
  * for it as the index does.  NULL keys of a one-column index are skipped,
  * as the aggregates skip NULL elements; a multi-column key is a row, which
  * is never NULL, and its NULL columns hash as a row's do.
  *
- * Pages (bloomfilter_am.h): a metapage, written once by the build, then the
+ * Pages (am/index.h): a metapage, written once by the build, then the
  * filter's 64-byte blocks, 127 to an 8 kB page.  An insert hashes the key,
  * locks the one data page holding the key's block and sets k bits there,
  * logged as a generic WAL record of that block (bloom_am_log_block), which
@@ -32,7 +32,7 @@
  * What the access method does not do.  It has no scans: no strategies, no
  * amgettuple or amgetbitmap, and a cost estimate no plan could accept, so
  * the planner never uses it; keys are checked through the SQL functions of
- * bloomfilter_am_func.c.  A Bloom filter cannot forget a key, so VACUUM
+ * am/functions.c.  A Bloom filter cannot forget a key, so VACUUM
  * removes nothing (it reports the index's size) and a deleted row's key
  * stays until REINDEX, which bf_index_info says when to run.  CREATE INDEX
  * CONCURRENTLY's validation pass, finding no entries, adds every row again:

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_am.h
+ * index.h
  *	  The bloomfilter index access method: its pages, its metapage, and what
- *	  the access method (bloomfilter_am.c) and the SQL functions that read an
- *	  index (bloomfilter_am_func.c) share.
+ *	  the access method (am/handler.c) and the SQL functions that read an
+ *	  index (am/functions.c) share.
  *
- * An index is one filter of layout blocked512 (bloom_blocked.c) over the
+ * An index is one filter of layout blocked512 (core/blocked.c) over the
  * key of every row.  Block 0 is the metapage: the filter's 48-byte header,
  * encoded exactly as a bloomfilter value's, and what the build chose.  The
  * filter's 64-byte blocks follow on data pages 1..n, BLOOM_AM_BLOCKS_PER_PAGE
@@ -13,7 +13,7 @@
  * page 1 + b / BLOOM_AM_BLOCKS_PER_PAGE.  The data pages, concatenated, are
  * the payload of a bloomfilter value, so a snapshot is a copy.
  *
- * src/bloomfilter_am.h
+ * src/am/index.h
  *
  *-------------------------------------------------------------------------
  */

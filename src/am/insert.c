@@ -23,7 +23,7 @@
 /* ---- keys ---- */
 
 /*
- * Types the filter cannot hash so that equal values match (bloomfilter_elem.c
+ * Types the filter cannot hash so that equal values match (type/keys.c
  * refuses them when hashing) are refused when the index is created, not at
  * the first row.
  */

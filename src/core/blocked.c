@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_blocked.c
+ * blocked.c
  *	  Layout 1, "blocked512": the bits of the plain Bloom filter.
  *
  * The payload is nbits / 8 bytes, grouped into 64-byte blocks.  An
@@ -20,11 +20,11 @@
  * fetches the header and a single block by TOAST slices.
  *
  * Why distinct bits: with them the false-positive rate has an exact model
- * (bloom_model_fpp in bloom_sizing.c), which sizing uses.  The standard
+ * (bloom_model_fpp in core/sizing.c), which sizing uses.  The standard
  * optimum for an unblocked filter is m = -n ln p / (ln 2)^2 bits; the blocked
  * layout needs a few percent more, the price of touching a single cache line.
  *
- * src/bloom_blocked.c
+ * src/core/blocked.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_blocked.h
+ * blocked.h
  *	  Layout 1, "blocked512": k distinct bits of an element in one 64-byte
  *	  block.  The primitives are inline here because the per-row paths (the
  *	  aggregate's adds, checks of a cached filter) and the unit tests use
  *	  them directly; everything else reaches them through the layout table.
  *
- * src/bloom_blocked.h
+ * src/core/blocked.h
  *
  *-------------------------------------------------------------------------
  */
@@ -17,13 +17,13 @@
 
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 
-/* layouts 2 and 3 build on the blocked cells: bloom_counting.c, bloom_scalable.c */
+/* layouts 2 and 3 build on the blocked cells: core/counting.c, core/scalable.c */
 extern bool bloom_scalable_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 								  uint32_t seed, uint32_t expansion, uint64_t *payload_bytes);
 extern void bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
 extern uint64_t bloom_scalable_take(BloomHeader *hdr, uint8_t *payload,
 									const BloomHash *hashes, size_t n);
-/* layout 4, an unsized aggregate's hashes (bloom_hashes.c): its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
+/* layout 4, an unsized aggregate's hashes (core/hashlist.c): its payload: a 16-byte prefix, then h1 and h2 (LE) of each hash */
 #define BLOOM_HASHES_PREFIX		16
 #define BLOOM_HASHES_CELL		16
 
@@ -71,7 +71,7 @@ typedef struct BloomMask
 
 /*
  * The element's bits inside its block: the one definition of the sequence
- * described at the top of bloom_core.c.  Each call of bloom_draw_next
+ * described at the top of core/header.c.  Each call of bloom_draw_next
  * returns the next bit number not drawn before for this element, or -1 once
  * k have been drawn.  The draw count is bounded so that no input can loop;
  * real hashes never reach the bound.

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_counting.c
+ * counting.c
  *	  Layout 2, "counting4": a counting Bloom filter of 4-bit counters,
  *	  which can forget an element it was given.
  *
- * The cells are those of the blocked layout (bloom_blocked.c): the same
+ * The cells are those of the blocked layout (core/blocked.c): the same
  * block for an element, the same k distinct cell numbers 0..511 drawn from
  * the same sequence, so sizing, the false-positive model and every estimate
  * are the plain filter's, with "counter non-zero" for "bit set".  Each cell
@@ -31,7 +31,7 @@
  * keeps its exact sizing; a one-line block of 128 counters would need a
  * model of its own.
  *
- * src/bloom_counting.c
+ * src/core/counting.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_cuckoo.c
+ * cuckoo.c
  *	  The cuckoofilter type's core: a cuckoo filter (Fan, Andersen, Kaminsky
  *	  and Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom",
  *	  CoNEXT 2014) that grows by sub-filters, in plain C.
@@ -11,7 +11,7 @@
  * or "possibly".
  *
  * Hashing.  Elements become canonical bytes exactly as for bloomfilter
- * (bloomfilter_elem.c, hash id 2) and are hashed with MurmurHash3 x64_128
+ * (type/keys.c, hash id 2) and are hashed with MurmurHash3 x64_128
  * seeded with the filter's seed: h1 and h2.  In a sub-filter of n buckets
  * and f-bit fingerprints:
  *
@@ -153,7 +153,7 @@
  * format's, so new filters may not take seeds 1 to 8 (cf_create refuses
  * them); stored values with such a seed answer as they always did.
  *
- * src/bloom_cuckoo.c
+ * src/core/cuckoo.c
  *
  *-------------------------------------------------------------------------
  */
@@ -887,7 +887,7 @@ cuckoo_contains(const CuckooView *v, BloomHash h)
 	return false;
 }
 
-/* ---- checks of a stored value by spans (bloomfilter_probe.c) ---- */
+/* ---- checks of a stored value by spans (type/probe.c) ---- */
 
 /*
  * The directory: each sub-filter's descriptor, whose place the sizes of

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_cuckoo.h
+ * cuckoo.h
  *	  Server-independent core of the cuckoofilter type: the stored header,
  *	  sub-filters, sizing, validation, adds, deletes, checks and merges.
  *
  * Nothing here includes PostgreSQL headers, so the unit tests, fuzzers and
- * benchmarks link it alone.  bloom_cuckoo.c has the design notes.
+ * benchmarks link it alone.  core/cuckoo.c has the design notes.
  *
- * src/bloom_cuckoo.h
+ * src/core/cuckoo.h
  *
  *-------------------------------------------------------------------------
  */
@@ -21,7 +21,7 @@
 #define CUCKOO_VERSION			1
 #define CUCKOO_SUB_HEADER_SIZE	24
 
-/* where each header field starts (the table in bloom_cuckoo.c, docs/format.md) */
+/* where each header field starts (the table in core/cuckoo.c, docs/format.md) */
 #define CUCKOO_OFF_MAGIC		0
 #define CUCKOO_OFF_VERSION		4
 #define CUCKOO_OFF_HASH_ID		5
@@ -43,7 +43,7 @@
 /* fingerprint bits any valid sub-filter may have (1.2 made 3 and up) */
 #define CUCKOO_MIN_FP_BITS		2
 #define CUCKOO_MAX_FP_BITS		32
-/* the fewest bits sizing gives a new sub-filter (bloom_cuckoo.c: why) */
+/* the fewest bits sizing gives a new sub-filter (core/cuckoo.c: why) */
 #define CUCKOO_FLOOR_FP_BITS	7
 #define CUCKOO_MAX_SUBFILTERS	64
 /* kicks per insertion before a sub-filter counts as full */
@@ -164,7 +164,7 @@ extern bool cuckoo_contains(const CuckooView *v, BloomHash h);
 extern uint64_t cuckoo_count(const CuckooView *v, BloomHash h);
 
 /*
- * Checks by the spans they read (bloom_core.h: BloomDir), as the layouts of
+ * Checks by the spans they read (core/header.h: BloomDir), as the layouts of
  * bloomfilter make them: the directory walk over the sub-filters'
  * descriptors (offsets after the 48-byte header; dir->payload_len set to
  * the value's length less the header), the two buckets of each sub-filter

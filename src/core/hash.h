@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_hash.h
+ * hash.h
  *	  Element hashing of the bloomfilter type: MurmurHash3 x64_128 through
  *	  libmurmurhash, with inline fast paths for 8- and 16-byte keys.
  *
@@ -28,7 +28,7 @@
  *
  * Nothing here includes PostgreSQL headers.
  *
- * src/bloom_hash.h
+ * src/core/hash.h
  *
  *-------------------------------------------------------------------------
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_hashes.c
+ * hashlist.c
  *	  Layout 4, "hashes": the element hashes an unsized aggregate has seen,
  *	  kept as they are until the aggregate knows how many there are.
  *
@@ -34,7 +34,7 @@
  * XXX A check scans the cells, which is fine for the rare value of this
  * layout that leaves an aggregate, and slow for a large one.
  *
- * src/bloom_hashes.c
+ * src/core/hashlist.c
  *
  *-------------------------------------------------------------------------
  */
@@ -257,7 +257,7 @@ hashes_same_shape(const BloomHeader *a, const BloomHeader *b)
 /*
  * Union into dst's free cells, skipping hashes dst holds; false if they do
  * not fit, or for an intersection.  The server never comes here (it adds
- * one list to the other, growing: bloomfilter_state.c); the table's other
+ * one list to the other, growing: type/agg_state.c); the table's other
  * users (the fuzzers) do.
  */
 static bool

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_core.c
+ * header.c
  *	  Stored header, validation, the table of layouts, what the layouts
  *	  built of blocks share (their spans, their cells' header check), sizing
  *	  and base64 of the bloomfilter type.
@@ -11,7 +11,7 @@
  * in the unit tests and under the fuzzers.
  *
  * Hashing.  The caller reduces each element to canonical bytes (the rules
- * depend on the SQL type and on the filter's hash id: bloomfilter_elem.c)
+ * depend on the SQL type and on the filter's hash id: type/keys.c)
  * and hashes them with MurmurHash3 x64_128 from libmurmurhash, seeded with
  * the filter's 32-bit seed.  The two 64-bit output words are h1 and h2.
  * Both are used in full; no step truncates to 32 bits.
@@ -33,10 +33,10 @@
  *
  * A stored value is forever: a change to hashing or to the meaning of the
  * payload gets a new hash or layout id, and the old ids keep their code.
- * Layouts plug in through BloomLayout (bloom_core.h); validation checks the
+ * Layouts plug in through BloomLayout (core/header.h); validation checks the
  * fields every layout shares here and hands the rest to the layout.
  *
- * Sizing lives in bloom_sizing.c.
+ * Sizing lives in core/sizing.c.
  *
  * Limits.  A filter holds at most BLOOM_MAX_BYTES, so that its base64 text
  * form still fits in a 1 GB allocation and pg_dump can write it.  Error rates
@@ -44,7 +44,7 @@
  * reach them at a sensible size.  Input paths accept any rate in (0, 1) in a
  * header, since the rate is descriptive: answers never depend on it.
  *
- * src/bloom_core.c
+ * src/core/header.c
  *
  *-------------------------------------------------------------------------
  */
@@ -118,10 +118,10 @@ void		(*bloom_interrupt_hook) (void) = NULL;
  * here (scripts/check-layouts.sh), so each layout is its declaration and
  * its entry.  The unit tests build the core with a toy layout as well.
  */
-extern const BloomLayout bloom_blocked_layout;	/* bloom_blocked.c */
-extern const BloomLayout bloom_counting_layout; /* bloom_counting.c */
-extern const BloomLayout bloom_scalable_layout; /* bloom_scalable.c */
-extern const BloomLayout bloom_hashes_layout;	/* bloom_hashes.c */
+extern const BloomLayout bloom_blocked_layout;	/* core/blocked.c */
+extern const BloomLayout bloom_counting_layout; /* core/counting.c */
+extern const BloomLayout bloom_scalable_layout; /* core/scalable.c */
+extern const BloomLayout bloom_hashes_layout;	/* core/hashlist.c */
 #ifdef BLOOM_TOY_LAYOUT
 extern const BloomLayout bloom_toy_layout;	/* test/unit_layout_toy.c */
 #endif
@@ -529,7 +529,7 @@ bloom_same_shape(const BloomHeader *a, const BloomHeader *b)
 		bloom_layout_for(a->layout)->same_shape(a, b);
 }
 
-/* ---- sizing: see bloom_sizing.c ---- */
+/* ---- sizing: see core/sizing.c ---- */
 
 /* ---- base64 ---- */
 

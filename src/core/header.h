@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_core.h
+ * header.h
  *	  Server-independent core of the bloomfilter extension: the stored
  *	  header, hashing, validation, sizing, base64, and the table of layouts
  *	  through which everything that touches a filter's payload goes.
  *
  * Nothing here includes PostgreSQL headers, so the unit tests, fuzzers and
- * benchmarks can link the core on its own.  bloom_core.c has the design
- * notes; each layout has a file of its own (bloom_blocked.c for layout 1).
+ * benchmarks can link the core on its own.  core/header.c has the design
+ * notes; each layout has a file of its own (core/blocked.c for layout 1).
  *
- * src/bloom_core.h
+ * src/core/header.h
  *
  *-------------------------------------------------------------------------
  */
@@ -28,7 +28,7 @@
 #define BLOOM_MAGIC				0x464D4C42	/* "BLMF" read as LE uint32 */
 #define BLOOM_VERSION			1
 
-/* where each header field starts (the table in bloom_core.c, docs/format.md) */
+/* where each header field starts (the table in core/header.c, docs/format.md) */
 #define BLOOM_OFF_MAGIC			0
 #define BLOOM_OFF_VERSION		4
 #define BLOOM_OFF_LAYOUT		5
@@ -52,7 +52,7 @@
 
 /*
  * The smallest first sub-filter of the scalable filter that a list of
- * hashes becomes (bloom_hashes.c): 1,000 elements, as bf_agg(element) of
+ * hashes becomes (core/hashlist.c): 1,000 elements, as bf_agg(element) of
  * release 1.2 started, so that a small group's filter can still grow a
  * long way.
  */
@@ -61,7 +61,7 @@
 /*
  * Hash ids (header byte 6).  Both hash with MurmurHash3 x64_128; they
  * differ in the canonical bytes an element of a given SQL type becomes
- * (bloomfilter_elem.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
+ * (type/keys.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
  * SQL-equal values hash equal and is what new filters get.
  */
 #define BLOOM_HASH_MURMUR3_SEND	1
@@ -329,7 +329,7 @@ typedef int (*BloomAnswerFn) (const BloomDir *dir, const uint8_t *const *spans,
  * the entry what the layout can do and how to show it, not its id (named
  * only where it is the format something makes: scripts/check-layouts.py).  A
  * new layout is a new file defining one of these plus its id and its line
- * in bloom_layouts[] (bloom_core.c); bloom_layout_problem says what an
+ * in bloom_layouts[] (core/header.c); bloom_layout_problem says what an
  * entry lacks, and test/unit_layout.c adds a layout that way.
  *
  * Shapes are compared by same_shape before combine is called; add, combine
@@ -375,7 +375,7 @@ typedef struct BloomLayout
 
 	/*
 	 * How a check reads the payload, so that a stored value can be checked
-	 * by fetching only what it needs (bloomfilter_probe.c: TOAST chunks).
+	 * by fetching only what it needs (type/probe.c: TOAST chunks).
 	 * dir_next walks the value's directory (BloomDir): called first with
 	 * piece NULL, then with the bytes of each piece it named in *next, it
 	 * records the parts checks look into and names the next piece (next->len

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_scalable.c
+ * scalable.c
  *	  Layout 3, "scalable": a chain of plain filters that grows as elements
  *	  arrive, keeping the compound false-positive rate under the request.
  *
- * Sub-filter i is a complete blocked filter (layout 1, bloom_blocked.c)
+ * Sub-filter i is a complete blocked filter (layout 1, core/blocked.c)
  * sized for capacity * expansion^i elements at error_rate / 2^(i+1), so
  * that however many sub-filters there are, their rates sum to less than
  * error_rate.  Elements go into the last sub-filter; when it holds its
@@ -35,7 +35,7 @@
  * union can repair an overfilled one.  There is no intersection: an
  * element both hold can sit in different sub-filters of each.
  *
- * src/bloom_scalable.c
+ * src/core/scalable.c
  *
  *-------------------------------------------------------------------------
  */
@@ -497,7 +497,7 @@ scalable_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t
  * Every one of n hashes into the last sub-filter, however full it gets;
  * returns the items it holds then.  For a filter whose first sub-filter
  * was sized for an estimate of how many distinct elements are coming (a
- * list of hashes becoming a filter, bloom_hashes.c): the caller checks the
+ * list of hashes becoming a filter, core/hashlist.c): the caller checks the
  * count against the capacity, since the estimate can be a little short.
  */
 uint64_t

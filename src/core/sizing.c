@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_sizing.c
+ * sizing.c
  *	  How many blocks, and how many bits per element, a filter gets.
  *
  * The model.  A probe picks a block; the number j of elements in it is
@@ -57,7 +57,7 @@
  * -march=native) could round them differently, from each other and from
  * the default x86-64 build; the unit test would show it.
  *
- * src/bloom_sizing.c
+ * src/core/sizing.c
  *
  *-------------------------------------------------------------------------
  */

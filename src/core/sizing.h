@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_sizing.h
+ * sizing.h
  *	  Sizing of a blocked Bloom filter: the exact false-positive model and
  *	  the choice of blocks and k for a capacity and an error rate.
  *
- * Plain C without server headers, like bloom_core.h.  See bloom_sizing.c.
+ * Plain C without server headers, like core/header.h.  See core/sizing.c.
  *
- * src/bloom_sizing.h
+ * src/core/sizing.h
  *
  *-------------------------------------------------------------------------
  */

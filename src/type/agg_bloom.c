@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_agg.c
+ * agg_bloom.c
  *	  bf_agg: building a filter from rows.
  *
  * The aggregate's state type is bloomfilter itself, not internal, so that
  * engines which ship partial aggregates between nodes as text (Citus) can
  * run it distributed, and so that bf_union can serve as the combine
  * function of parallel plans.  Inside one backend the state is the expanded
- * form of bloomfilter_datum.h, which batches the adds.
+ * form of type/value.h, which batches the adds.
  *
- * src/bloomfilter_agg.c
+ * src/type/agg_bloom.c
  *
  *-------------------------------------------------------------------------
  */
@@ -35,7 +35,7 @@ typedef struct BloomAggCache
 /*
  * bf_agg(element) with no sizing: the elements' hashes, then a scalable
  * filter at 1% sized for them that doubles if it grows afterwards
- * (bloomfilter_hashes.c).
+ * (type/agg_hashlist.c).
  */
 #define BLOOM_AGG_DEFAULT_RATE		0.01
 #define BLOOM_AGG_DEFAULT_EXPANSION	2

@@ -1,19 +1,19 @@
 /*-------------------------------------------------------------------------
  *
- * cuckoofilter_agg.c
+ * agg_cuckoo.c
  *	  cf_agg: building a cuckoo filter from rows.
  *
  * The state type is cuckoofilter itself (not internal), so engines that
  * ship partial aggregates as text (Citus) can run it distributed, and
  * cf_merge is the combine function of parallel plans.  From a group's
- * first row the state is an expanded object (bloomfilter_state.c, as
+ * first row the state is an expanded object (type/agg_state.c, as
  * bf_agg's) holding the flat value and its open view: the executor keeps
  * it without a copy, a row costs a hash and one cuckoo insertion, and
  * growth (a new sub-filter) reallocates the value in place.  The final
  * function hands the result over flat, so that what reads it (a table, a
  * second use in the query, a sort, a client) does not flatten it again.
  *
- * src/cuckoofilter_agg.c
+ * src/type/agg_cuckoo.c
  *
  *-------------------------------------------------------------------------
  */

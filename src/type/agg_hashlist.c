@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_hashes.c
+ * agg_hashlist.c
  *	  bf_agg(element) with no sizing: the element hashes kept until the
  *	  end, a filter sized for them, and the unions that keep them.
  *
  * The state of bf_agg(element) is a list of element hashes (layout 4,
- * bloom_hashes.c), 16 bytes an element, up to a memory bound.  Its final
+ * core/hashlist.c), 16 bytes an element, up to a memory bound.  Its final
  * function builds a scalable filter whose first sub-filter is sized for the
  * distinct count, so the result is within a sixth of a filter sized for the
  * final count (the first sub-filter's rate is half the requested one, so
@@ -25,7 +25,7 @@
  * 2-4 times a sized filter, and the union of two settled partial states is
  * refused with an error if it would exceed the rate (bloom_check_union_rate).
  *
- * src/bloomfilter_hashes.c
+ * src/type/agg_hashlist.c
  *
  *-------------------------------------------------------------------------
  */

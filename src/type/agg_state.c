@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_state.c
+ * agg_state.c
  *	  The aggregates' state, for both filter types: an expanded object in a
  *	  context of its own under the aggregate's, recognised by its methods,
  *	  returned read-write so that the executor keeps it without a copy, and
@@ -10,7 +10,7 @@
  *	  (ownership of the state, the result handed over flat, partial states
  *	  of parallel plans).
  *
- * src/bloomfilter_state.c
+ * src/type/agg_state.c
  *
  *-------------------------------------------------------------------------
  */
@@ -138,7 +138,7 @@ bloom_state_grow(BloomState *s)
 /*
  * n hashes into the state, growing it when its layout must.  A list of
  * hashes grows up to its bound, and past it becomes a filter
- * (bloomfilter_hashes.c).
+ * (type/agg_hashlist.c).
  */
 void
 bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)

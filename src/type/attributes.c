@@ -1,17 +1,17 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_op.c
+ * attributes.c
  *	  SQL entry points of bloomfilter that are not changes, combinations,
- *	  I/O, info or checks (bloomfilter_change.c, bloomfilter_combine.c,
- *	  bloomfilter_io.c, bloomfilter_json.c, bloomfilter_probe.c):
+ *	  I/O, info or checks (type/change.c, type/combine.c,
+ *	  type/io.c, type/jsonb.c, type/probe.c):
  *	  comparison and introspection; and what both types share of these
  *	  (the key type, the rate).
  *
- * These functions know neither how a value is stored (bloomfilter_datum.c,
- * bloomfilter_probe.c) nor how its payload is laid out: they ask the
- * filter's kind (bloomfilter_kind.h).
+ * These functions know neither how a value is stored (type/value.c,
+ * type/probe.c) nor how its payload is laid out: they ask the
+ * filter's kind (type/kind.h).
  *
- * src/bloomfilter_op.c
+ * src/type/attributes.c
  *
  *-------------------------------------------------------------------------
  */

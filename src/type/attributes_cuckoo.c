@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * cuckoofilter_op.c
+ * attributes_cuckoo.c
  *	  SQL entry points of the cuckoofilter type that are not changes,
- *	  merges, I/O, info or checks (bloomfilter_change.c,
- *	  bloomfilter_combine.c, bloomfilter_io.c, bloomfilter_json.c,
- *	  bloomfilter_probe.c, shared with bloomfilter): introspection.
+ *	  merges, I/O, info or checks (type/change.c,
+ *	  type/combine.c, type/io.c, type/jsonb.c,
+ *	  type/probe.c, shared with bloomfilter): introspection.
  *
- * src/cuckoofilter_op.c
+ * src/type/attributes_cuckoo.c
  *
  *-------------------------------------------------------------------------
  */

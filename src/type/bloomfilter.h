@@ -4,9 +4,9 @@
  *	  The bloomfilter varlena type: the stored struct and its accessors.
  *
  * How a value is read, written, cached and held by an aggregate is
- * bloomfilter_datum.h's business; this header only says what the bytes are.
+ * type/value.h's business; this header only says what the bytes are.
  *
- * src/bloomfilter.h
+ * src/type/bloomfilter.h
  *
  *-------------------------------------------------------------------------
  */
@@ -21,7 +21,7 @@
 
 /*
  * On disk: the varlena length word, the 48-byte little-endian header of
- * bloom_core.c, then the layout's payload.  There is no padding, and no
+ * core/header.c, then the layout's payload.  There is no padding, and no
  * field is read through a cast of this struct: bloom_header_decode does it.
  */
 typedef struct BloomFilter

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_change.c
+ * change.c
  *	  New filters and changes to them, for every filter kind: create, add,
  *	  add unless present, remove, and the forms that take an array.
  *
- * One path per change, generic over the kind (bloomfilter_kind.h); the SQL
+ * One path per change, generic over the kind (type/kind.h); the SQL
  * functions of both types are wrappers that pass theirs.  A change works
  * on a copy, so arguments are never modified.  Where what the kind looks
  * at first tells that the change would leave the value as it is (an
@@ -13,7 +13,7 @@
  * a copy.  Hashes are applied in batches, so that the per-element loop
  * makes no call through the table.
  *
- * src/bloomfilter_change.c
+ * src/type/change.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,19 +1,19 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_combine.c
+ * combine.c
  *	  Unions, intersections and merges of two filters of one kind, and the
  *	  error that operands of different shape raise.
  *
- * One path, generic over the kind (bloomfilter_kind.h): bf_union,
+ * One path, generic over the kind (type/kind.h): bf_union,
  * bf_intersect and cf_merge are wrappers that pass theirs.  Operands that
  * cannot be combined are refused from what the kind reads first (headers,
  * or the front of a cuckoo filter), before either is copied whole.  In an
  * aggregate (bf_union_agg's transition, the combine step of a parallel
  * plan) the first operand is the aggregate's state and is changed in
  * place; elsewhere the result is a copy.  The unsized aggregate's lists of
- * hashes are bloomfilter's own special case (bloomfilter_hashes.c).
+ * hashes are bloomfilter's own special case (type/agg_hashlist.c).
  *
- * src/bloomfilter_combine.c
+ * src/type/combine.c
  *
  *-------------------------------------------------------------------------
  */

@@ -8,7 +8,7 @@
  * terms; each entry here supplies them to older servers, naming the release
  * that changed.  `make check-versions` builds and tests every version.
  *
- * src/compat.h
+ * src/type/compat.h
  *
  *-------------------------------------------------------------------------
  */
@@ -51,7 +51,7 @@
 
 /*
  * 16's soft input errors are handled where they are reported:
- * BLOOM_INPUT_ERROR in bloomfilter_io.c (errsave on 16+, ereport on 15).
+ * BLOOM_INPUT_ERROR in type/io.c (errsave on 16+, ereport on 15).
  */
 
 #endif							/* BLOOM_COMPAT_H */

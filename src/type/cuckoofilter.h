@@ -2,16 +2,16 @@
  *
  * cuckoofilter.h
  *	  The cuckoofilter varlena type and what its kind entry
- *	  (cuckoofilter_kind.c) offers the rest of the glue: reading a datum,
+ *	  (type/kind_cuckoo.c) offers the rest of the glue: reading a datum,
  *	  writable copies, new filters, adds that grow the value, the
  *	  aggregate's state.
  *
  * On disk a cuckoofilter is the varlena length word followed by the bytes
- * of bloom_cuckoo.c (48-byte header, then the sub-filters), with no
+ * of core/cuckoo.c (48-byte header, then the sub-filters), with no
  * padding; nothing reads it through a struct cast.  The core reads every
  * field byte-wise, so a short (1-byte) varlena header needs no copy.
  *
- * src/cuckoofilter.h
+ * src/type/cuckoofilter.h
  *
  *-------------------------------------------------------------------------
  */
@@ -32,7 +32,7 @@ typedef struct varlena CuckooFilter;
 #define CUCKOOFILTER_BYTES(cf)		((uint8 *) VARDATA(cf))
 
 /*
- * What cuckoofilter's kind (cuckoofilter_kind.c) offers the rest of its
+ * What cuckoofilter's kind (type/kind_cuckoo.c) offers the rest of its
  * glue: a read-only view of any form of a value (validated against its
  * length), its bytes alone (not checked), a writable copy in the current
  * memory context opened into v, a new, empty filter (its parameters checked
@@ -51,7 +51,7 @@ extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
 
 /*
- * cf_agg's state (bloomfilter_state.c): an expanded object holding the
+ * cf_agg's state (type/agg_state.c): an expanded object holding the
  * flat value, grown in place, its open view, and what element hashing
  * reads of its header.
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_io.c
+ * io.c
  *	  Text and binary I/O of both filter types and their casts from bytea.
  *
  * For every kind the binary form is the stored form without its varlena
@@ -9,7 +9,7 @@
  * (bloom_validate, cuckoo_validate), so a value that is in a table is
  * always well formed.
  *
- * src/bloomfilter_io.c
+ * src/type/io.c
  *
  *-------------------------------------------------------------------------
  */

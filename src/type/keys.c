@@ -7,7 +7,7 @@
  * The hash of an element must not depend on the build, the platform or the
  * session, or a stored filter would start answering "absent" for elements it
  * holds.  So every type is reduced to bytes defined independently of memory
- * layout, and those bytes are hashed (bloom_core.h).  Two sets of rules
+ * layout, and those bytes are hashed (core/header.h).  Two sets of rules
  * exist, chosen by the filter's hash id; both share the common cases:
  *
  *	- int2, int4, int8: widened to int8, 8 bytes little-endian, so a column
@@ -33,7 +33,7 @@
  *	  NaN as 0x7FF8000000000000;
  *	- enums: the label's bytes (only in untyped filters, made by 1.2: a
  *	  typed filter refuses enums, whose labels can be renamed;
- *	  bloomfilter_key.c);
+ *	  type/keys.c);
  *	- interval: the 16-byte little-endian count of microseconds its
  *	  comparison uses (a month is 30 days, a day 24 hours);
  *	- inet and cidr: the send output with the is-cidr byte zeroed;
@@ -780,7 +780,7 @@ bloom_elem_hash_row(BloomElemType *cols, int ncols, const Datum *values,
 /*
  * The hash of a row as a key of a filter whose rows' columns have key types
  * keys (a row signature, or an index's columns): each column converted to
- * its key type as a key of a typed filter is (bloomfilter_key.c), then
+ * its key type as a key of a typed filter is (type/keys.c), then
  * hashed as a record of those columns is.  False when some column equals no
  * key of its type; a row of another number of columns is refused.
  */

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_elem.h
+ * keys.h
  *	  Canonical bytes and hash of an element of any SQL type, for a filter
  *	  of a given hash id.
  *
- * src/bloomfilter_elem.h
+ * src/type/keys.h
  *
  *-------------------------------------------------------------------------
  */
@@ -49,7 +49,7 @@ typedef enum BloomElemKind
 
 /*
  * How a value of the call site's type becomes a key of a typed filter's key
- * type (bloomfilter_key.c), as SQL would compare the two.
+ * type (type/keys.c), as SQL would compare the two.
  */
 typedef enum BloomConv
 {
@@ -91,7 +91,7 @@ struct BloomElemType
 	BloomElemType *rec_cols;
 	MemoryContext rec_mcxt;		/* rec_cols and below; reset on a change */
 
-	/* the key type a filter records for this type (bloomfilter_key.c) */
+	/* the key type a filter records for this type (type/keys.c) */
 	Oid			key_typid;
 	/* the plan for filters of key type plan_key and hash id plan_hash_id */
 	uint32		plan_key;

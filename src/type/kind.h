@@ -1,20 +1,20 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_kind.h
+ * kind.h
  *	  The table of operations every filter kind implements (BloomKind), the
  *	  handle of a value opened through it (BloomValue), and the generic glue
  *	  above it: one change path, one combine path, one I/O path, info and
  *	  introspection for both types.
  *
- * A kind is a filter type: bloomfilter, whose entry (bloomfilter_kind.c)
- * goes on through the layout table of bloom_core.h, and cuckoofilter, whose
- * entry (cuckoofilter_kind.c) calls the cuckoo core.  Those two files are
+ * A kind is a filter type: bloomfilter, whose entry (type/kind_bloom.c)
+ * goes on through the layout table of core/header.h, and cuckoofilter, whose
+ * entry (type/kind_cuckoo.c) calls the cuckoo core.  Those two files are
  * the only glue that calls a layout's callbacks or the cuckoo core, but
- * for the stored reads of checks (bloomfilter_probe.c, beside their only
+ * for the stored reads of checks (type/probe.c, beside their only
  * callers; scripts/check-kinds.py); everything above asks the table, and the SQL
  * functions of both types are thin wrappers that pass their kind.
  *
- * src/bloomfilter_kind.h
+ * src/type/kind.h
  *
  *-------------------------------------------------------------------------
  */
@@ -52,7 +52,7 @@ typedef struct BloomValue
 	}			v;
 } BloomValue;
 
-/* A value opened for checks (bloomfilter_probe.c). */
+/* A value opened for checks (type/probe.c). */
 typedef struct BloomOpened
 {
 	const BloomKind *kind;
@@ -79,7 +79,7 @@ typedef struct BloomCreateArgs
 	FunctionCallInfo fcinfo;	/* for the kind's own options */
 } BloomCreateArgs;
 
-/* what the planner knows of a filter (bloomfilter_support.c) */
+/* what the planner knows of a filter (type/planner.c) */
 typedef struct BloomFacts
 {
 	double		fpp;			/* false-positive rate at its fill */
@@ -116,7 +116,7 @@ struct BloomKind
 	int			create_key_arg;
 
 	/*
-	 * ---- checks of stored values (bloomfilter_probe.c) ----
+	 * ---- checks of stored values (type/probe.c) ----
 	 *
 	 * open: decode the header (the first BLOOM_HEADER_SIZE bytes at front)
 	 * and check it against len, the value's length; set o's header, hashing
@@ -212,7 +212,7 @@ extern const BloomKind cuckoofilter_kind;
 
 /*
  * The kinds' stored-read operations (open, dir_next, dir_predict), defined
- * in bloomfilter_probe.c beside the checks that are their only callers, so
+ * in type/probe.c beside the checks that are their only callers, so
  * that a check does not pass through a kind's file as well.
  */
 extern void bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len);
@@ -236,7 +236,7 @@ bloom_value_datum(const BloomValue *val)
 
 /* ---- the generic glue (one module per concern) ---- */
 
-/* bloomfilter_change.c: create, add, add_nx, remove, and their array forms */
+/* type/change.c: create, add, add_nx, remove, and their array forms */
 typedef enum BloomChange
 {
 	BLOOM_CHANGE_ADD,
@@ -250,13 +250,13 @@ extern Datum bloom_change_one(FunctionCallInfo fcinfo, const BloomKind *kind,
 extern Datum bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind,
 							  bool remove);
 
-/* bloomfilter_combine.c: union, intersection, merge, and shape errors */
+/* type/combine.c: union, intersection, merge, and shape errors */
 extern Datum bloom_combine_kind(FunctionCallInfo fcinfo, const BloomKind *kind,
 								bool intersect);
 pg_noreturn extern void bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a,
 											   const BloomValue *b, bool intersect);
 
-/* bloomfilter_io.c: text and binary I/O, the bytea cast */
+/* type/io.c: text and binary I/O, the bytea cast */
 extern struct varlena *bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf,
 											  size_t len, int sqlstate);
 

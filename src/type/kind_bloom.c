@@ -1,20 +1,20 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_kind.c
+ * kind_bloom.c
  *	  The bloomfilter kind: its entry in the table of filter kinds
- *	  (bloomfilter_kind.h), which goes on through the layout table of
- *	  bloom_core.h, and what that needs: new values of each layout, adds
+ *	  (type/kind.h), which goes on through the layout table of
+ *	  core/header.h, and what that needs: new values of each layout, adds
  *	  that grow, removals, unions and intersections, shape errors and
  *	  their text, bf_info's members, the planner's facts.
  *
- * Outside the aggregate's own state (bloomfilter_state.c,
- * bloomfilter_hashes.c) and the stored reads of checks
- * (bloomfilter_probe.c), this is the only glue that calls a layout's
+ * Outside the aggregate's own state (type/agg_state.c,
+ * type/agg_hashlist.c) and the stored reads of checks
+ * (type/probe.c), this is the only glue that calls a layout's
  * callbacks (scripts/check-kinds.py).  A bloomfilter's opened header is
  * written back into its value by the changes and by finish; a change
  * that has no hash to apply leaves the bytes as they were.
  *
- * src/bloomfilter_kind.c
+ * src/type/kind_bloom.c
  *
  *-------------------------------------------------------------------------
  */
@@ -29,7 +29,7 @@
 /*
  * ---- checks of stored values ----
  *
- * open, dir_next and dir_predict are bloomfilter_probe.c's, beside the
+ * open, dir_next and dir_predict are type/probe.c's, beside the
  * checks that are their only callers.
  */
 

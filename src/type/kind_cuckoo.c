@@ -1,23 +1,23 @@
 /*-------------------------------------------------------------------------
  *
- * cuckoofilter_kind.c
+ * kind_cuckoo.c
  *	  The cuckoofilter kind: its entry in the table of filter kinds
- *	  (bloomfilter_kind.h), which calls the cuckoo core (bloom_cuckoo.c),
+ *	  (type/kind.h), which calls the cuckoo core (core/cuckoo.c),
  *	  and what that needs: reading the forms of a value, writable copies,
  *	  new filters, adds that grow, deletes, merges, shape errors, cf_info's
  *	  members, the planner's facts.
  *
  * A cuckoofilter is flat in every form; cf_agg's state is an expanded
- * object holding the flat value (bloomfilter_state.c).  Every read checks
+ * object holding the flat value (type/agg_state.c).  Every read checks
  * the header and the sub-filter directory against the length first
  * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
  * validation on input raises XX001 instead of sending a read past its end.
  * A cuckoo filter's view writes through to its bytes, so finish has
  * nothing left to write.  This is the only glue that calls the cuckoo core
- * but for the stored reads of checks (bloomfilter_probe.c;
+ * but for the stored reads of checks (type/probe.c;
  * scripts/check-kinds.py).
  *
- * src/cuckoofilter_kind.c
+ * src/type/kind_cuckoo.c
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +39,7 @@ cf_report_corrupt(CuckooCheck check)
 /*
  * ---- checks of stored values ----
  *
- * open, dir_next and dir_predict are bloomfilter_probe.c's, beside the
+ * open, dir_next and dir_predict are type/probe.c's, beside the
  * checks that are their only callers.
  */
 

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter.c
+ * module.c
  *	  The module: its magic block, what loading it sets up, and the check
  *	  that every filter kind's entry is complete.
  *
- * src/bloomfilter.c
+ * src/type/module.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_create.c
+ * params.c
  *	  The checks of the parameters of new filters of either type (capacity,
  *	  rate, seed, expansion), with the errors users see.  Each kind sizes
- *	  and makes its filters itself (bloomfilter_kind.c,
- *	  cuckoofilter_kind.c).
+ *	  and makes its filters itself (type/kind_bloom.c,
+ *	  type/kind_cuckoo.c).
  *
- * src/bloomfilter_create.c
+ * src/type/params.c
  *
  *-------------------------------------------------------------------------
  */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_support.c
+ * planner.c
  *	  What the planner knows about checks of both filter types: the
  *	  selectivity of bf_contains(filter, x), cf_contains(filter, x),
  *	  filter @> x and x <@ filter, and their cost.
@@ -52,7 +52,7 @@
  * two more per sub-filter, which the cost does not see).  The one-time
  * read of a stored value is not charged; the planner cannot know its size.
  *
- * src/bloomfilter_support.c
+ * src/type/planner.c
  *
  *-------------------------------------------------------------------------
  */
@@ -79,7 +79,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_support);
 PG_FUNCTION_INFO_V1(bloomfilter_contsel);
 PG_FUNCTION_INFO_V1(bloomfilter_contjoinsel);
 
-/* the input functions that recognize our types (bloomfilter_io.c) */
+/* the input functions that recognize our types (type/io.c) */
 extern PGDLLEXPORT Datum bloomfilter_in(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum cuckoofilter_in(PG_FUNCTION_ARGS);
 
@@ -136,7 +136,7 @@ static const FilterKind filter_kinds[] = {
  * first, and a conversion can raise (text read by the key type's input, a
  * type the filter refuses) where the query itself would not: other clauses
  * may keep such values from ever reaching the check.  Both types hash
- * elements alike (bloomfilter_elem.c), so one rule serves both.
+ * elements alike (type/keys.c), so one rule serves both.
  */
 static bool
 bloom_stats_hash_as_is(const BloomFacts *facts, Oid column_type)

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_probe.c
+ * probe.c
  *	  Checks of elements against a filter argument of either type, from
  *	  the SQL functions down to the kind: one element (bf_contains,
  *	  bf_count, cf_contains, cf_count and their operators) or many at once
@@ -8,16 +8,16 @@
  *	  stored values.
  *
  * Both types are checked the same way, through the table of operations
- * per kind (BloomKind, bloomfilter_kind.h): bloomfilter's goes on through
+ * per kind (BloomKind, type/kind.h): bloomfilter's goes on through
  * its layout table, cuckoofilter's to its core.  A check opens the value's header, walks its
  * directory (the parts checks look into: a plain filter's cells, each
  * sub-filter of a scalable or cuckoo filter) and asks for the spans an
  * element maps to (a block per part; two buckets per cuckoo sub-filter);
- * the kind answers from those bytes.  bloom_core.h says more.
+ * the kind answers from those bytes.  core/header.h says more.
  *
  * A single check of an out-of-line value not seen before by the call site
  * reads only what it needs, in two scans of the TOAST index
- * (bloomfilter_toast.c): the first chunk (the header, and with it the first
+ * (type/toast.c): the first chunk (the header, and with it the first
  * pieces of a directory), then the chunks of the element's spans, with
  * those of the further directory pieces, whose places the kind predicts
  * from its shapes (a prediction that fails costs a scan more per piece,
@@ -29,14 +29,14 @@
  * hash and a cache line or a few.  Values are recognised by their TOAST
  * pointer (relation, value OID, sizes), which names one immutable value.
  *
- * A check passes through few files: this one, bloomfilter_toast.c for a
+ * A check passes through few files: this one, type/toast.c for a
  * stored value's chunks, and the kind's core (the layout's file and
- * bloom_core.c, or bloom_cuckoo.c); bench/check_path.sh keeps it so.
- * Element hashing is bloomfilter's (bloomfilter_elem.h) for both types, so
+ * core/header.c, or core/cuckoo.c); bench/check_path.sh keeps it so.
+ * Element hashing is bloomfilter's (type/keys.h) for both types, so
  * an element matches in a cuckoofilter exactly when it would in a
  * bloomfilter of hash id 2.
  *
- * src/bloomfilter_probe.c
+ * src/type/probe.c
  *
  *-------------------------------------------------------------------------
  */
@@ -59,7 +59,7 @@ StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
  * ---- the kinds' stored reads ----
  *
  * The open, dir_next and dir_predict members of both kind entries: here
- * rather than in bloomfilter_kind.c and cuckoofilter_kind.c because the
+ * rather than in type/kind_bloom.c and type/kind_cuckoo.c because the
  * checks below are their only callers, and a check should not pass through
  * a kind's file for a few lines each (scripts/check-kinds.py allows these
  * calls of the layouts' callbacks and the cuckoo core).

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_shard.c
+ * shard.c
  *	  Sharded filters: which shard an element belongs to, how many shards a
  *	  capacity needs, and the capacity each shard is built for.
  *
@@ -16,7 +16,7 @@
  *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8, 'bigint');
  *
  * The key_type form converts the key as a filter of that key type converts
- * a probe (bloomfilter_key.c), so an untyped parameter ('5') lands in the
+ * a probe (type/keys.c), so an untyped parameter ('5') lands in the
  * shard of the key it names.  1.2's bf_shard(text, integer) hashed such a
  * parameter as text; 1.3 renames it, so that an untyped key without a
  * key_type is an error asking for a cast.
@@ -48,7 +48,7 @@
  * hash id 2 and the seed (not BLOOM_HASH_CURRENT, which a later release may
  * move on); sql/shard.sql pins values.
  *
- * src/bloomfilter_shard.c
+ * src/type/shard.c
  *
  *-------------------------------------------------------------------------
  */

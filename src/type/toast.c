@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_toast.c
+ * toast.c
  *	  Chunks of an out-of-line value, fetched by their numbers, for the
- *	  checks that read only what they need (bloomfilter_probe.c).
+ *	  checks that read only what they need (type/probe.c).
  *
  * PostgreSQL reads a slice of a stored value with one scan of the TOAST
  * index per slice, over a range of chunk numbers.  A check that needs a few
@@ -31,7 +31,7 @@
  * A reader holds the chunks fetched so far for one check, so that the
  * pieces of a value's directory and the spans after it are fetched once.
  *
- * src/bloomfilter_toast.c
+ * src/type/toast.c
  *
  *-------------------------------------------------------------------------
  */

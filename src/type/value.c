@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_datum.c
+ * value.c
  *	  The forms of a value and how each is read and written: a
  *	  bloomfilter's header, slices and whole value; the bytes, the front
  *	  and private copies of a value of either type.
@@ -8,15 +8,15 @@
  * A filter reaches a function in one of four forms: in line (possibly with
  * a short header), out of line uncompressed (the type's default storage is
  * EXTERNAL), out of line or in line compressed (if someone changed the
- * storage), or as the aggregate's expanded state (bloomfilter_state.c).
- * This file, bloomfilter_probe.c and bloomfilter_state.c (which knows its
+ * storage), or as the aggregate's expanded state (type/agg_state.c).
+ * This file, type/probe.c and type/agg_state.c (which knows its
  * own expanded state) are the only ones that tell them apart.
  *
  * Reading is where the time goes: a filter of ten million elements is 12 MB
  * of TOAST.  So reading comes in three depths.  The header alone (for
  * introspection) is a 48-byte slice of an out-of-line value; the spans a
  * check needs come from the TOAST chunks they lie in, fetched in one index
- * scan (bloomfilter_probe.c, bloomfilter_toast.c); only what has to see the
+ * scan (type/probe.c, type/toast.c); only what has to see the
  * whole payload (unions, estimates, output) reads the whole value.
  *
  * Every read checks the header against the value's length first (O(1)), so
@@ -25,7 +25,7 @@
  * datum it read: the expanded state is flattened into a copy, with its
  * pending hashes applied to the copy.
  *
- * src/bloomfilter_datum.c
+ * src/type/value.c
  *
  *-------------------------------------------------------------------------
  */

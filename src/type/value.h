@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloomfilter_datum.h
+ * value.h
  *	  Every form a bloomfilter value takes in the server, behind one
  *	  interface: reading a datum (header only, the spans a check needs by
  *	  TOAST chunks, the whole value, the per-query probe cache of either
@@ -8,7 +8,7 @@
  *	  copies), the aggregate's expanded state, and the checks of shapes and
  *	  parameters.  The SQL entry points never look at a varlena's form.
  *
- * src/bloomfilter_datum.h
+ * src/type/value.h
  *
  *-------------------------------------------------------------------------
  */
@@ -51,7 +51,7 @@ pg_noreturn extern void bloom_report_corrupt(BloomCheck check);
 /*
  * Decode a header and check it against the value's total length.  Inline,
  * as bloom_is_sliceable below: both are on the path of every check, which
- * should not pass through this module (bloomfilter_probe.c).
+ * should not pass through this module (type/probe.c).
  */
 static inline void
 bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t len)
@@ -76,7 +76,7 @@ extern const uint8 *bloom_read_front(Datum d, Size need, size_t *len, void **cop
 
 /*
  * Whether d is an uncompressed out-of-line value, whose parts can be read
- * alone (its pointer into *ptr); and a slice of one (bloomfilter_datum.c),
+ * alone (its pointer into *ptr); and a slice of one (type/value.c),
  * for the header alone and for values read whole.
  */
 static inline bool
@@ -95,7 +95,7 @@ extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *p
 
 /*
  * Chunks of an uncompressed out-of-line value fetched by number
- * (bloomfilter_toast.c), for the checks that read only what they need.  A
+ * (type/toast.c), for the checks that read only what they need.  A
  * reader holds the chunks fetched so far for one check, and where the first
  * of them lies, from which it predicts where the others do.
  */
@@ -122,14 +122,14 @@ extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
 extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
 								uint8 *const *dsts, int n, int max_fetch);
 
-/* Values to write: private copies of either type (bloomfilter_datum.c). */
+/* Values to write: private copies of either type (type/value.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);
 extern struct varlena *bloom_value_copy(Datum d);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
 
 /*
- * What bloomfilter's kind (bloomfilter_kind.c) offers the rest of its glue:
+ * What bloomfilter's kind (type/kind_bloom.c) offers the rest of its glue:
  * new values, adds that grow, estimates.
  */
 extern BloomFilter *bloom_new(const BloomHeader *hdr);
@@ -139,7 +139,7 @@ extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
 									   int64 seed, int32 expansion);
 extern double bloom_cardinality(const BloomView *v);
 
-/* bloomfilter_io.c: literals of either filter type */
+/* type/io.c: literals of either filter type */
 extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
 											Node *escontext, size_t *len);
 extern char *bloom_literal_encode(const uint8 *bytes, size_t len);
@@ -182,7 +182,7 @@ extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
 extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
 extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
 extern void bloom_check_expansion(int32 expansion);
-/* bloomfilter_kind.c: bloomfilter's sizing and shape errors */
+/* type/kind_bloom.c: bloomfilter's sizing and shape errors */
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
 extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
@@ -227,7 +227,7 @@ extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layou
 /*
  * Lists of hashes (layout 4, an unsized aggregate's state): the memory
  * bound of a state, what happens past it, the filter a list becomes, and
- * unions with lists (bloomfilter_hashes.c).
+ * unions with lists (type/agg_hashlist.c).
  */
 extern void bloom_hashes_define_guc(void);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
