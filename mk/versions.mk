@@ -7,8 +7,8 @@
 # "pg_attver" attribute option that 18.6 does not know, so pg_upgrade to 18
 # fails on any user table, ours or not (CONTRIBUTING.md: PostgreSQL versions).  All
 # of them run even if one fails; a summary line each, the test lines of a
-# success or the end of the log of a failure.  Not part of test: CI does not
-# run it.
+# success or the end of the log of a failure.  Not part of test: CI (.ci/run)
+# runs it after make test.
 .PHONY: check-versions check-citus
 
 CHECK_VERSIONS ?= 15 17 18
