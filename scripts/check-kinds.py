@@ -198,8 +198,8 @@ def self_test():
     cases = [
         ('a call of the cuckoo core in type/attributes.c',
          append('type/attributes.c', '\nstatic double stray(CuckooView *v) { return cuckoo_fpp(v); }\n')),
-        ('a layout callback called in type/attributes_cuckoo.c',
-         append('type/attributes_cuckoo.c',
+        ('a layout callback called in type/attributes.c',
+         append('type/attributes.c',
                 '\nstatic void stray(BloomView *v) { v->layout->info(&v->hdr, v->payload, NULL); }\n')),
         ('a call of the cuckoo core in type/probe.c outside the entry\'s operations',
          append('type/probe.c', '\nstatic double\nstray(CuckooView *v)\n{\n\treturn cuckoo_fpp(v);\n}\n')),

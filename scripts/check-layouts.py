@@ -36,7 +36,7 @@ ALLOWED = {
          'a new header is a plain filter until its maker sets the layout'),
     ('core/scalable.c', 'BLOOM_LAYOUT_BLOCKED512'):
         ({'scalable_check_payload'}, "a scalable filter's sub-filters are stored as blocked512 filters"),
-    ('type/agg_bloom.c', 'BLOOM_LAYOUT_BLOCKED512'):
+    ('type/aggregates.c', 'BLOOM_LAYOUT_BLOCKED512'):
         ({'bloom_agg_start'}, 'bf_agg(element, capacity, error_rate) makes a plain filter'),
     ('am/pages.c', 'BLOOM_LAYOUT_BLOCKED512'):
         ({'bloom_am_read_meta'}, "the index's metapage and pages hold a blocked512 filter"),
@@ -116,7 +116,7 @@ def self_test():
     an allowed id in another function of its allowed file."""
     strays = [('type/planner.c', '\nstatic const void *stray = &BLOOM_LAYOUT_SCALABLE;\n'),
               ('type/planner.c', '\nstatic const void *stray = &bloom_counting_layout;\n'),
-              ('type/agg_bloom.c', '\nstatic int\nstray(void)\n{\n\treturn BLOOM_LAYOUT_BLOCKED512;\n}\n')]
+              ('type/aggregates.c', '\nstatic int\nstray(void)\n{\n\treturn BLOOM_LAYOUT_BLOCKED512;\n}\n')]
     for name, text in strays:
         with tempfile.TemporaryDirectory() as tmp:
             copy = os.path.join(tmp, 'src')
