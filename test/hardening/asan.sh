@@ -61,7 +61,7 @@ echo "sanitizer logs and build: $work"
 # ---- the instrumented build, in a private copy of the sources ----
 build=$work/build
 mkdir "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql src sql expected specs "$build/")
+(cd "$repo" && cp -r Makefile mk bloomfilter.control bloomfilter--*.sql src sql expected specs "$build/")
 rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
 # with_llvm=no: no JIT bitcode (the server runs with jit = off here)
 make -C "$build" with_llvm=no PG_CFLAGS="$SAN_CFLAGS" > "$work/build.log" 2>&1 \
