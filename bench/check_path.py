@@ -20,7 +20,7 @@ def definitions():
     files a function under the file of its first instruction, which is a
     header's when the function begins with inlined code from it."""
     where = {}
-    for f in sorted(SRC.glob('*.[ch]')):
+    for f in sorted(SRC.glob('*/*.[ch]')):
         for line in f.read_text().splitlines():
             m = re.match(r'([A-Za-z_]\w*)\(', line)
             if m:

@@ -5,7 +5,9 @@
 # of its own stored (out-of-line) value, so that every check takes the
 # stored path; the functions called at least ROWS times are the per-check
 # path (once-per-call-site setup, such as the element type's cache, is
-# called once and left out).  Prints each file with those functions, and
+# called once and left out).  Likewise an index insert: inside the access
+# method's aminsert while ROWS rows go into a table with a bloomfilter
+# index.  Prints each file with those functions, and
 # per case a verdict, "N files (<= 4)"; exits 1 if a case enters more.
 #
 #   bash bench/check_path.sh BINDIR
@@ -38,6 +40,8 @@ INSERT INTO one SELECT 'scalable', bf_add_all(bf_create(32258, 0.01, expansion =
 -- ROWS copies of each: every row's value is a TOAST value of its own
 CREATE TABLE f (i int, name text, bf bloomfilter);
 INSERT INTO f SELECT i, name, bf FROM one, generate_series(1, $ROWS) i;
+CREATE TABLE ix (id bigint);
+CREATE INDEX ix_id ON ix USING bloomfilter (id) WITH (capacity = 100000);
 CREATE TABLE c (i int, cf cuckoofilter);
 INSERT INTO c SELECT i, (SELECT cf_agg(g, 1000000, 0.01) FROM generate_series(1::bigint, 1000000) g)
 	FROM generate_series(1, $ROWS) i;
@@ -63,5 +67,7 @@ path in-memory bloomfilter_contains $ROWS \
 	"SELECT count(*) FILTER (WHERE bf_contains(bf, g::bigint)) FROM f, generate_series(1, $ROWS) g WHERE name = 'plain' AND i = 1;"
 path contains_all bloomfilter_contains_all 20 \
 	"SELECT bf_contains_all(bf, ARRAY(SELECT generate_series(1::bigint, 100))) FROM f WHERE name = 'plain' AND i <= 20;"
+path index-insert bloom_am_insert $ROWS \
+	"INSERT INTO ix SELECT generate_series(1, $ROWS);"
 rm -rf "$D"
 exit $status

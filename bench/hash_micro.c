@@ -2,7 +2,7 @@
  *
  * hash_micro.c
  *	  Nanoseconds per element hash: libmurmurhash against the inline fast
- *	  paths of bloom_hash.h, for 8-byte (integer) and 16-byte (uuid) keys.
+ *	  paths of core/hash.h, for 8-byte (integer) and 16-byte (uuid) keys.
  *
  * Two figures per variant.  Throughput: independent keys, so the CPU may
  * overlap consecutive hashes, as a batch of adds does.  Latency: each key
@@ -17,7 +17,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Checks of stored filters: what a check of a value in a table costs when
-# it reads only what it needs (bloomfilter_probe.c), for every kind.
+# it reads only what it needs (type/probe.c), for every kind.
 #
 #   point checks, pgbench (4 clients, -j 2, prepared), transactions/s:
 #     SELECT bf_contains(bf, :id) FROM ... of a plain filter of 1M, a

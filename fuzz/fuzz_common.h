@@ -17,7 +17,7 @@
 #ifndef FUZZ_COMMON_H
 #define FUZZ_COMMON_H
 
-#include "bloom_blocked.h"
+#include "core/blocked.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -103,7 +103,7 @@ fuzz_mask_bits(const BloomMask *mask)
 }
 
 /*
- * The in-block bit sequence as bloom_blocked.c's header comment specifies it,
+ * The in-block bit sequence as core/blocked.c's header comment specifies it,
  * written out again from the text: x(0) = h2, x(i+1) = x(i) * A + (h1 | 1),
  * bit number = top nine bits of x, repeats skipped, at most 16 * 64 draws.
  * Bit b is bit (b & 7) of byte (b >> 3).  The core must agree bit for bit.

@@ -20,7 +20,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_cuckoo.h"
+#include "core/cuckoo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -176,7 +176,7 @@ exercise_valid(const uint8_t *data, size_t size, const CuckooView *orig)
 }
 
 /*
- * What a check of a stored value does (bloomfilter_probe.c): the walk of
+ * What a check of a stored value does (type/probe.c): the walk of
  * the directory and its predictions name pieces inside the payload, the
  * walk accepts exactly what cuckoo_open accepts, and the spans an element
  * maps to lie inside and answer as the whole value.

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * fuzz_hash.c
- *	  libFuzzer harness: the inline MurmurHash3 fast paths of bloom_hash.h
+ *	  libFuzzer harness: the inline MurmurHash3 fast paths of core/hash.h
  *	  against lmmh_x64_128 on arbitrary input.
  *
  * The first four bytes of the input pick the seed (little-endian; missing
@@ -17,7 +17,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>

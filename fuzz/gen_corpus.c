@@ -19,7 +19,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_blocked.h"
+#include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@
 /* the longest seed; fuzz/run.sh passes a -max_len above it */
 #define GEN_MAX_BYTES	(BLOOM_HEADER_SIZE + 16 * BLOOM_BLOCK_BYTES)
 
-/* header field offsets (see bloom_core.c) */
+/* header field offsets (see core/header.c) */
 #define OFF_MAGIC		0
 #define OFF_VERSION		4
 #define OFF_LAYOUT		5

@@ -12,7 +12,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_cuckoo.h"
+#include "core/cuckoo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -41,17 +41,17 @@ CFLAGS=(-g -O1 -fno-omit-frame-pointer -std=c11 -Wall -Wextra -Isrc
 		-fno-sanitize-recover=all)
 for h in $HARNESSES; do
 	echo "fuzz: building $BUILD/fuzz_$h"
-	$CC "${CFLAGS[@]}" -o $BUILD/fuzz_$h fuzz/fuzz_$h.c src/bloom_*.c -lmurmurhash -lm
+	$CC "${CFLAGS[@]}" -o $BUILD/fuzz_$h fuzz/fuzz_$h.c src/core/*.c -lmurmurhash -lm
 done
 
 if [ "${FUZZ_REGEN_CORPUS:-0}" = "1" ]; then
 	$CC -O2 -std=c11 -Wall -Wextra -Isrc -o $BUILD/gen_corpus fuzz/gen_corpus.c \
-		src/bloom_*.c -lmurmurhash -lm
+		src/core/*.c -lmurmurhash -lm
 	rm -rf fuzz/corpus/binary fuzz/corpus/text
 	mkdir -p fuzz/corpus/binary fuzz/corpus/text
 	$BUILD/gen_corpus fuzz/corpus
 	$CC -O2 -std=c11 -Wall -Wextra -Isrc -o $BUILD/gen_cuckoo_corpus fuzz/gen_cuckoo_corpus.c \
-		src/bloom_*.c -lmurmurhash -lm
+		src/core/*.c -lmurmurhash -lm
 	rm -rf fuzz/corpus/cuckoo
 	mkdir -p fuzz/corpus/cuckoo
 	$BUILD/gen_cuckoo_corpus fuzz/corpus

@@ -5,7 +5,7 @@
 
 A function is counted from the line that names it to its closing brace,
 both included (comments and blank lines inside count too).  The files are
-those of src/ (*.c and *.h) unless given.  PostgreSQL's layout makes
+those of src/*/ (*.c and *.h) unless given.  PostgreSQL's layout makes
 definitions easy to find without a C parser: the name starts a line
 ("bloom_add(BloomFilter *bf, ...)"), the opening brace is alone at the
 start of a line after the parameter list, and the closing brace is alone
@@ -91,7 +91,7 @@ def main():
     if args.self_test:
         return self_test(args.max)
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    files = args.files or sorted(glob.glob(os.path.join(root, "src", "*.[ch]")))
+    files = args.files or sorted(glob.glob(os.path.join(root, "src", "*", "*.[ch]")))
     long_ones = 0
     for path in files:
         for name, first, last in functions(path):

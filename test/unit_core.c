@@ -12,7 +12,8 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_blocked.h"
+#include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -760,7 +761,7 @@ test_scalable_directory(void)
 
 /*
  * What a stored check predicts of a scalable filter's directory, for many
- * chains (more than bloom_scalable.c remembers, so the first ones are
+ * chains (more than core/scalable.c remembers, so the first ones are
  * forgotten by the time they are walked): once a walk has read a chain's
  * heads, the next prediction is every sub-filter, each of the shape the
  * sizing search gives its capacity and rate.
@@ -927,7 +928,7 @@ test_hashes_layout(void)
 }
 
 /*
- * Row signatures (bloom_core.h): every list of up to six codable column
+ * Row signatures (core/header.h): every list of up to six codable column
  * types round-trips, the documented example encodes as documented, and
  * malformed signatures are refused by the header check.
  */

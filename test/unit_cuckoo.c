@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * unit_cuckoo.c
- *	  Unit tests of the cuckoo filter core (src/bloom_cuckoo.c): header,
+ *	  Unit tests of the cuckoo filter core (src/core/cuckoo.c): header,
  *	  sizing, validation, adds, deletes, growth, merging, determinism, and
  *	  measured false-positive rates, without a server.
  *
@@ -16,7 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_cuckoo.h"
+#include "core/cuckoo.h"
 
 #include <murmurhash.h>
 
@@ -942,8 +942,8 @@ test_validation(void)
 /*
  * A cuckoo filter built from docs/format.md's words alone (its sections
  * Sizing, Hash scheme, Inserting and Binary format), with nothing of
- * src/bloom_cuckoo.c but the MurmurHash3 library and its finaliser fmix64
- * (bloom_hash.h's copy, which test/unit_hash.c holds to the library):
+ * src/core/cuckoo.c but the MurmurHash3 library and its finaliser fmix64
+ * (core/hash.h's copy, which test/unit_hash.c holds to the library):
  * slots unpacked, every search linear.  Its bytes must equal the core's after adds that kick,
  * grow, copy and delete.
  */

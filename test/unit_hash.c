@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * unit_hash.c
- *	  The inline MurmurHash3 fast paths of bloom_hash.h must be the very
+ *	  The inline MurmurHash3 fast paths of core/hash.h must be the very
  *	  function libmurmurhash computes.
  *
  * Every comparison hashes the same bytes twice, once with lmmh_x64_128 (the
@@ -17,7 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "unit.h"
-#include "bloom_hash.h"
+#include "core/hash.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core.h"
+#include "core/header.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  *	  A layout of the unit tests only, "toy64": the textbook Bloom filter,
  *	  to show that a layout is one file plus its id and its registry line.
  *
- * This file is all the layout there is: bloom_core.h lists its id
- * (BLOOM_LAYOUT_TOY) and bloom_core.c's registry its table, both only when
+ * This file is all the layout there is: core/header.h lists its id
+ * (BLOOM_LAYOUT_TOY) and core/header.c's registry its table, both only when
  * the core is built with BLOOM_TOY_LAYOUT, as test/unit_layout does.  That
  * test then reaches it through the table alone (bloom_validate,
  * bloom_same_shape, bloom_test_payload, the callbacks), as the server and
@@ -22,7 +22,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_core.h"
+#include "core/header.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * unit_sizing.c
- *	  The fast sizing of bloom_sizing.c must give exactly the shapes the
+ *	  The fast sizing of core/sizing.c must give exactly the shapes the
  *	  original exhaustive search gives.
  *
  * Stored filters record their shape, and filters created with the same
@@ -34,8 +34,8 @@
 #define _POSIX_C_SOURCE 199309L
 
 #include "unit.h"
-#include "bloom_blocked.h"
-#include "bloom_sizing.h"
+#include "core/blocked.h"
+#include "core/sizing.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -59,8 +59,9 @@ echo "work directory: $work"
 # ---- this tree's bloomfilter, built privately ----
 build=$work/build
 mkdir "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control bloomfilter_citus--*.sql src "$build/")
-rm -f "$build"/src/*.o "$build"/src/*.bc "$build"/*.so
+(cd "$repo" && cp -r Makefile mk bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
+	bloomfilter_citus--*.sql src "$build/")
+rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
 make -C "$build" with_llvm=no > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
 # ---- the mirror installation ----

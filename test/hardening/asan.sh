@@ -61,9 +61,9 @@ echo "sanitizer logs and build: $work"
 # ---- the instrumented build, in a private copy of the sources ----
 build=$work/build
 mkdir "$build"
-(cd "$repo" && cp -r Makefile bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
+(cd "$repo" && cp -r Makefile mk bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
 	bloomfilter_citus--*.sql src sql expected specs "$build/")
-rm -f "$build"/src/*.o "$build"/src/*.bc "$build"/*.so
+rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
 # with_llvm=no: no JIT bitcode (the server runs with jit = off here)
 make -C "$build" with_llvm=no PG_CFLAGS="$SAN_CFLAGS" > "$work/build.log" 2>&1 \
 	|| { tail -20 "$work/build.log"; exit 1; }
@@ -252,13 +252,13 @@ count_reports() {	# prints: asan asan-ours ubsan ubsan-ours
 	if ls "$work"/asan.* > /dev/null 2>&1; then
 		a=$(cat "$work"/asan.* | grep -c "ERROR: AddressSanitizer" || true)
 		# a report runs from its ERROR line to the next one
-		ao=$(awk '/ERROR: AddressSanitizer/ { if (blk ~ /bloomfilter\.so|src\/bloom/) n++; blk = "" }
+		ao=$(awk '/ERROR: AddressSanitizer/ { if (blk ~ /bloomfilter\.so|src\/(core|type|am)\//) n++; blk = "" }
 			{ blk = blk "\n" $0 }
-			END { if (blk ~ /bloomfilter\.so|src\/bloom/) n++; print n + 0 }' "$work"/asan.*)
+			END { if (blk ~ /bloomfilter\.so|src\/(core|type|am)\//) n++; print n + 0 }' "$work"/asan.*)
 	fi
 	if ls "$work"/ubsan.* > /dev/null 2>&1; then
 		u=$(cat "$work"/ubsan.* | grep -c "runtime error:" || true)
-		uo=$(cat "$work"/ubsan.* | grep "runtime error:" | grep -c "src/bloom" || true)
+		uo=$(cat "$work"/ubsan.* | grep "runtime error:" | grep -cE "src/(core|type|am)/" || true)
 	fi
 	echo "$a $ao $u $uo"
 }

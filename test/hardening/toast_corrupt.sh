@@ -2,8 +2,8 @@
 # Corrupt stored filter values in their TOAST relations: with the server
 # stopped, bytes of a value's chunks are overwritten, the server is started
 # again, and every check that reads the value by chunks (bf_contains,
-# bf_contains_all, cf_contains, cf_contains_all: bloomfilter_probe.c and
-# bloomfilter_toast.c) must answer with an error of SQLSTATE XX001
+# bf_contains_all, cf_contains, cf_contains_all: type/probe.c and
+# type/toast.c) must answer with an error of SQLSTATE XX001
 # (data_corrupted), never a crash, a read past the value or a wrong answer.
 # The cluster has no data checksums (initdb's default before 18), so the
 # extension's own checks are all that stand between a bad chunk and a read

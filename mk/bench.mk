@@ -1,0 +1,38 @@
+# Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
+# results in bench/RESULTS.md).  None is part of make test.
+
+.PHONY: bench bench-1b bench-index bench-stored bench-hash bench-sizing
+
+bench/hash_micro: bench/hash_micro.c src/core/hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
+
+bench-hash: bench/hash_micro
+	./bench/hash_micro
+
+bench-sizing: test/unit_sizing
+	./test/unit_sizing --bench
+
+bench: deps
+	$(MAKE) all
+	$(MAKE) install
+	bash bench/bench.sh
+
+# only the bloomfilter index against a btree (bench/index.sh; part of bench)
+bench-index: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
+
+# only checks of stored filters: point checks of every kind, batches against
+# a btree, joins (bench/stored.sh); not part of make test
+bench-stored: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -t -v $(PG_MAJOR) bash bench/stored.sh
+
+# a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
+bench-1b: deps
+	$(MAKE) all
+	$(MAKE) install
+	bash bench/bench_1b.sh
+

@@ -1,0 +1,40 @@
+# ---- Python client: clients/python (see its README) ----
+# A virtualenv over Debian's python3 with Debian's psycopg 3, pytest and numpy
+# (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
+# the client hashes through the server's own libmurmurhash.  The tests start
+# a private server (initdb in a temporary directory, as postgres when run as
+# root) against the installed extension: run `make install` first.  To use a
+# server of your own instead, set BLOOMFILTER_TEST_DSN.
+
+PYTHON3 ?= /usr/bin/python3
+PYCLIENT = clients/python
+
+.PHONY: check-python
+check-python:
+	@EXTRA_PACKAGES="python3-venv python3-setuptools python3-wheel python3-psycopg python3-pytest python3-numpy libmurmurhash2" bash scripts/deps.sh
+	test -x $(PYCLIENT)/.venv/bin/python || $(PYTHON3) -m venv --system-site-packages $(PYCLIENT)/.venv
+	$(PYCLIENT)/.venv/bin/python -m pip install -q --no-deps --no-build-isolation -e $(PYCLIENT)
+	@$(PYCLIENT)/.venv/bin/python -m pip install -q --timeout 10 --retries 0 'mmh3>=3' >/dev/null 2>&1 \
+		|| echo "check-python: mmh3 not installable here; hashing through libmurmurhash"
+	cd $(PYCLIENT) && .venv/bin/python -m pytest -q -p no:cacheprovider
+
+# ---- Java client: clients/java (see its README) ----
+# javac and jar from Debian's JDK, JUnit 5 and the PostgreSQL JDBC driver
+# from Debian's packages (nothing downloaded).  The tests start a private
+# server (initdb in a temporary directory, as postgres when run as root, TCP
+# on 127.0.0.1 for JDBC) from BLOOMFILTER_PG_BINDIR, else pg_config --bindir,
+# against the installed extension: run `make install` first.  To use a
+# server of your own instead, set BLOOMFILTER_TEST_JDBC_URL.  bench-java
+# compares checks/s with Guava's BloomFilter (Debian's libguava-java).
+
+JAVACLIENT = clients/java
+
+.PHONY: check-java bench-java
+check-java:
+	@EXTRA_PACKAGES="default-jdk-headless junit5 libpostgresql-jdbc-java" bash scripts/deps.sh
+	$(MAKE) -C $(JAVACLIENT) test
+
+bench-java:
+	@EXTRA_PACKAGES="default-jdk-headless libguava-java" bash scripts/deps.sh
+	$(MAKE) -C $(JAVACLIENT) bench
+

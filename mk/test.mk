@@ -1,0 +1,143 @@
+# The test suite and the checks of the code's rules (CONTRIBUTING.md: Tests).
+# Included by the Makefile, after PGXS.
+
+.PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout test demo check-all fuzz \
+	check-symbols check-layers check-layouts check-style check-path check-docs
+
+# The one test command (what CI runs, .ci/run): installs what building and
+# testing need (scripts/deps.sh), checks the code's rules, builds and
+# installs, runs the core's unit tests, measures a check's path, runs every
+# pg_regress and isolation suite against a throwaway cluster, and both
+# clients' tests against servers of their own.
+test: deps
+	$(MAKE) check-style
+	$(MAKE) all
+	$(MAKE) check-symbols
+	$(MAKE) check-layers
+	$(MAKE) check-layouts
+	$(MAKE) install
+	$(MAKE) unit
+	$(MAKE) check-path
+	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
+	$(MAKE) check-python
+	$(MAKE) check-java
+	$(MAKE) check-oracle ORACLE_TRIPLES=20000
+
+# ---- the core's unit tests: the core alone, no server ----
+
+CORE_CFLAGS = -O2 -g -Wall -Wextra -std=c11 -Isrc
+CORE_HDRS = $(wildcard src/core/*.h)
+
+test/unit_core: test/unit_core.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_core.c $(CORE_SRCS) -lmurmurhash -lm
+
+test/unit_sizing: test/unit_sizing.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_sizing.c $(CORE_SRCS) -lmurmurhash -lm
+
+test/unit_cuckoo: test/unit_cuckoo.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_cuckoo.c $(CORE_SRCS) -lmurmurhash -lm
+
+# the core with a layout of the tests' own, added as CONTRIBUTING.md says
+test/unit_layout: test/unit_layout.c test/unit_layout_toy.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -DBLOOM_TOY_LAYOUT -o $@ test/unit_layout.c test/unit_layout_toy.c $(CORE_SRCS) -lmurmurhash -lm
+
+test/unit_hash: test/unit_hash.c test/unit.h src/core/hash.h
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
+
+deps:
+	@bash scripts/deps.sh
+
+unit: test/unit_core unit-hash unit-sizing unit-cuckoo unit-layout
+	./test/unit_core
+
+unit-layout: test/unit_layout
+	./test/unit_layout
+
+unit-cuckoo: test/unit_cuckoo
+	./test/unit_cuckoo
+
+unit-hash: test/unit_hash
+	./test/unit_hash
+
+unit-sizing: test/unit_sizing
+	./test/unit_sizing
+
+# The server's own exported functions take precedence over a loaded
+# library's: one of ours with the same name would silently call the server's.
+# And every C symbol an install or upgrade script names, released ones
+# included, must be exported (scripts/check-script-symbols.py).
+check-symbols: all
+	python3 scripts/check-script-symbols.py --self-test $(shlib)
+	@nm -D --defined-only $(shlib) | awk '{print $$3}' | sort > .symbols.ours
+	@nm -D --defined-only $(shell $(PG_CONFIG) --bindir)/postgres | awk '{print $$3}' | sort > .symbols.server
+	@clash=$$(comm -12 .symbols.ours .symbols.server); rm -f .symbols.ours .symbols.server; \
+	if [ -n "$$clash" ]; then echo "symbols that clash with the server's: $$clash"; exit 1; fi; \
+	echo "check-symbols: no exported name clashes with the server's"
+
+# A layout's id and table are named only in its own file, the registry and
+# the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout);
+# every filter kind's entry is complete, and only the entries call the cuckoo
+# core or a layout's callbacks (scripts/check-kinds.py; CONTRIBUTING.md: The
+# kind table).
+check-layouts:
+	python3 scripts/check-layouts.py --self-test
+	python3 scripts/check-kinds.py --self-test
+
+# The layer order, core < type < am, is declared in scripts/check-layers.py:
+# a file includes headers of its own folder and those below, never above,
+# and the includes have no cycle.
+check-layers:
+	python3 scripts/check-layers.py --self-test
+
+# House rules a script can check: no function in src/ over 80 lines (the
+# script is held to a sample of its own first: --self-test).
+check-style:
+	python3 scripts/check-function-length.py --self-test
+	python3 scripts/check-function-length.py
+
+# A check of any type and layout enters at most 4 source files, measured
+# with callgrind on the installed extension (bench/check_path.sh).
+check-path: install
+	EXTRA_PACKAGES=valgrind bash scripts/deps.sh
+	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir)
+
+demo: deps
+	$(MAKE) all
+	$(MAKE) install
+	pg_virtualenv -t -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
+
+HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/hardening/*.sh)))
+
+# Everything: the fast suite, then each heavy check (test/hardening/*.sh)
+# against its own throwaway cluster, all of them even if one fails, then the
+# fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.
+check-all: test
+	@failed=""; \
+	for script in $(HARDENING_SCRIPTS); do \
+		echo "== $$script"; \
+		pg_virtualenv -t -v $(PG_MAJOR) bash $$script || failed="$$failed $$script"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "check-all: FAILED:$$failed"; exit 1; fi
+	$(MAKE) fuzz
+
+fuzz:
+	bash fuzz/run.sh
+
+# every relative link and anchor in the Markdown documents resolves
+check-docs:
+	python3 scripts/check-docs.py
+
+# ---- the equality oracle: test/oracle (CONTRIBUTING.md: The equality oracle) ----
+# Every way of asking about a key (filter functions and operators, counts,
+# cuckoo deletes, shards, the index, the clients) against SQL's own `=` over
+# generated members and probes, in a throwaway cluster of the installed
+# extension (ORACLE_PG_BINDIR: another installation's bindir).  Exit status
+# 1 on any silent absence.  ORACLE_SEED reproduces a run; make test runs
+# ORACLE_TRIPLES=20000.
+
+ORACLE_TRIPLES ?= 1000000
+
+.PHONY: check-oracle
+check-oracle:
+	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
+	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $(ORACLE_TRIPLES)

@@ -1,0 +1,233 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggregates.c
+ *	  bf_agg and cf_agg: building a filter of either type from rows.
+ *
+ * The aggregate's state type is bloomfilter itself, not internal, so that
+ * engines which ship partial aggregates between nodes as text (Citus) can
+ * run it distributed, and so that bf_union can serve as the combine
+ * function of parallel plans.  Inside one backend the state is the expanded
+ * form of type/value.h, which batches the adds.
+ *
+ * src/type/aggregates.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "type/value.h"
+#include "type/keys.h"
+#include "type/cuckoofilter.h"
+
+PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
+PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
+PG_FUNCTION_INFO_V1(bloomfilter_agg_final);
+
+/* fn_extra of the transition function: the sizing of the last group */
+typedef struct BloomAggCache
+{
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	bool		sized;
+	int64		capacity;
+	double		error_rate;
+	BloomHeader hdr;
+} BloomAggCache;
+
+/*
+ * bf_agg(element) with no sizing: the elements' hashes, then a scalable
+ * filter at 1% sized for them that doubles if it grows afterwards
+ * (type/agg_hashlist.c).
+ */
+#define BLOOM_AGG_DEFAULT_RATE		0.01
+#define BLOOM_AGG_DEFAULT_EXPANSION	2
+
+/* a group's first row: a new state from the sizing arguments */
+static BloomState *
+bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext aggcxt)
+{
+	int64		capacity;
+	double		error_rate = BLOOM_AGG_DEFAULT_RATE;
+
+	if (PG_NARGS() == 2)
+		return bloom_state_new_hashes(fcinfo, aggcxt, BLOOM_AGG_DEFAULT_RATE,
+									  BLOOM_AGG_DEFAULT_EXPANSION);
+
+	if (PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bf_agg capacity and error rate must not be null")));
+	capacity = PG_GETARG_INT64(2);
+	if (PG_NARGS() > 3)
+		error_rate = PG_GETARG_FLOAT8(3);
+
+	/* sizing costs a little; groups usually share their arguments */
+	if (!cache->sized || cache->capacity != capacity || cache->error_rate != error_rate)
+	{
+		bloom_header_for(&cache->hdr, capacity, error_rate, BLOOM_DEFAULT_SEED,
+						 BLOOM_LAYOUT_BLOCKED512);
+		cache->capacity = capacity;
+		cache->error_rate = error_rate;
+		cache->sized = true;
+	}
+	return bloom_state_new(aggcxt, &cache->hdr, NULL);
+}
+
+/*
+ * One row: the state (made on a group's first row by start), the element
+ * added unless NULL.  Every row but a group's first finds the state it
+ * made, passed read-write, and needs no checks.
+ */
+static Datum
+bloom_agg_step(FunctionCallInfo fcinfo,
+			   BloomState *(*start) (FunctionCallInfo, BloomAggCache *, MemoryContext))
+{
+	BloomAggCache *cache = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomAggCache));
+	BloomState *s = PG_ARGISNULL(0) ? NULL : bloom_state_of(PG_GETARG_DATUM(0));
+	MemoryContext aggcxt;
+
+	if (s == NULL)
+	{
+		bloom_require_aggregate(fcinfo, &aggcxt, "bloomfilter_agg_trans", "bf_agg");
+		if (PG_ARGISNULL(0))
+			s = start(fcinfo, cache, aggcxt);
+		else
+		{
+			/* a flat state (not one we made): a private expanded copy */
+			BloomView	v;
+
+			bloom_read(PG_GETARG_DATUM(0), &v);
+			s = bloom_state_new(aggcxt, &v.hdr, v.payload);
+		}
+	}
+	if (!PG_ARGISNULL(1))
+	{
+		bloom_key_first_add(&cache->elem, &s->hdr.key_type,
+							s->hdr.bits_set == 0 && s->npending == 0,
+							PG_GETARG_DATUM(1));
+		bloom_state_add(s, bloom_key_hash_add(&cache->elem, PG_GETARG_DATUM(1), bloom_hash_params(&s->hdr)));
+	}
+	PG_RETURN_DATUM(bloom_state_datum(s));
+}
+
+/*
+ * bloomfilter_agg_trans(state, element [, capacity [, error_rate]])
+ *
+ * Not strict: the first call creates the state from the sizing arguments,
+ * NULL elements are skipped.
+ */
+Datum
+bloomfilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start);
+}
+
+/* a group's first row: a new state, a copy of the template */
+static BloomState *
+bloom_agg_start_template(FunctionCallInfo fcinfo, BloomAggCache *cache,
+						 MemoryContext aggcxt)
+{
+	(void) cache;
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bf_agg template must not be null")));
+	return bloom_state_from(fcinfo, aggcxt, PG_GETARG_DATUM(2));
+}
+
+/* bloomfilter_agg_trans(state, element, template): any layout, as the template is */
+Datum
+bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start_template);
+}
+
+/*
+ * bloomfilter_agg_final(state): the result, flat, in the memory the executor keeps it
+ * in.  Without a final function the executor would flatten the state into
+ * memory of its own and copy it again; writing the flat form here, in the
+ * current context (the executor's output context), saves that copy.  The
+ * state is left as it was, so this also serves window aggregates.
+ */
+Datum
+bloomfilter_agg_final(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BLOOMFILTER_P(bloom_agg_result(PG_GETARG_DATUM(0)));
+}
+
+/*
+ * ---- cf_agg: building a cuckoo filter from rows ----
+ *
+ * The state type is cuckoofilter itself (not internal), so engines that
+ * ship partial aggregates as text (Citus) can run it distributed, and
+ * cf_merge is the combine function of parallel plans.  From a group's
+ * first row the state is an expanded object (type/agg_state.c, as
+ * bf_agg's) holding the flat value and its open view: the executor keeps
+ * it without a copy, a row costs a hash and one cuckoo insertion, and
+ * growth (a new sub-filter) reallocates the value in place.  The final
+ * function hands the result over flat, so that what reads it (a table, a
+ * second use in the query, a sort, a client) does not flatten it again.
+ */
+
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
+
+/* cf_agg(element, capacity): the rate bf_agg(element, capacity) has too */
+#define CF_AGG_DEFAULT_RATE		0.01
+
+/*
+ * cuckoofilter_agg_trans(state, element, capacity [, error_rate])
+ *
+ * Not strict: the first row of a group makes the state from the sizing
+ * arguments; NULL elements are skipped.  A state that is not ours (NULL, or
+ * a value some other path put there) becomes one by a copy.
+ */
+Datum
+cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	BloomElemType *et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
+	CuckooState *s = PG_ARGISNULL(0) ? NULL : cf_state_of(PG_GETARG_DATUM(0), true);
+
+	if (unlikely(s == NULL))
+	{
+		MemoryContext aggcxt;
+
+		bloom_require_aggregate(fcinfo, &aggcxt, "cuckoofilter_agg_trans", "cf_agg");
+		if (PG_ARGISNULL(0) &&
+			(PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3))))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("cf_agg capacity and error rate must not be null")));
+		s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
+						 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
+						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE);
+		s->hash = cf_hash_params(&s->view.hdr);
+	}
+	if (!PG_ARGISNULL(1))
+	{
+		if (unlikely(s->hash.key_type == 0 || s->hash.key_type == RECORDOID) &&
+			s->view.hdr.items == 0)
+		{
+			bloom_key_first_add(et, &s->hash.key_type, true, PG_GETARG_DATUM(1));
+			cf_set_key_type(&s->view, s->hash.key_type);
+		}
+		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), s->hash));
+	}
+	PG_RETURN_DATUM(EOHPGetRWDatum(&s->eoh));
+}
+
+/*
+ * cuckoofilter_agg_final(state): the result, flat, in the current memory
+ * context (the executor's for the result), as bloomfilter_agg_final.  A
+ * grown state is an expanded object: without this the executor would hand
+ * it over as one, and each consumer would flatten its own copy.  The state
+ * is left as it was (FINALFUNC_MODIFY = READ_ONLY), so a window aggregate
+ * may go on adding to it; the copy is also what keeps the result apart
+ * from a state the transition function changes in place.
+ */
+Datum
+cuckoofilter_agg_final(PG_FUNCTION_ARGS)
+{
+	CuckooView	v;
+
+	PG_RETURN_POINTER(cf_copy(PG_GETARG_DATUM(0), &v));
+}

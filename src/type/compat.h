@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  What differs between the PostgreSQL major versions bloomfilter builds
+ *	  against (15 to 18), in one place.
+ *
+ * Include it after postgres.h.  The code is written in the newest server's
+ * terms; each entry here supplies them to older servers, naming the release
+ * that changed.  `make check-versions` builds and tests every version.
+ *
+ * src/type/compat.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_COMPAT_H
+#define BLOOM_COMPAT_H
+
+#if PG_VERSION_NUM < 150000
+#error "bloomfilter needs PostgreSQL 15 or later"
+#endif
+
+/*
+ * 16 moved the varlena macros (VARSIZE, VARATT_IS_*, struct varatt_external)
+ * from postgres.h into varatt.h.  postgres.h still includes it on 16 to 18;
+ * naming it keeps us building if a release stops doing so.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * 18 replaced the postfix pg_attribute_noreturn() with pg_noreturn, written
+ * before the declaration (C11 _Noreturn).  Before 18, GCC and Clang take the
+ * attribute in front as well; other compilers get nothing, as they did.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+/*
+ * 18 replaced init_toast_snapshot(), which fills a caller's SnapshotData,
+ * with get_toast_snapshot(), which returns one.  BLOOM_TOAST_SNAPSHOT(space)
+ * is the snapshot to read TOAST chunks with (access/toast_internals.h),
+ * space a SnapshotData that older servers fill.
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_TOAST_SNAPSHOT(space)	((void) (space), get_toast_snapshot())
+#else
+#define BLOOM_TOAST_SNAPSHOT(space)	(init_toast_snapshot(space), (Snapshot) (space))
+#endif
+
+/*
+ * 16's soft input errors are handled where they are reported:
+ * BLOOM_INPUT_ERROR in type/io.c (errsave on 16+, ereport on 15).
+ */
+
+#endif							/* BLOOM_COMPAT_H */
