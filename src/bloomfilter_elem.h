@@ -172,6 +172,7 @@ extern void bloom_key_adopt(BloomElemType *et, uint32 *key_type);
 extern uint32 bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty,
 								const char *what);
 extern uint32 bloom_key_reset(uint32 current, Oid typid, const char *what);
+extern char *bloom_key_type_name(uint32 key_type);
 extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
 									  Oid typid);
 

@@ -59,7 +59,7 @@ bloom_json_begin_filter(BloomJson *js, uint8 version, uint8 hash_id, uint32 seed
 	bloom_json_uint(js, "capacity", capacity);
 	bloom_json_float8(js, "error_rate", error_rate);
 	bloom_json_uint(js, "size_bytes", size_bytes);
-	bloom_json_string(js, "key_type", key_type == 0 ? NULL : format_type_be((Oid) key_type));
+	bloom_json_string(js, "key_type", key_type == 0 ? NULL : bloom_key_type_name(key_type));
 }
 
 Jsonb *

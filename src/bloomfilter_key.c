@@ -134,16 +134,42 @@ bloom_key_type_arg(Oid typid)
 	for (BloomElemType *e = &et; e != NULL; e = e->elem)
 		if (e->kind == BLOOM_ELEM_SEND && !e->send_is_canonical)
 			bloom_refuse(e);
+	/* what input accepts is what these rules give: never record another */
+	if (!bloom_key_type_valid(et.key_typid))
+		bloom_refuse(&et);
 	return et.key_typid;
 }
 
-/* record et's key type in a filter that is untyped and empty */
+/*
+ * Record et's key type in a filter that is untyped and empty.  A type of
+ * the server's own (below 10000) that a typed filter could not hash is
+ * left unrecorded: a filter of hash id 1 hashes it by its send output, as
+ * 1.2 did, and the same untyped (hash id 2 refuses it as it hashes it).
+ * Recording it would make a value that input refuses, and so a dump that
+ * cannot be restored.
+ */
 void
 bloom_key_adopt(BloomElemType *et, uint32 *key_type)
 {
 	if (et->key_typid >= BLOOM_KEY_TYPE_LIMIT)
 		bloom_key_refuse(et);
-	*key_type = et->key_typid;
+	if (bloom_key_type_valid(et->key_typid))
+		*key_type = et->key_typid;
+}
+
+/*
+ * The name of a filter's key type, for messages and bf_info: a stored value
+ * can name an OID that is no type (input refuses one since 1.4, but values
+ * stored before are read as they are), which format_type_be would report as
+ * a "cache lookup failed" internal error.  Such a key type shows as its
+ * number, as regtype shows one.
+ */
+char *
+bloom_key_type_name(uint32 key_type)
+{
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum((Oid) key_type)))
+		return psprintf("%u", key_type);
+	return format_type_be((Oid) key_type);
 }
 
 pg_noreturn static void
@@ -497,7 +523,7 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *wh
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cannot %s filters of different key types", what),
 			 errdetail("The first filter holds keys of type %s; the second of type %s.",
-					   format_type_be(a), format_type_be(b)),
+					   bloom_key_type_name(a), bloom_key_type_name(b)),
 			 errhint("Filters of integer keys can be given one integer type with bf_set_key_type or cf_set_key_type; others must be rebuilt.")));
 }
 
