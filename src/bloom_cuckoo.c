@@ -521,7 +521,12 @@ cuckoo_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nb
 	uint64_t	n_room;
 	double		best = INFINITY;
 
-	if (!cuckoo_room_buckets(capacity, b, max_n, &n_room))
+	/*
+	 * A rate that underflowed to 0 (a stored rate near the smallest double,
+	 * halved once per sub-filter) is met by no f; the division below would
+	 * otherwise divide by zero.
+	 */
+	if (!(target > 0.0) || !cuckoo_room_buckets(capacity, b, max_n, &n_room))
 		return false;
 	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
 	{

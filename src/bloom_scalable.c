@@ -312,6 +312,9 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 
 		if (!scalable_sub_shape(hdr, expansion, i, &want))
 			return BLOOM_BAD_NBITS;
+		/* the top header records the key type; a sub-filter's is unused */
+		if (subs[i].hdr.key_type != 0)
+			return BLOOM_BAD_SUB_KEY_TYPE;
 		check = bloom_validate(subs[i].items_at + SCALABLE_SUB_COUNT_BYTES, BLOOM_HEADER_SIZE + subs[i].hdr.nbits / 8, &got);
 		if (check != BLOOM_OK)
 			return check;
@@ -319,9 +322,6 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 			return BLOOM_BAD_LAYOUT;
 		if (got.seed != hdr->seed || got.hash_id != hdr->hash_id)
 			return BLOOM_BAD_HASH;
-		/* the top header records the key type; a sub-filter's is unused */
-		if (got.key_type != 0)
-			return BLOOM_BAD_SUB_KEY_TYPE;
 		if (got.capacity != want.capacity)
 			return BLOOM_BAD_CAPACITY;
 		if (got.error_rate != want.error_rate)
