@@ -42,8 +42,19 @@ public final class KeyTypes {
     static final int LONG_FLOAT8 = 1;
     static final int LONG_REFUSED = 2;
 
-    /* key types are built-in types: OIDs below this (BLOOM_KEY_TYPE_LIMIT) */
-    static final int KEY_TYPE_LIMIT = 10000;
+    /*
+     * The key types a filter may record: the OIDs the server's key-type
+     * rules give for a type filters hash (bloom_key_types[] in
+     * src/bloom_core.c, the same list, sorted). A value recording another
+     * is refused, as the server's input refuses it.
+     */
+    private static final int[] VALID = {
+        16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
+        791, 829, 869, 1000, 1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014,
+        1015, 1016, 1021, 1022, 1028, 1040, 1041, 1042, 1043, 1082, 1083, 1114,
+        1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231, 1266, 1270, 1560, 1561,
+        1562, 1563, 1700, 2249, 2287, 2950, 2951, 3220, 3221,
+    };
 
     private KeyTypes() {
     }
@@ -124,11 +135,16 @@ public final class KeyTypes {
         }
     }
 
-    /** A key type given at creation: 0 (untyped) or a built-in type OID. */
+    /** Whether a filter may record this key type: 0 or the OID of a type filters hash. */
+    public static boolean valid(int oid) {
+        return oid == UNTYPED || java.util.Arrays.binarySearch(VALID, oid) >= 0;
+    }
+
+    /** A key type given at creation: 0 (untyped) or the OID of a type filters hash. */
     static int checkGiven(int oid) {
-        if (oid < 0 || oid >= KEY_TYPE_LIMIT)
-            throw new IllegalArgumentException("key type must be 0 (untyped) or a built-in type OID"
-                + " below " + KEY_TYPE_LIMIT + ", got " + Integer.toUnsignedString(oid));
+        if (!valid(oid))
+            throw new IllegalArgumentException("key type must be 0 (untyped) or the OID of a"
+                + " built-in type filters hash, got " + Integer.toUnsignedString(oid));
         return oid;
     }
 
