@@ -109,7 +109,16 @@ check-path: install
 	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir)
 
 # Build, install, then run every suite against a throwaway cluster, and both
-# clients' tests against servers of their own.
+# clients' tests against servers of their own.  pg_virtualenv -t points
+# PGHOST, PGPORT, PGUSER and PGDATABASE at its own cluster and unsets
+# PGHOSTADDR and PGSERVICE, so installcheck (which drops and creates
+# contrib_regression) never reaches a server the caller's environment names;
+# a caller's PGPORT would become that cluster's port (and one in use would
+# fail its start), so it is unset first.  A plain `make installcheck` runs
+# against the server of the caller's PG* environment, as PGXS's always does.
+# test/decoy/check_decoy.sh (make check-decoy) holds all of this to a decoy.
+PG_VIRTUALENV = env -u PGPORT pg_virtualenv -t -v $(PG_MAJOR)
+
 test: deps
 	$(MAKE) check-style
 	$(MAKE) all
@@ -118,25 +127,27 @@ test: deps
 	$(MAKE) install
 	$(MAKE) unit
 	$(MAKE) check-path
-	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
+	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
 
 demo: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
+	$(PG_VIRTUALENV) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
 
 HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/hardening/*.sh)))
 
 # Everything: the fast suite, then each heavy check (test/hardening/*.sh)
 # against its own throwaway cluster, all of them even if one fails, then the
-# fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.
+# fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.  The
+# scripts that use the server of the PG* environment refuse to run outside
+# pg_virtualenv (test/hardening/lib.sh: require_pg_env_server).
 check-all: test
 	@failed=""; \
 	for script in $(HARDENING_SCRIPTS); do \
 		echo "== $$script"; \
-		pg_virtualenv -t -v $(PG_MAJOR) bash $$script || failed="$$failed $$script"; \
+		$(PG_VIRTUALENV) bash $$script || failed="$$failed $$script"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check-all: FAILED:$$failed"; exit 1; fi
 	$(MAKE) fuzz
@@ -169,14 +180,14 @@ bench: deps
 bench-index: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
+	$(PG_VIRTUALENV) -o shared_buffers=3GB bash bench/index.sh
 
 # only checks of stored filters: point checks of every kind, batches against
 # a btree, joins (bench/stored.sh); not part of make test
 bench-stored: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) bash bench/stored.sh
+	$(PG_VIRTUALENV) bash bench/stored.sh
 
 # ---- packaging and release (CONTRIBUTING.md: Releasing); not part of make test ----
 
@@ -213,8 +224,13 @@ dist:
 # (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
 # the client hashes through the server's own libmurmurhash.  The tests start
 # a private server (initdb in a temporary directory, as postgres when run as
-# root) against the installed extension: run `make install` first.  To use a
-# server of your own instead, set BLOOMFILTER_TEST_DSN.
+# root, on a Unix socket there only) from BLOOMFILTER_PG_BINDIR, else
+# pg_config --bindir, against the installed extension: run `make install`
+# first, or point BLOOMFILTER_PG_BINDIR at a mirror scripts/check-version.sh
+# made.  PGHOST, PGPORT and every other libpq variable are ignored (removed
+# from the tests' environment).  To use a server of your own instead, set
+# BLOOMFILTER_TEST_DSN: the tests then create a database of their own there
+# (pgbloomfilter_test_ and a random suffix) and drop only that one.
 
 PYTHON3 ?= /usr/bin/python3
 PYCLIENT = clients/python
@@ -232,10 +248,16 @@ check-python:
 # javac and jar from Debian's JDK, JUnit 5 and the PostgreSQL JDBC driver
 # from Debian's packages (nothing downloaded).  The tests start a private
 # server (initdb in a temporary directory, as postgres when run as root, TCP
-# on 127.0.0.1 for JDBC) from BLOOMFILTER_PG_BINDIR, else pg_config --bindir,
-# against the installed extension: run `make install` first.  To use a
-# server of your own instead, set BLOOMFILTER_TEST_JDBC_URL.  bench-java
-# compares checks/s with Guava's BloomFilter (Debian's libguava-java).
+# on 127.0.0.1 for JDBC, on a port the system hands out, retried should
+# another process take it first) from BLOOMFILTER_PG_BINDIR, else
+# pg_config --bindir, against the installed extension: run `make install`
+# first.  The server programs run without the libpq variables, and the URL
+# names host, port, database and user, so PGHOST and the like reach
+# nothing.  To use a server of your own instead, set
+# BLOOMFILTER_TEST_JDBC_URL: the tests then create a database of their own
+# there (pgbloomfilter_test_ and a random suffix) and drop only that one.
+# bench-java compares checks/s with Guava's BloomFilter (Debian's
+# libguava-java).
 
 JAVACLIENT = clients/java
 
@@ -247,6 +269,15 @@ check-java:
 bench-java:
 	@EXTRA_PACKAGES="default-jdk-headless libguava-java" bash scripts/deps.sh
 	$(MAKE) -C $(JAVACLIENT) bench
+
+# Both clients' tests, pg_virtualenv as make test calls it and
+# scripts/check-version.sh, each with every libpq variable naming a decoy
+# cluster that must see no connection, and the clients' opt-in variables
+# aimed at the decoy, whose databases must be as before
+# (test/decoy/check_decoy.sh).  Not part of test: about ten minutes.
+.PHONY: check-decoy
+check-decoy:
+	bash test/decoy/check_decoy.sh
 
 # The suite on every supported major: 15 (the system's, through a private
 # mirror: nothing is installed there), 17 and 18 (scratch builds under
