@@ -148,9 +148,10 @@ extern void cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf);
 /*
  * cuckoo_open: the header and the sub-filter directory against the length,
  * O(sub-filters); what every read of a stored value does.  cuckoo_validate:
- * that plus the payload (counts against the slots, zero padding) and the
- * first sub-filter against the capacity; what every input path does.  Both fill *v (which may then be written through
- * if buf is writable).
+ * that plus the key type's list, the payload (counts against the slots,
+ * zero padding) and the first sub-filter against the capacity; what every
+ * input path does.  Both fill *v (which may then be written through if buf
+ * is writable).
  */
 extern CuckooCheck cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v);
 /* the header alone, against the value's length (what cuckoo_open checks first) */

@@ -17,8 +17,8 @@
  * requested, nbits the sum of the sub-filters' bits, bits_set the sum of
  * their bits set, and k (byte 7) the number of sub-filters (1..64).  The
  * payload is a 16-byte prefix (uint32 expansion 1..1024, uint32 fill
- * divisor, 8 reserved zero bytes) and then, per sub-filter, a uint64 count of
- * the elements it took, followed by the sub-filter's own 48-byte header
+ * divisor, 8 reserved zero bytes) and then, per sub-filter, a uint64 count
+ * of the elements it took, followed by the sub-filter's own 48-byte header
  * (same seed and hash id as the top one, key type 0) and its bits.  All
  * little-endian.
  *
