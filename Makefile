@@ -49,5 +49,13 @@ $(OBJS): $(wildcard src/*/*.h)
 
 # the major version of the pg_virtualenv clusters of tests and benchmarks
 PG_MAJOR ?= 15
+# pg_virtualenv -t points PGHOST, PGPORT, PGUSER and PGDATABASE at its own
+# cluster and unsets PGHOSTADDR and PGSERVICE, so installcheck (which drops
+# and creates contrib_regression) never reaches a server the caller's
+# environment names; a caller's PGPORT would become that cluster's port (and
+# one in use would fail its start), so it is unset first.  A plain
+# `make installcheck` runs against the server of the caller's PG*
+# environment, as PGXS's always does (make check-decoy holds this).
+PG_VIRTUALENV = env -u PGPORT pg_virtualenv -t -v $(PG_MAJOR)
 
 include mk/test.mk mk/versions.mk mk/clients.mk mk/bench.mk mk/release.mk

@@ -14,14 +14,20 @@
 #
 # BINDIR: the bin directory of a PostgreSQL with the extension installed
 # (scripts/check-version.sh leaves one in $BF_PG_ROOT/mirror-15/...).
-# Needs valgrind; takes a few minutes and about 3 GB in $CHECK_PATH_DIR.
+# Needs valgrind; takes a few minutes and about 3 GB in $CHECK_PATH_DIR
+# (default: a new /tmp/bf-check-path.* directory, removed at the end).
 set -euo pipefail
 
 B=${1:?usage: check_path.sh BINDIR}
-D=${CHECK_PATH_DIR:-/tmp/bf-check-path}
+# a directory of its own (two runs at once must not share one: each
+# empties it), the server on a socket there only
+D=${CHECK_PATH_DIR:-$(mktemp -d /tmp/bf-check-path.XXXXXX)}
 ROWS=200
 PORT=$((20000 + RANDOM % 20000))
 HERE=$(cd "$(dirname "$0")" && pwd)
+# psql -h/-p name that socket, but PGHOSTADDR or a PGSERVICE's hostaddr
+# would still send it elsewhere: none of the caller's libpq settings
+unset $(compgen -e | grep -E '^PG[A-Z]' || true)
 
 rm -rf "$D"
 mkdir -p "$D"

@@ -10,7 +10,8 @@
  *
  * Stored values, and flat aggregate states arriving at bf_agg's transition
  * or combine function, are read through bloom_open, which checks only the
- * header against the length (no magic, no bit count).  Inputs that pass that
+ * header against the length (no magic, no bit count, any key type below
+ * 10000, any fill divisor of a scalable filter).  Inputs that pass that
  * check but not bloom_validate are exercised too: the operations must stay
  * inside the value whatever its bits-set count says.
  *
@@ -61,6 +62,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(open_check == BLOOM_OK || open_check == BLOOM_BAD_BITS_SET,
 				   "refused on the bit count, but the header check says: %s",
 				   bloom_check_message(open_check));
+	else if (open_check == BLOOM_OK && check == BLOOM_BAD_KEY_TYPE)
+		/* a key type reads take (1.3 stored it) but input does not */
+		FUZZ_CHECK(!bloom_key_type_valid(open_hdr.key_type) &&
+				   open_hdr.key_type < BLOOM_KEY_TYPE_LIMIT,
+				   "key type %u refused by input only", open_hdr.key_type);
 	else if (open_check == BLOOM_OK && check != BLOOM_BAD_MAGIC)
 		/* refused on its payload: only layouts that check more than counts */
 		FUZZ_CHECK(open_hdr.layout != BLOOM_LAYOUT_BLOCKED512 &&

@@ -402,6 +402,90 @@ fuzz_info_put(BloomInfoSink *sink, const char *name, BloomInfoKind kind, uint64_
 		info->nonfinite++;
 }
 
+/*
+ * A scalable filter's sub-filters read from the documented bytes, not the
+ * layout's code: the fill divisor, and for sub-filter i its count of
+ * elements, its capacity and its key type.  Returns how many sub-filters
+ * lie inside the payload.
+ */
+typedef struct FuzzSub
+{
+	uint64_t	items;
+	uint64_t	capacity;
+	uint32_t	key_type;
+} FuzzSub;
+
+static int
+fuzz_scalable_subs(const uint8_t *payload, size_t plen, int nsubs, uint32_t *divisor,
+				   FuzzSub *subs)
+{
+	size_t		off = 16;
+	int			n = 0;
+
+	*divisor = bloom_load32le(payload + 4);
+	for (; n < nsubs && plen - off >= 8 + BLOOM_HEADER_SIZE; n++)
+	{
+		const uint8_t *head = payload + off + 8;
+		uint64_t	nbits = bloom_load64le(head + BLOOM_OFF_NBITS);
+
+		subs[n].items = bloom_load64le(payload + off);
+		subs[n].capacity = bloom_load64le(head + BLOOM_OFF_CAPACITY);
+		subs[n].key_type = bloom_load32le(head + BLOOM_OFF_KEY_TYPE);
+		if (nbits / 8 > plen - off - 8 - BLOOM_HEADER_SIZE)
+			break;
+		off += 8 + BLOOM_HEADER_SIZE + nbits / 8;
+	}
+	return n;
+}
+
+/*
+ * What input lets in, read from the bytes: a key type filters hash, and
+ * for a scalable filter a fill divisor of 1 and sub-filters of key type 0
+ * (a larger divisor, or a capacity claimed without the slots for it, let
+ * a small value grow without bound at a few adds).
+ */
+static void
+fuzz_check_input_rules(const uint8_t *buf, size_t len, const BloomHeader *hdr)
+{
+	FuzzSub		subs[BLOOM_MAX_HASHES];
+	uint32_t	divisor;
+	int			n;
+
+	FUZZ_CHECK(bloom_key_type_valid(bloom_load32le(buf + BLOOM_OFF_KEY_TYPE)),
+			   "accepted key type %u", bloom_load32le(buf + BLOOM_OFF_KEY_TYPE));
+	if (hdr->layout != BLOOM_LAYOUT_SCALABLE)
+		return;
+	n = fuzz_scalable_subs(buf + BLOOM_HEADER_SIZE, len - BLOOM_HEADER_SIZE, hdr->nhashes,
+						   &divisor, subs);
+	FUZZ_CHECK(n == hdr->nhashes, "accepted %d of %d sub-filters", n, hdr->nhashes);
+	FUZZ_CHECK(divisor == 1, "accepted a fill divisor of %u", divisor);
+	for (int i = 0; i < n; i++)
+		FUZZ_CHECK(subs[i].key_type == 0, "sub-filter %d of key type %u accepted", i,
+				   subs[i].key_type);
+}
+
+/*
+ * Growth of a value input took: a scalable filter starts a sub-filter only
+ * when its last one holds its capacity (a fill divisor other than 1 made
+ * it start one at every add).
+ */
+static void
+fuzz_check_growth(const BloomHeader *hdr, const uint8_t *payload, size_t plen)
+{
+	FuzzSub		subs[BLOOM_MAX_HASHES];
+	uint32_t	divisor;
+	int			n;
+
+	if (hdr->layout != BLOOM_LAYOUT_SCALABLE)
+		return;
+	n = fuzz_scalable_subs(payload, plen, hdr->nhashes, &divisor, subs);
+	FUZZ_CHECK(n == hdr->nhashes && n > 0, "a growing value of %d sub-filters", n);
+	FUZZ_CHECK(subs[n - 1].items >= subs[n - 1].capacity,
+			   "grows with %llu elements in a last sub-filter of capacity %llu",
+			   (unsigned long long) subs[n - 1].items,
+			   (unsigned long long) subs[n - 1].capacity);
+}
+
 static void
 fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 					 bool full, const uint8_t *data, size_t size)
@@ -462,6 +546,7 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 		if (grown_len == 0 || grown_len > FUZZ_MAX_GROWN)
 			break;
 		FUZZ_CHECK(layout->grows && grown_len > plen, "layout %s stopped adding", layout->name);
+		fuzz_check_growth(&h, payload, plen);
 		grown = fuzz_alloc(grown_len);
 		layout->grow(&h, payload, grown);
 		free(payload);
@@ -545,6 +630,8 @@ fuzz_exercise(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 	BloomHeader again;
 	BloomCheck	check;
 
+	if (full)
+		fuzz_check_input_rules(buf, len, hdr);
 	if (hdr->layout != BLOOM_LAYOUT_BLOCKED512)
 	{
 		fuzz_exercise_layout(buf, len, hdr, full, data, size);
@@ -680,6 +767,13 @@ fuzz_exercise(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 	after.bits_set = (full ? hdr->bits_set : pop0) + total_added;
 	bloom_header_encode(&after, work);
 	check = bloom_validate(work, len, &again);
+	/* a key type a read takes and input does not (1.3 stored it) stays */
+	if (!full && check == BLOOM_BAD_KEY_TYPE && !bloom_key_type_valid(hdr->key_type))
+	{
+		memset(work + BLOOM_OFF_KEY_TYPE, 0, 4);
+		check = bloom_validate(work, len, &again);
+		again.key_type = hdr->key_type;
+	}
 	FUZZ_CHECK(check == BLOOM_OK, "value after adds fails validation: %s",
 			   bloom_check_message(check));
 	FUZZ_CHECK(again.bits_set == pop1, "header of value after adds says %llu bits",

@@ -14,7 +14,9 @@
  * the estimate, the header codec and the base64 round trip.  A value that
  * passes only cuckoo_open (a stored value damaged after input, which the
  * server reads with that check alone) is put through checks, adds and
- * deletes too: they must stay inside it whatever its counts and slots say.
+ * deletes too: they must stay inside it whatever its counts and slots say,
+ * and one claiming a capacity its first sub-filter has no slots for (which
+ * input refuses, and 1.3 took) must grow as if it claimed only those.
  *
  * fuzz/fuzz_cuckoo.c
  *
@@ -229,6 +231,57 @@ exercise_spans(const uint8_t *buf, size_t size)
 	}
 }
 
+/*
+ * What input lets in, read from the documented bytes: a key type filters
+ * hash, and a slot in the first sub-filter for every element of the
+ * capacity (offset 48: its bucket count; byte 6: slots per bucket).
+ */
+static void
+check_input_rules(const uint8_t *data, size_t size)
+{
+	uint64_t	capacity = bloom_load64le(data + CUCKOO_OFF_CAPACITY);
+	uint64_t	first_slots = bloom_load64le(data + CUCKOO_HEADER_SIZE) * data[CUCKOO_OFF_BUCKET_SIZE];
+
+	FUZZ_CHECK(size >= CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE, "accepted %zu bytes", size);
+	FUZZ_CHECK(bloom_key_type_valid(bloom_load32le(data + CUCKOO_OFF_KEY_TYPE)),
+			   "accepted key type %u", bloom_load32le(data + CUCKOO_OFF_KEY_TYPE));
+	FUZZ_CHECK(first_slots >= capacity, "accepted capacity %llu on %llu first slots",
+			   (unsigned long long) capacity, (unsigned long long) first_slots);
+}
+
+/*
+ * A stored value that claims a capacity its first sub-filter has no slots
+ * for (input refuses one; 1.3 took it) grows exactly as the same value with
+ * that capacity cut to those slots, never into a sub-filter sized for the
+ * claim.
+ */
+static void
+check_forged_growth(const uint8_t *data, size_t size, const CuckooView *v)
+{
+	uint64_t	first_slots = v->sub[0].nbuckets * v->hdr.bucket_size;
+	uint8_t    *cut;
+	CuckooView	cv;
+	uint64_t	n1,
+				n2;
+	int			f1,
+				f2;
+	CuckooGrowth g1,
+				g2;
+
+	if (v->hdr.capacity <= first_slots)
+		return;
+	cut = fuzz_alloc(size);
+	memcpy(cut, data, size);
+	bloom_store64le(cut + CUCKOO_OFF_CAPACITY, first_slots);
+	FUZZ_CHECK(cuckoo_open(cut, size, &cv) == CUCKOO_OK, "the value with its capacity cut");
+	g1 = cuckoo_next_sub(v, &n1, &f1);
+	g2 = cuckoo_next_sub(&cv, &n2, &f2);
+	FUZZ_CHECK(g1 == g2 && (g1 != CUCKOO_GROW_OK || (n1 == n2 && f1 == f2)),
+			   "a claimed capacity grows otherwise than its slots: %llu buckets of %d bits, "
+			   "not %llu of %d", (unsigned long long) n1, f1, (unsigned long long) n2, f2);
+	free(cut);
+}
+
 /* a value that passed cuckoo_open only: every operation stays inside */
 static void
 exercise_damaged(const uint8_t *data, size_t size)
@@ -242,6 +295,7 @@ exercise_damaged(const uint8_t *data, size_t size)
 		free(buf);
 		return;
 	}
+	check_forged_growth(data, size, &v);
 	for (int i = 0; i < 4; i++)
 	{
 		BloomHash	h = bloom_hash(data, size, (uint32_t) (100 + i));
@@ -274,6 +328,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check = cuckoo_validate(dec, declen, &v);
 			if (check == CUCKOO_OK)
 			{
+				check_input_rules(dec, declen);
 				char	   *enc = fuzz_alloc(bloom_base64_encoded_len(declen) + 1);
 
 				bloom_base64_encode(dec, declen, enc);
@@ -296,6 +351,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CuckooView	o;
 
 		FUZZ_CHECK(cuckoo_open(data, size, &o) == CUCKOO_OK, "open refuses what validate accepts");
+		check_input_rules(data, size);
 		exercise_valid(data, size, &v);
 	}
 	else

@@ -1,10 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * gen_corpus.c
- *	  Writes the fuzzers' seed corpus: small valid filters, built with the
- *	  real sizing and add code, and near misses of every kind bloom_validate
- *	  refuses, each in binary form and as a base64 text literal, plus text
- *	  literals that the strict base64 decoder must refuse or accept.
+ *	  Writes the fuzzers' seed corpus: small valid filters of every layout,
+ *	  built with the real sizing and add code, and near misses of every
+ *	  rule bloom_validate checks (one seed a rule: the fuzzer makes the
+ *	  rest), in binary form; the valid ones, the near misses of the header
+ *	  fields 1.3 and 1.4 added (key type, a scalable filter's fill divisor
+ *	  and sub-filter key types) and text literals that the strict base64
+ *	  decoder must refuse or accept, as text.
  *
  *	  usage: gen_corpus DIR		(writes DIR/binary/ and DIR/text/)
  *
@@ -96,6 +99,13 @@ emit(const char *name, const uint8_t *buf, size_t len)
 	free(text);
 }
 
+/* a near miss in binary only: the text harness decodes to the same check */
+static void
+emit_binary(const char *name, const uint8_t *buf, size_t len)
+{
+	write_file("binary", name, buf, len);
+}
+
 static void
 put32(uint8_t *p, uint32_t v)
 {
@@ -175,6 +185,62 @@ make_hash_list(GenFilter *f, uint64_t cells, uint32_t seed, int64_t nelems)
 	bloom_header_encode(&hdr, f->buf);
 }
 
+/* a valid counting filter (layout 2) of nblocks blocks, 0 .. nelems-1 added */
+static void
+make_counting(GenFilter *f, uint64_t nblocks, int k, int64_t nelems)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
+	BloomHeader hdr;
+	uint8_t    *payload = f->buf + BLOOM_HEADER_SIZE;
+
+	bloom_header_init(&hdr, 100, 0.01, 0, nblocks * BLOOM_BLOCK_BITS, k);
+	hdr.layout = BLOOM_LAYOUT_COUNTING4;
+	f->len = bloom_total_bytes(&hdr);
+	if (f->len > GEN_MAX_BYTES)
+		exit(1);
+	memset(payload, 0, f->len - BLOOM_HEADER_SIZE);
+	for (int64_t v = 0; v < nelems; v++)
+	{
+		/* each element three times: counters above 1 */
+		BloomHash	h = bloom_hash_int64(v % 8, 0);
+
+		if (l->add(&hdr, payload, &h, 1) != 1)
+			exit(1);
+	}
+	bloom_header_encode(&hdr, f->buf);
+}
+
+/*
+ * A valid scalable filter (layout 3) of capacity at 1% growing by
+ * expansion, with 0 .. nelems-1 added, growing as the server grows it.
+ */
+static void
+make_scalable(GenFilter *f, uint64_t capacity, uint32_t expansion, int64_t nelems)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader hdr;
+	uint64_t	bytes;
+	uint8_t    *payload = f->buf + BLOOM_HEADER_SIZE;
+
+	if (!bloom_scalable_header(&hdr, capacity, 0.01, 0, expansion, &bytes) ||
+		BLOOM_HEADER_SIZE + bytes > GEN_MAX_BYTES)
+		exit(1);
+	bloom_scalable_init(&hdr, expansion, payload);
+	for (int64_t v = 0; v < nelems; v++)
+	{
+		BloomHash	h = bloom_hash_int64(v, 0);
+
+		while (l->add(&hdr, payload, &h, 1) == 0)
+		{
+			if (BLOOM_HEADER_SIZE + l->grown_bytes(&hdr, payload) > GEN_MAX_BYTES)
+				exit(1);
+			l->grow(&hdr, payload, payload);
+		}
+	}
+	f->len = bloom_total_bytes(&hdr);
+	bloom_header_encode(&hdr, f->buf);
+}
+
 static void
 check_valid(const char *name, const GenFilter *f)
 {
@@ -199,7 +265,18 @@ emit_mutant(const char *name, const GenFilter *base, GenMutation mutate,
 	GenFilter	m = *base;
 
 	mutate(&m, arg);
-	emit(name, m.buf, m.len);
+	emit_binary(name, m.buf, m.len);
+}
+
+/* a value's base64 literal alone */
+static void
+write_text_of(const char *name, const GenFilter *f)
+{
+	size_t		tlen;
+	char	   *text = to_base64(f->buf, f->len, &tlen);
+
+	write_file("text", name, text, tlen);
+	free(text);
 }
 
 static void
@@ -322,13 +399,8 @@ emit_valid_seeds(void)
 		int64_t		nelems;
 	}			sized[] = {
 		{1, 0.5, 0, 0},
-		{1, 0.01, 0, 1},
 		{10, 0.01, 0, 10},
-		{50, 0.05, 1, 25},
 		{100, 0.01, 0xDEADBEEF, 100},
-		{100, 0.01, 0, 300},
-		{20, 1e-6, 7, 20},
-		{200, 0.1, UINT32_MAX, 150},
 		{5, 1e-10, 0, 5},
 	};
 	static const struct
@@ -338,16 +410,12 @@ emit_valid_seeds(void)
 		uint32_t	seed;
 		int64_t		nelems;
 	}			shaped[] = {
-		{1, 1, 0, 0},
 		{1, 1, 0, 40},
-		{1, 64, 0, 3},
 		{1, 64, 12345, 200},	/* close to full */
-		{2, 7, 0, 30},
-		{3, 13, 42, 17},
-		{3, 2, 0, 1},
-		{8, 8, 0, 64},
 		{16, 5, 99, 500},
 	};
+	/* key types (bytes 12..15): the list's ends and an array's */
+	static const uint32_t key_types[] = {16, 1006, 3221};
 
 	for (size_t i = 0; i < sizeof(sized) / sizeof(sized[0]); i++)
 	{
@@ -369,24 +437,39 @@ emit_valid_seeds(void)
 		check_valid(name, &f);
 		emit(name, f.buf, f.len);
 	}
-
-	/* lists of hashes: empty, partly and wholly used */
+	for (size_t i = 0; i < sizeof(key_types) / sizeof(key_types[0]); i++)
 	{
-		static const struct
-		{
-			uint64_t	cells;
-			int64_t		nelems;
-		}			lists[] = {{1, 0}, {4, 3}, {16, 16}};
-
-		for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		{
-			make_hash_list(&f, lists[i].cells, 0, lists[i].nelems);
-			snprintf(name, sizeof(name), "valid-hashes-c%llu-n%lld",
-					 (unsigned long long) lists[i].cells, (long long) lists[i].nelems);
-			check_valid(name, &f);
-			emit(name, f.buf, f.len);
-		}
+		make_sized(&f, 10, 0.01, 0, 3);
+		put32(f.buf + OFF_KEY_TYPE, key_types[i]);
+		snprintf(name, sizeof(name), "valid-key-type-%u", key_types[i]);
+		check_valid(name, &f);
+		emit(name, f.buf, f.len);
 	}
+
+	/* counting: a few elements, each three times */
+	make_counting(&f, 1, 4, 24);
+	check_valid("valid-counting-b1-k4", &f);
+	emit("valid-counting-b1-k4", f.buf, f.len);
+
+	/* scalable: empty, grown twice (typed), expansion 1 grown once */
+	make_scalable(&f, 10, 2, 0);
+	check_valid("valid-scalable-empty", &f);
+	emit("valid-scalable-empty", f.buf, f.len);
+	make_scalable(&f, 10, 2, 40);
+	put32(f.buf + OFF_KEY_TYPE, 20);
+	check_valid("valid-scalable-c10-e2-n40-int8", &f);
+	emit("valid-scalable-c10-e2-n40-int8", f.buf, f.len);
+	make_scalable(&f, 5, 1, 8);
+	check_valid("valid-scalable-c5-e1-n8", &f);
+	emit("valid-scalable-c5-e1-n8", f.buf, f.len);
+
+	/* lists of hashes: empty and partly used */
+	make_hash_list(&f, 1, 0, 0);
+	check_valid("valid-hashes-c1-n0", &f);
+	emit("valid-hashes-c1-n0", f.buf, f.len);
+	make_hash_list(&f, 16, 0, 11);
+	check_valid("valid-hashes-c16-n11", &f);
+	emit("valid-hashes-c16-n11", f.buf, f.len);
 
 	/* every bit set: the estimates' top end */
 	make_filter(&f, 2, 64, 0, 1, 0.99, 0);
@@ -399,21 +482,33 @@ emit_valid_seeds(void)
 	make_filter(&f, 1, 3, 0, (uint64_t) INT64_MAX, 0x1p-1074, 5);
 	check_valid("valid-extremes", &f);
 	emit("valid-extremes", f.buf, f.len);
-	make_filter(&f, 1, 3, 0, 1, nextafter(1.0, 0.0), 5);
-	check_valid("valid-rate-below-1", &f);
-	emit("valid-rate-below-1", f.buf, f.len);
 }
+
+/* the scalable filters' payload: the prefix, then sub-filter 0's count and header */
+#define SCAL_OFF_EXPANSION	(BLOOM_HEADER_SIZE + 0)
+#define SCAL_OFF_DIVISOR	(BLOOM_HEADER_SIZE + 4)
+#define SCAL_OFF_RESERVED	(BLOOM_HEADER_SIZE + 8)
+#define SCAL_OFF_SUB0		(BLOOM_HEADER_SIZE + 16 + 8)
+
+static void
+mut_u32_at(GenFilter *f, uint64_t off_value)
+{
+	/* the offset in the high half, the value in the low */
+	put32(f->buf + (off_value >> 32), (uint32_t) off_value);
+}
+
+#define AT(off, value)	(((uint64_t) (off) << 32) | (uint32_t) (value))
 
 static void
 emit_mutants(void)
 {
 	GenFilter	base;
 	GenFilter	empty;
+	GenFilter	scal;
+	GenFilter	list;
 	char		name[128];
 	static const uint64_t bad_nbits[] = {
-		0, 1, 8, 511, 513, 1000, 1024 + 8,
-		UINT64_C(1) << 63, UINT64_MAX, UINT64_MAX - 511,
-		BLOOM_MAX_BLOCKS * BLOOM_BLOCK_BITS,
+		0, 513,
 		(BLOOM_MAX_BLOCKS + 1) * BLOOM_BLOCK_BITS,
 		/* wraps to a small byte count if anything multiplies carelessly */
 		(UINT64_C(1) << 61) + 1024,
@@ -424,32 +519,33 @@ emit_mutants(void)
 	check_valid("base", &base);
 	make_filter(&empty, 1, 4, 0, 10, 0.01, 0);
 	check_valid("empty", &empty);
+	make_scalable(&scal, 10, 2, 25);
+	check_valid("scalable", &scal);
+	make_hash_list(&list, 4, 0, 3);
+	check_valid("list", &list);
 
 	/* length */
 	emit_mutant("len-0", &base, mut_len, 0);
-	emit_mutant("len-1", &base, mut_len, 1);
-	emit_mutant("len-header-minus-1", &base, mut_len, BLOOM_HEADER_SIZE - 1);
 	emit_mutant("len-header-only", &base, mut_len, BLOOM_HEADER_SIZE);
 	emit_mutant("len-minus-1", &base, mut_len, base.len - 1);
-	emit_mutant("len-minus-block", &base, mut_len, base.len - BLOOM_BLOCK_BYTES);
-	emit_mutant("len-plus-1", &base, mut_len, base.len + 1);
 	emit_mutant("len-plus-block", &base, mut_len, base.len + BLOOM_BLOCK_BYTES);
-	emit_mutant("reshape-1-block", &base, mut_reshape, 1);
 	emit_mutant("reshape-3-blocks", &base, mut_reshape, 3);
 
 	/* fixed fields */
-	emit_mutant("magic-byte0", &base, mut_byte_xor, 0);
 	emit_mutant("magic-byte3", &base, mut_byte_xor, 3);
-	emit_mutant("version-0", &base, mut_version, 0);
 	emit_mutant("version-2", &base, mut_version, 2);
-	emit_mutant("version-255", &base, mut_version, 255);
-	emit_mutant("layout-0", &base, mut_layout, 0);
-	emit_mutant("layout-2", &base, mut_layout, 2);
-	emit_mutant("hash-0", &base, mut_hash, 0);
-	emit_mutant("hash-2", &base, mut_hash, 2);
-	emit_mutant("key-type-int8", &base, mut_key_type, 20);
+	emit_mutant("layout-5", &base, mut_layout, 5);
+	emit_mutant("hash-3", &base, mut_hash, 3);
+
+	/*
+	 * Key types: 0 or a type filters hash; not any OID below 10000 (9999
+	 * names no type, 22 is int2vector, whose keys are int2[], 3802 is
+	 * jsonb), which a read still takes from a value 1.3 stored.
+	 */
+	emit_mutant("key-type-9999", &base, mut_key_type, 9999);
+	emit_mutant("key-type-22", &base, mut_key_type, 22);
+	emit_mutant("key-type-3802", &base, mut_key_type, 3802);
 	emit_mutant("key-type-10000", &base, mut_key_type, 10000);
-	emit_mutant("key-type-top", &base, mut_key_type, UINT32_C(0x80000000));
 
 	/* nbits */
 	for (size_t i = 0; i < sizeof(bad_nbits) / sizeof(bad_nbits[0]); i++)
@@ -462,48 +558,59 @@ emit_mutants(void)
 	emit_mutant("k-0", &base, mut_nhashes, 0);
 	emit_mutant("k-64", &base, mut_nhashes, 64);	/* valid: other bits */
 	emit_mutant("k-65", &base, mut_nhashes, 65);
-	emit_mutant("k-255", &base, mut_nhashes, 255);
 
 	/* bits_set */
 	emit_mutant("bits-set-plus-1", &base, mut_bits_set_delta, 1);
-	emit_mutant("bits-set-minus-1", &base, mut_bits_set_delta, UINT64_MAX);
-	emit_mutant("bits-set-0", &base, mut_bits_set, 0);
-	emit_mutant("bits-set-nbits", &base, mut_bits_set, 2 * BLOOM_BLOCK_BITS);
 	emit_mutant("bits-set-nbits-plus-1", &base, mut_bits_set, 2 * BLOOM_BLOCK_BITS + 1);
-	emit_mutant("bits-set-max", &base, mut_bits_set, UINT64_MAX);
-	emit_mutant("bits-flip-first", &base, mut_flip_bit, 0);
 	emit_mutant("bits-flip-last", &base, mut_flip_bit, 2 * BLOOM_BLOCK_BITS - 1);
 	emit_mutant("empty-bits-set-1", &empty, mut_bits_set, 1);
 
-	/* error rate */
-	emit_mutant("rate-nan", &base, mut_rate_bits, double_bits(NAN));
-	emit_mutant("rate-neg-nan", &base, mut_rate_bits, double_bits(-NAN));
-	emit_mutant("rate-0", &base, mut_rate_bits, double_bits(0.0));
-	emit_mutant("rate-neg-0", &base, mut_rate_bits, double_bits(-0.0));
-	emit_mutant("rate-1", &base, mut_rate_bits, double_bits(1.0));
-	emit_mutant("rate-above-1", &base, mut_rate_bits, double_bits(nextafter(1.0, 2.0)));
-	emit_mutant("rate-inf", &base, mut_rate_bits, double_bits(INFINITY));
-	emit_mutant("rate-neg-inf", &base, mut_rate_bits, double_bits(-INFINITY));
-	emit_mutant("rate-neg", &base, mut_rate_bits, double_bits(-0.01));
-
-	/* a list of hashes: k, capacity, expansion, a free cell, the count */
-	{
-		GenFilter	list;
-
-		make_hash_list(&list, 4, 0, 3);
-		emit_mutant("hashes-k-1", &list, mut_nhashes, 1);
-		emit_mutant("hashes-capacity-5", &list, mut_capacity, 5);
-		emit_mutant("hashes-expansion-8194", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 1);
-		emit_mutant("hashes-reserved", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 4);
-		emit_mutant("hashes-free-cell", &list, mut_byte_xor, list.len - 1);
-		emit_mutant("hashes-count-5", &list, mut_bits_set, 5);
-		emit_mutant("hashes-len-minus-cell", &list, mut_len, list.len - 16);
-	}
-
-	/* capacity */
+	/* capacity and error rate */
 	emit_mutant("capacity-0", &base, mut_capacity, 0);
 	emit_mutant("capacity-int64-max-plus-1", &base, mut_capacity, (uint64_t) INT64_MAX + 1);
-	emit_mutant("capacity-max", &base, mut_capacity, UINT64_MAX);
+	emit_mutant("rate-nan", &base, mut_rate_bits, double_bits(NAN));
+	emit_mutant("rate-1", &base, mut_rate_bits, double_bits(1.0));
+	emit_mutant("rate-neg", &base, mut_rate_bits, double_bits(-0.01));
+
+	/*
+	 * A scalable filter: the fill divisor is 1 outside a running aggregate
+	 * (a larger one started a sub-filter at every add), the sub-filters'
+	 * key types 0, the expansion 1..1024, the rest of the prefix zero.
+	 */
+	emit_mutant("scalable-divisor-2", &scal, mut_u32_at, AT(SCAL_OFF_DIVISOR, 2));
+	emit_mutant("scalable-divisor-max", &scal, mut_u32_at, AT(SCAL_OFF_DIVISOR, UINT32_MAX));
+	emit_mutant("scalable-divisor-0", &scal, mut_u32_at, AT(SCAL_OFF_DIVISOR, 0));
+	emit_mutant("scalable-sub-key-type-20", &scal, mut_u32_at,
+				AT(SCAL_OFF_SUB0 + OFF_KEY_TYPE, 20));
+	emit_mutant("scalable-expansion-1025", &scal, mut_u32_at, AT(SCAL_OFF_EXPANSION, 1025));
+	emit_mutant("scalable-reserved", &scal, mut_byte_xor, SCAL_OFF_RESERVED + 3);
+	emit_mutant("scalable-sub-capacity", &scal, mut_byte_xor, SCAL_OFF_SUB0 + OFF_CAPACITY);
+	emit_mutant("scalable-count-3", &scal, mut_nhashes, 3);
+
+	/* a list of hashes: k, capacity, expansion, a free cell, the count */
+	emit_mutant("hashes-k-1", &list, mut_nhashes, 1);
+	emit_mutant("hashes-capacity-5", &list, mut_capacity, 5);
+	emit_mutant("hashes-expansion-8194", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 1);
+	emit_mutant("hashes-reserved", &list, mut_byte_xor, BLOOM_HEADER_SIZE + 4);
+	emit_mutant("hashes-free-cell", &list, mut_byte_xor, list.len - 1);
+	emit_mutant("hashes-count-5", &list, mut_bits_set, 5);
+}
+
+/* the new header rules as text literals too: what bloomfilter_in refuses */
+static void
+emit_text_mutants(void)
+{
+	GenFilter	m;
+
+	make_filter(&m, 2, 7, 0, 20, 0.01, 12);
+	put32(m.buf + OFF_KEY_TYPE, 9999);
+	write_text_of("key-type-9999", &m);
+	make_scalable(&m, 10, 2, 25);
+	put32(m.buf + SCAL_OFF_DIVISOR, 2);
+	write_text_of("scalable-divisor-2", &m);
+	make_scalable(&m, 10, 2, 25);
+	put32(m.buf + SCAL_OFF_SUB0 + OFF_KEY_TYPE, 20);
+	write_text_of("scalable-sub-key-type-20", &m);
 }
 
 /* text literals: white space, padding and alphabet cases for the decoder */
@@ -601,6 +708,7 @@ main(int argc, char **argv)
 
 	emit_valid_seeds();
 	emit_mutants();
+	emit_text_mutants();
 	emit_text_only();
 
 	printf("gen_corpus: wrote %d files, %zu bytes, under %s\n",

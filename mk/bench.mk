@@ -21,14 +21,14 @@ bench: deps
 bench-index: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) -o shared_buffers=3GB bash bench/index.sh
+	$(PG_VIRTUALENV) -o shared_buffers=3GB bash bench/index.sh
 
 # only checks of stored filters: point checks of every kind, batches against
 # a btree, joins (bench/stored.sh); not part of make test
 bench-stored: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) bash bench/stored.sh
+	$(PG_VIRTUALENV) bash bench/stored.sh
 
 # a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
 bench-1b: deps

@@ -3,8 +3,12 @@
 # (PyPI may be out of reach); mmh3 is added when pip can get it, otherwise
 # the client hashes through the server's own libmurmurhash.  The tests start
 # a private server (initdb in a temporary directory, as postgres when run as
-# root) against the installed extension: run `make install` first.  To use a
-# server of your own instead, set BLOOMFILTER_TEST_DSN.
+# root, on a Unix socket there only) from BLOOMFILTER_PG_BINDIR, else
+# pg_config --bindir, against the installed extension: run `make install`
+# first.  PGHOST, PGPORT and every other libpq variable are ignored (removed
+# from the tests' environment).  To use a server of your own instead, set
+# BLOOMFILTER_TEST_DSN: the tests then create a database of their own there
+# (pgbloomfilter_test_ and a random suffix) and drop only that one.
 
 PYTHON3 ?= /usr/bin/python3
 PYCLIENT = clients/python
@@ -22,10 +26,16 @@ check-python:
 # javac and jar from Debian's JDK, JUnit 5 and the PostgreSQL JDBC driver
 # from Debian's packages (nothing downloaded).  The tests start a private
 # server (initdb in a temporary directory, as postgres when run as root, TCP
-# on 127.0.0.1 for JDBC) from BLOOMFILTER_PG_BINDIR, else pg_config --bindir,
-# against the installed extension: run `make install` first.  To use a
-# server of your own instead, set BLOOMFILTER_TEST_JDBC_URL.  bench-java
-# compares checks/s with Guava's BloomFilter (Debian's libguava-java).
+# on 127.0.0.1 for JDBC, on a port the system hands out, retried should
+# another process take it first) from BLOOMFILTER_PG_BINDIR, else
+# pg_config --bindir, against the installed extension: run `make install`
+# first.  The server programs run without the libpq variables, and the URL
+# names host, port, database and user, so PGHOST and the like reach
+# nothing.  To use a server of your own instead, set
+# BLOOMFILTER_TEST_JDBC_URL: the tests then create a database of their own
+# there (pgbloomfilter_test_ and a random suffix) and drop only that one.
+# bench-java compares checks/s with Guava's BloomFilter (Debian's
+# libguava-java).
 
 JAVACLIENT = clients/java
 
@@ -38,3 +48,12 @@ bench-java:
 	@EXTRA_PACKAGES="default-jdk-headless libguava-java" bash scripts/deps.sh
 	$(MAKE) -C $(JAVACLIENT) bench
 
+
+# Both clients' tests, pg_virtualenv as make test calls it and
+# scripts/check-version.sh, each with every libpq variable naming a decoy
+# cluster that must see no connection, and the clients' opt-in variables
+# aimed at the decoy, whose databases must be as before
+# (test/decoy/check_decoy.sh).  Not part of test: about ten minutes.
+.PHONY: check-decoy
+check-decoy:
+	bash test/decoy/check_decoy.sh

@@ -18,7 +18,7 @@ test: deps
 	$(MAKE) install
 	$(MAKE) unit
 	$(MAKE) check-path
-	pg_virtualenv -t -v $(PG_MAJOR) $(MAKE) installcheck
+	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
@@ -104,7 +104,7 @@ check-path: install
 demo: deps
 	$(MAKE) all
 	$(MAKE) install
-	pg_virtualenv -t -v $(PG_MAJOR) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
+	$(PG_VIRTUALENV) psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql
 
 HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/hardening/*.sh)))
 
@@ -115,7 +115,7 @@ check-all: test
 	@failed=""; \
 	for script in $(HARDENING_SCRIPTS); do \
 		echo "== $$script"; \
-		pg_virtualenv -t -v $(PG_MAJOR) bash $$script || failed="$$failed $$script"; \
+		$(PG_VIRTUALENV) bash $$script || failed="$$failed $$script"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check-all: FAILED:$$failed"; exit 1; fi
 	$(MAKE) fuzz

@@ -133,6 +133,9 @@ chown postgres "$work"
 as_pg "$pg_bindir/initdb" -D "$work/data" -A trust --no-locale -E UTF8 > "$work/initdb.log"
 mkdir "$work/sock"
 chown postgres "$work/sock"
+# only this cluster: none of the caller's libpq settings (PGHOSTADDR or a
+# PGSERVICE would reach another server whatever PGHOST says)
+unset $(compgen -e | grep -E '^PG[A-Z]' || true)
 export PGHOST=$work/sock PGPORT=5432 PGUSER=postgres PGDATABASE=postgres
 unset PGSERVICE PGPASSWORD PGOPTIONS
 as_pg "$pg_bindir/pg_ctl" -D "$work/data" -p "$mirror$pg_bindir/postgres" \

@@ -93,6 +93,10 @@ as_pg "$bindir/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 120 \
 # regression and isolation suites in two runs, so a failure in the first
 # does not hide the second
 status=0
+# only this cluster: none of the caller's libpq settings (PGHOSTADDR or a
+# PGSERVICE would send pg_regress, which drops and creates its database,
+# to another server whatever PGHOST says)
+unset $(compgen -e | grep -E '^PG[A-Z]' || true)
 export PGHOST=$tmp PGPORT=5432 PGUSER=postgres
 # BF_REGRESS / BF_ISOLATION: only these suites ("setup ops"), for a quick
 # loop in a worktree without installing into the system's server

@@ -33,6 +33,19 @@ SELECT overlay(b placing '\x000000000000f87f' FROM 25 FOR 8)::cuckoofilter FROM 
 SELECT overlay(b placing '\x01' FROM 33 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x01' FROM 45 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x28' FROM 42 FOR 1)::cuckoofilter FROM cf_ok; -- key type 10240
+-- the key type must be 0 or one filters hash (bloomfilter's rule), not any
+-- OID below 10000: cf_info of key type 9999 failed with XX000 in 1.3
+SELECT overlay(b placing '\x0f27' FROM 41 FOR 2)::cuckoofilter FROM cf_ok;    -- 9999, no type
+SELECT translate(encode(overlay(b placing '\x0f27' FROM 41 FOR 2), 'base64'), E'\n', '')::cuckoofilter FROM cf_ok;
+SELECT overlay(b placing '\x16' FROM 41 FOR 1)::cuckoofilter FROM cf_ok;      -- 22, int2vector
+SELECT cf_key_type(overlay(b placing '\x14' FROM 41 FOR 1)::cuckoofilter) FROM cf_ok; -- 20: valid
+-- the capacity (bytes 16..23) sizes every later sub-filter, so the first
+-- must have a slot for each element of it (its 1 bucket of 4 slots here):
+-- 1.3 took capacity 200,000,000 on these 76 bytes and grew them to 590 MB
+-- at the add that filled the four slots
+SELECT overlay(b placing '\x05' FROM 17 FOR 1)::cuckoofilter FROM cf_ok;      -- capacity 5
+SELECT overlay(b placing '\x00c2eb0b' FROM 17 FOR 4)::cuckoofilter FROM cf_ok; -- capacity 200,000,000
+SELECT cf_capacity(overlay(b placing '\x04' FROM 17 FOR 1)::cuckoofilter) FROM cf_ok; -- capacity 4: valid
 SELECT overlay(b placing '\x03' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x00' FROM 49 FOR 1)::cuckoofilter FROM cf_ok;
 SELECT overlay(b placing '\x01' FROM 57 FOR 1)::cuckoofilter FROM cf_ok;

@@ -295,9 +295,11 @@ test_validation(void)
 	CHECK(validate_mutated(f, len, 6, 0, len) == BLOOM_BAD_HASH, "hash 0 accepted");
 	CHECK(validate_mutated(f, len, 7, 0, len) == BLOOM_BAD_NHASHES, "k 0 accepted");
 	CHECK(validate_mutated(f, len, 7, 65, len) == BLOOM_BAD_NHASHES, "k 65 accepted");
-	/* key type (bytes 12..15): 0 or a built-in type OID below 10000 */
+	/* key type (bytes 12..15): 0 or the OID of a type filters hash */
 	CHECK(validate_mutated(f, len, 12, 20, len) == BLOOM_OK, "key type int8 refused");
-	CHECK(validate_mutated(f, len, 13, 0x27, len) == BLOOM_OK, "key type 9984 refused");
+	CHECK(validate_mutated(f, len, 12, 22, len) == BLOOM_BAD_KEY_TYPE,
+		  "key type int2vector accepted (its key type is int2[])");
+	CHECK(validate_mutated(f, len, 13, 0x27, len) == BLOOM_BAD_KEY_TYPE, "key type 9984 accepted");
 	CHECK(validate_mutated(f, len, 13, 0x28, len) == BLOOM_BAD_KEY_TYPE, "key type 10240 accepted");
 	CHECK(validate_mutated(f, len, 15, 0x80, len) == BLOOM_BAD_KEY_TYPE, "key type 2^31 accepted");
 	CHECK(validate_mutated(f, len, 16, 1, len) == BLOOM_BAD_NBITS, "nbits not a multiple of 512 accepted");
@@ -308,6 +310,13 @@ test_validation(void)
 		  BLOOM_BAD_BITS_SET, "flipped bit accepted");
 
 	bad = malloc(len);
+	/* a read takes the key types 1.3 stored, any below 10000; input does not */
+	memcpy(bad, f, len);
+	bad[12] = 0x0f;
+	bad[13] = 0x27;
+	bloom_header_decode(bad, &h);
+	CHECK(bloom_validate_header(&h, len) == BLOOM_OK, "a read refuses key type 9999");
+	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_KEY_TYPE, "input takes key type 9999");
 	memcpy(bad, f, len);
 	memset(bad + 16, 0, 8);
 	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_NBITS, "nbits 0 accepted");
@@ -320,6 +329,29 @@ test_validation(void)
 	CHECK(bloom_validate(bad, len, &h) == BLOOM_BAD_ERROR_RATE, "NaN error rate accepted");
 	free(bad);
 	free(f);
+}
+
+/*
+ * The key types a filter may record: exactly the list, found by a search
+ * that needs it sorted.  The server's suite holds the list to the types
+ * the server's rules give (sql/io_errors.sql).
+ */
+static void
+test_key_types(void)
+{
+	static const uint32_t some[] = {16, 20, 25, 650, 1005, 1006, 1013, 1700, 2249, 2287, 3221};
+	static const uint32_t none[] = {1, 15, 22, 24, 30, 114, 142, 600, 3802, 3807, 4000,
+	9999, 10000, UINT32_MAX};
+	int			valid = 0;
+
+	CHECK(bloom_key_type_valid(0), "untyped refused");
+	for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++)
+		CHECK(bloom_key_type_valid(some[i]), "key type %u refused", some[i]);
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		CHECK(!bloom_key_type_valid(none[i]), "key type %u accepted", none[i]);
+	for (uint32_t oid = 1; oid < BLOOM_KEY_TYPE_LIMIT; oid++)
+		valid += bloom_key_type_valid(oid);
+	CHECK(valid == 62, "%d key types below 10000, 62 expected", valid);
 }
 
 static void
@@ -975,6 +1007,51 @@ test_row_signatures(void)
 		  "a bit above the columns");
 	CHECK(bloom_key_type_valid(23) && bloom_key_type_valid(0) &&
 		  !bloom_key_type_valid(10000), "type OIDs as before");
+	CHECK(bloom_key_type_valid(UINT32_C(0x800001E2)) &&
+		  bloom_key_type_readable(UINT32_C(0x800001E2)) && bloom_key_type_readable(9999) &&
+		  !bloom_key_type_valid(9999), "input takes listed types and rows, a read any below 10000");
+}
+
+/*
+ * A scalable value from outside: its fill divisor 1, its sub-filters'
+ * key types 0.  Values that only a read checks (a stored value) keep
+ * working with another divisor, and a layout's finish sets it to 1.
+ */
+static void
+test_scalable_validation(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_SCALABLE);
+	BloomHeader hdr;
+	BloomHeader got;
+	uint8_t    *payload = unit_scalable(&hdr, 100, 0, 250);
+	size_t		len = bloom_total_bytes(&hdr);
+	uint8_t    *value = malloc(len);
+	/* prefix at 48, the first sub-filter's count at 64, its header at 72 */
+	const size_t divisor_at = BLOOM_HEADER_SIZE + 4;
+	const size_t sub_key_at = BLOOM_HEADER_SIZE + 16 + 8 + BLOOM_OFF_KEY_TYPE;
+
+	bloom_header_encode(&hdr, value);
+	memcpy(value + BLOOM_HEADER_SIZE, payload, len - BLOOM_HEADER_SIZE);
+	CHECK(hdr.nhashes >= 2 && bloom_validate(value, len, &got) == BLOOM_OK,
+		  "a grown scalable filter is invalid");
+	CHECK(validate_mutated(value, len, divisor_at, 2, len) == BLOOM_BAD_DIVISOR,
+		  "fill divisor 2 accepted");
+	CHECK(validate_mutated(value, len, divisor_at + 3, 0x80, len) == BLOOM_BAD_DIVISOR,
+		  "fill divisor 2^31+1 accepted");
+	CHECK(validate_mutated(value, len, divisor_at, 0, len) == BLOOM_BAD_RESERVED,
+		  "fill divisor 0 accepted");
+	CHECK(validate_mutated(value, len, sub_key_at, 20, len) == BLOOM_BAD_SUB_KEY_TYPE,
+		  "a sub-filter's key type accepted");
+	CHECK(validate_mutated(value, len, BLOOM_OFF_KEY_TYPE, 20, len) == BLOOM_OK,
+		  "a scalable filter of int8 keys refused");
+
+	/* a stored value with another divisor: finish makes it a plain value */
+	value[divisor_at] = 5;
+	CHECK(bloom_validate_header(&hdr, len) == BLOOM_OK, "a read refuses a divisor");
+	l->finish(&hdr, value + BLOOM_HEADER_SIZE);
+	CHECK(bloom_validate(value, len, &got) == BLOOM_OK, "finish leaves the divisor");
+	free(value);
+	free(payload);
 }
 
 int
@@ -1002,6 +1079,8 @@ main(void)
 	test_scalable_predicted();
 	test_hashes_layout();
 	test_row_signatures();
+	test_key_types();
+	test_scalable_validation();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;

@@ -896,7 +896,19 @@ test_validation(void)
 	MUTATE(c[44] = 1, CUCKOO_BAD_RESERVED);
 	MUTATE(c[41] = 0x28, CUCKOO_BAD_KEY_TYPE);
 	MUTATE(c[43] = 1, CUCKOO_BAD_KEY_TYPE);
+	MUTATE((c[40] = 0x0f, c[41] = 0x27), CUCKOO_BAD_KEY_TYPE);	/* 9999 */
+	/* which a read of a value 1.3 stored takes, as it takes any below 10000 */
+	memcpy(c, f.buf, len);
+	c[40] = 0x0f;
+	c[41] = 0x27;
+	CHECK(cuckoo_open(c, len, &v) == CUCKOO_OK, "a read refuses key type 9999");
+	MUTATE(c[40] = 22, CUCKOO_BAD_KEY_TYPE);	/* int2vector: keys int2[] */
 	MUTATE(c[40] = 20, CUCKOO_OK);
+	MUTATE((c[40] = 0xc9, c[41] = 0x08), CUCKOO_OK);	/* record */
+	/* a capacity the first sub-filter has no slots for */
+	MUTATE(c[19] = 1, CUCKOO_BAD_FIRST_SLOTS);
+	MUTATE(bloom_store64le(c + 16, bloom_load64le(c + 48) * c[6]), CUCKOO_OK);
+	MUTATE(bloom_store64le(c + 16, bloom_load64le(c + 48) * c[6] + 1), CUCKOO_BAD_FIRST_SLOTS);
 	MUTATE(c[48 + 23] = 1, CUCKOO_BAD_RESERVED);
 	MUTATE(c[48]++, CUCKOO_BAD_LENGTH);
 	MUTATE(memset(c + 48, 0, 8), CUCKOO_BAD_NBUCKETS);
@@ -906,6 +918,31 @@ test_validation(void)
 	memcpy(c, f.buf, len);
 	c[len] = 0;
 	CHECK(cuckoo_validate(c, len + 1, &v) == CUCKOO_BAD_LENGTH, "long");
+
+	/*
+	 * A value stored before input checked its capacity against its first
+	 * sub-filter (1.3 took this one): it grows as if its capacity were its
+	 * slots, not into a sub-filter of hundreds of megabytes.
+	 */
+	{
+		Filter		e;
+		uint64_t	nb;
+		int			fb;
+
+		filter_new(&e, 1, 0.01, 0);
+		bloom_store64le(e.buf + 16, 200000000);
+		CHECK(cuckoo_open(e.buf, e.v.len, &e.v) == CUCKOO_OK &&
+			  cuckoo_validate(e.buf, e.v.len, &v) == CUCKOO_BAD_FIRST_SLOTS,
+			  "capacity past the first sub-filter: read %d, input %d",
+			  (int) cuckoo_open(e.buf, e.v.len, &e.v), (int) cuckoo_validate(e.buf, e.v.len, &v));
+		for (int k = 0; k < 40; k++)
+			filter_add(&e, key(k, 0));
+		CHECK(e.v.len < 4096, "a forged capacity grew the value to %zu bytes", e.v.len);
+		CHECK(cuckoo_next_sub(&e.v, &nb, &fb) == CUCKOO_GROW_OK && nb < 1000,
+			  "the next sub-filter of a forged capacity has %llu buckets",
+			  (unsigned long long) nb);
+		free(e.buf);
+	}
 
 	/* a slot set in an empty filter: the count is wrong */
 	{

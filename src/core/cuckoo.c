@@ -51,7 +51,7 @@
  *		16	uint64	capacity it was sized for
  *		24	float64 error rate it was sized for
  *		32	uint64	items: occupied slots of all sub-filters
- *		40	uint32	key type, as bloomfilter's (0 untyped, else a type OID < 10000)
+ *		40	uint32	key type, as bloomfilter's (0 untyped, else bloom_key_type_valid)
  *		44	uint32	reserved, zero
  *
  * Rate.  A fingerprint of f bits equals another element's with
@@ -520,7 +520,12 @@ cuckoo_shape(uint64_t capacity, double target, int b, int *fp_bits, uint64_t *nb
 	uint64_t	n_room;
 	double		best = INFINITY;
 
-	if (!cuckoo_room_buckets(capacity, b, max_n, &n_room))
+	/*
+	 * A rate that underflowed to 0 (a stored rate near the smallest double,
+	 * halved once per sub-filter) is met by no f; the division below would
+	 * otherwise divide by zero.
+	 */
+	if (!(target > 0.0) || !cuckoo_room_buckets(capacity, b, max_n, &n_room))
 		return false;
 	for (int f = CUCKOO_FLOOR_FP_BITS; f <= CUCKOO_MAX_FP_BITS; f++)
 	{
@@ -714,7 +719,8 @@ cuckoo_header_check(const uint8_t *buf, size_t len, CuckooHeader *hdr)
 		return CUCKOO_BAD_HASH;
 	if (hdr->reserved != 0)
 		return CUCKOO_BAD_RESERVED;
-	if (!bloom_key_type_valid(hdr->key_type))
+	/* what a read allows: input takes only bloom_key_type_valid's */
+	if (!bloom_key_type_readable(hdr->key_type))
 		return CUCKOO_BAD_KEY_TYPE;
 	b = hdr->bucket_size;
 	if (b != 2 && b != 4 && b != 8)
@@ -765,6 +771,17 @@ cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v)
 	return CUCKOO_OK;
 }
 
+/*
+ * The full check of a value from outside.  Beyond what a read checks, the
+ * key type must be one filters hash (bloom_key_type_valid; a stored value
+ * of 1.3 can have another, which reads keep taking), and the first
+ * sub-filter must have a slot for every element of the capacity, as the
+ * sizing of every release made it (1.2's took capacity / (b * load)
+ * buckets, 1.3's at least the room for the capacity) and as merges and
+ * growth keep it.  The capacity sizes every later sub-filter, so without
+ * that a 76-byte value claiming a capacity of 200,000,000 grew to 590 MB
+ * at the add that filled its four slots.
+ */
 CuckooCheck
 cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v)
 {
@@ -772,6 +789,10 @@ cuckoo_validate(const uint8_t *buf, size_t len, CuckooView *v)
 
 	if (check != CUCKOO_OK)
 		return check;
+	if (!bloom_key_type_valid(v->hdr.key_type))
+		return CUCKOO_BAD_KEY_TYPE;
+	if (v->sub[0].nbuckets * v->hdr.bucket_size < v->hdr.capacity)
+		return CUCKOO_BAD_FIRST_SLOTS;
 	for (int i = 0; i < v->hdr.nsub; i++)
 	{
 		const CuckooSub *s = &v->sub[i];
@@ -829,7 +850,9 @@ cuckoo_check_message(CuckooCheck check)
 		case CUCKOO_BAD_PADDING:
 			return "The unused bits after the last slot must be zero.";
 		case CUCKOO_BAD_KEY_TYPE:
-			return "The key type must be 0 or a built-in type OID below 10000.";
+			return "The key type must be 0 or the OID of a built-in type that filters hash.";
+		case CUCKOO_BAD_FIRST_SLOTS:
+			return "The first sub-filter must have at least as many slots as the capacity.";
 	}
 	return "The value is invalid.";
 }
@@ -1193,19 +1216,29 @@ cuckoo_next_sub(const CuckooView *v, uint64_t *nbuckets, int *fp_bits)
 {
 	int			k = v->hdr.nsub;
 	double		target = v->hdr.error_rate * BLOOM_SIZING_MARGIN;
+	uint64_t	capacity = v->hdr.capacity;
+	uint64_t	first_slots = v->sub[0].nbuckets * v->hdr.bucket_size;
 
+	/*
+	 * Every value input takes has a slot in its first sub-filter for each
+	 * element of the capacity (cuckoo_validate); one stored before input
+	 * checked that grows as if its capacity were those slots, not into a
+	 * sub-filter sized for a capacity it only claims.
+	 */
+	if (capacity > first_slots)
+		capacity = first_slots;
 	if (k >= CUCKOO_MAX_SUBFILTERS)
 		return CUCKOO_GROW_SUBFILTERS;
-	if (v->hdr.capacity > (UINT64_MAX >> k))
+	if (capacity > (UINT64_MAX >> k))
 		return CUCKOO_GROW_SIZE;
-	if (!cuckoo_shape(v->hdr.capacity << k, ldexp(target, -k), v->hdr.bucket_size,
+	if (!cuckoo_shape(capacity << k, ldexp(target, -k), v->hdr.bucket_size,
 					  fp_bits, nbuckets))
 	{
 		/* the same capacity at the floor's rate: if that fits, bits ran out */
 		int			f;
 		uint64_t	n;
 
-		if (cuckoo_shape(v->hdr.capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
+		if (cuckoo_shape(capacity << k, 1.0, v->hdr.bucket_size, &f, &n))
 			return CUCKOO_GROW_FP_BITS;
 		return CUCKOO_GROW_SIZE;
 	}

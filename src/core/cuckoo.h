@@ -73,7 +73,7 @@ typedef struct CuckooHeader
 	uint64_t	capacity;
 	double		error_rate;
 	uint64_t	items;			/* occupied slots over all sub-filters */
-	uint32_t	key_type;		/* as bloomfilter's: a type OID, 0 untyped */
+	uint32_t	key_type;		/* as bloomfilter's: bloom_key_type_valid */
 	uint32_t	reserved;		/* zero in version 1 */
 } CuckooHeader;
 
@@ -119,7 +119,8 @@ typedef enum CuckooCheck
 	CUCKOO_BAD_NBUCKETS,
 	CUCKOO_BAD_COUNT,
 	CUCKOO_BAD_PADDING,
-	CUCKOO_BAD_KEY_TYPE
+	CUCKOO_BAD_KEY_TYPE,
+	CUCKOO_BAD_FIRST_SLOTS
 } CuckooCheck;
 
 /* Sizing: false if the filter would exceed CUCKOO_MAX_BYTES. */
@@ -147,9 +148,10 @@ extern void cuckoo_header_encode(const CuckooHeader *hdr, uint8_t *buf);
 /*
  * cuckoo_open: the header and the sub-filter directory against the length,
  * O(sub-filters); what every read of a stored value does.  cuckoo_validate:
- * that plus the payload (counts against the slots, zero padding); what
- * every input path does.  Both fill *v (which may then be written through
- * if buf is writable).
+ * that plus the key type's list, the payload (counts against the slots,
+ * zero padding) and the first sub-filter against the capacity; what every
+ * input path does.  Both fill *v (which may then be written through if buf
+ * is writable).
  */
 extern CuckooCheck cuckoo_open(const uint8_t *buf, size_t len, CuckooView *v);
 /* the header alone, against the value's length (what cuckoo_open checks first) */

@@ -25,7 +25,8 @@
  *						2 = SQL-equal values hash equal)
  *		7	uint8	k, cells set per element (1..64)
  *		8	uint32	seed
- *		12	uint32	key type: a built-in type OID below 10000, 0 untyped
+ *		12	uint32	key type: 0 untyped, else the built-in type OID of the
+ *						keys (one of bloom_key_types[])
  *		16	uint64	nbits, the payload's cells
  *		24	uint64	capacity the filter was sized for
  *		32	float64 error rate it was sized for (IEEE 754)
@@ -330,6 +331,111 @@ bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink)
 	bloom_info_uint(sink, "nhashes", hdr->nhashes);
 }
 
+/*
+ * The key types a filter may record: the OIDs (pg_type.dat, stable across
+ * releases, dump and pg_upgrade) that the server's key-type rules give
+ * for a type whose values a filter can hash under hash id 2
+ * (bloomfilter_key.c: bloom_key_type_of, bloom_key_type_arg).  Those rules
+ * replace a domain by its base type, an array by the array of its
+ * element's key type, and any composite by record; int2vector and
+ * oidvector count as arrays of int2 and oid, so only an array of them has
+ * a key type of its own.  A value recording anything else was not made by
+ * this extension: an OID that names no type made bf_info and the shape
+ * errors fail with "cache lookup failed", so input refuses it.  Filters of
+ * hash id 1 hash other types too (by their send output), but leave them
+ * untyped, which hashes a key of one type exactly as a typed filter would.
+ * sql/io_errors.sql holds this list to the server's rules for every type
+ * of the server's catalog.  Sorted, for the binary search.
+ */
+static const uint32_t bloom_key_types[] = {
+	16,							/* bool */
+	17,							/* bytea */
+	18,							/* "char" */
+	19,							/* name */
+	20,							/* int8 */
+	21,							/* int2 */
+	23,							/* int4 */
+	25,							/* text (and unknown, cstring) */
+	26,							/* oid */
+	650,						/* cidr */
+	651,						/* cidr[] */
+	700,						/* float4 */
+	701,						/* float8 */
+	774,						/* macaddr8 */
+	775,						/* macaddr8[] */
+	790,						/* money */
+	791,						/* money[] */
+	829,						/* macaddr */
+	869,						/* inet */
+	1000,						/* bool[] */
+	1001,						/* bytea[] */
+	1002,						/* "char"[] */
+	1003,						/* name[] */
+	1005,						/* int2[] (and int2vector) */
+	1006,						/* int2vector[] */
+	1007,						/* int4[] */
+	1009,						/* text[] */
+	1013,						/* oidvector[] */
+	1014,						/* bpchar[] */
+	1015,						/* varchar[] */
+	1016,						/* int8[] */
+	1021,						/* float4[] */
+	1022,						/* float8[] */
+	1028,						/* oid[] (and oidvector) */
+	1040,						/* macaddr[] */
+	1041,						/* inet[] */
+	1042,						/* bpchar */
+	1043,						/* varchar */
+	1082,						/* date */
+	1083,						/* time */
+	1114,						/* timestamp */
+	1115,						/* timestamp[] */
+	1182,						/* date[] */
+	1183,						/* time[] */
+	1184,						/* timestamptz */
+	1185,						/* timestamptz[] */
+	1186,						/* interval */
+	1187,						/* interval[] */
+	1231,						/* numeric[] */
+	1266,						/* timetz */
+	1270,						/* timetz[] */
+	1560,						/* bit */
+	1561,						/* bit[] */
+	1562,						/* varbit */
+	1563,						/* varbit[] */
+	1700,						/* numeric */
+	2249,						/* record (any composite) */
+	2287,						/* record[] */
+	2950,						/* uuid */
+	2951,						/* uuid[] */
+	3220,						/* pg_lsn */
+	3221,						/* pg_lsn[] */
+};
+
+bool
+bloom_key_type_valid(uint32_t key_type)
+{
+	size_t		lo = 0,
+				hi = sizeof(bloom_key_types) / sizeof(bloom_key_types[0]);
+
+	if (key_type == 0)
+		return true;
+	if (key_type & BLOOM_KEY_ROW_FLAG)
+		return bloom_key_type_readable(key_type);
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (bloom_key_types[mid] == key_type)
+			return true;
+		if (bloom_key_types[mid] < key_type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 const char *
 bloom_hash_name(uint8_t hash_id)
 {
@@ -362,7 +468,8 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 		return BLOOM_BAD_LAYOUT;
 	if (bloom_hash_name(hdr->hash_id) == NULL)
 		return BLOOM_BAD_HASH;
-	if (!bloom_key_type_valid(hdr->key_type))
+	/* what a read allows: input takes only bloom_key_type_valid's */
+	if (!bloom_key_type_readable(hdr->key_type))
 		return BLOOM_BAD_KEY_TYPE;
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
@@ -444,9 +551,12 @@ bloom_row_key_decode(uint32_t key_type, uint32_t *types)
 	return (rest == 0 && n > 0) ? n : -1;
 }
 
-/* a key type a stored value may record: untyped, a type OID, or a row signature */
+/*
+ * A key type a stored value may hold when read: below 10000 (releases before
+ * 1.4 took any such), or a row signature.
+ */
 bool
-bloom_key_type_valid(uint32_t key_type)
+bloom_key_type_readable(uint32_t key_type)
 {
 	uint32_t	types[BLOOM_ROW_MAX_COLUMNS];
 
@@ -459,6 +569,12 @@ bloom_key_type_valid(uint32_t key_type)
  * Full check of a serialized filter: header fields, exact length, and what
  * the layout keeps in the header about its payload (the count of cells set)
  * against the payload itself.  On success *hdr holds the decoded header.
+ *
+ * It is stricter than the header check every read of a stored value makes
+ * (bloom_validate_header) where releases before 1.4 took more: a key type
+ * that is no type filters hash, which a stored value keeps (shown as its
+ * number, refused with 42704 where a key must be converted to it, mended
+ * by bf_set_key_type), and what the layouts check of their payloads.
  */
 BloomCheck
 bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
@@ -473,6 +589,8 @@ bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
 	check = bloom_validate_header(hdr, len);
 	if (check != BLOOM_OK)
 		return check;
+	if (!bloom_key_type_valid(hdr->key_type))
+		return BLOOM_BAD_KEY_TYPE;
 	return bloom_layout_for(hdr->layout)->check_payload(hdr, buf + BLOOM_HEADER_SIZE);
 }
 
@@ -508,9 +626,13 @@ bloom_check_message(BloomCheck check)
 		case BLOOM_BAD_SUBFILTER:
 			return "A sub-filter is not sized as its position in the filter requires.";
 		case BLOOM_BAD_KEY_TYPE:
-			return "The key type must be 0 or a built-in type OID below 10000.";
+			return "The key type must be 0 or the OID of a built-in type that filters hash.";
 		case BLOOM_BAD_HASH_LIST:
 			return "A list of hashes has k 0, a capacity equal to its cells and zero cells past its count.";
+		case BLOOM_BAD_DIVISOR:
+			return "The fill divisor of a scalable filter must be 1 outside a running aggregate.";
+		case BLOOM_BAD_SUB_KEY_TYPE:
+			return "The sub-filters of a scalable filter must have key type 0.";
 	}
 	return "The value is invalid.";
 }

@@ -73,7 +73,9 @@
 /*
  * Key types are built-in type OIDs, which are stable forever and below
  * this; 0 means untyped (a filter made by 1.2 or earlier, or one that is
- * still empty).  Which OIDs name a type is the server's business.
+ * still empty).  Only the OIDs of the types a filter hashes are valid
+ * (bloom_key_type_valid): the core cannot ask a server which OIDs name a
+ * type, and the clients must apply the same rule without one.
  */
 #define BLOOM_KEY_TYPE_LIMIT	10000
 
@@ -93,7 +95,7 @@
 
 extern uint32_t bloom_row_key_encode(const uint32_t *types, int ncols);
 extern int	bloom_row_key_decode(uint32_t key_type, uint32_t *types);
-extern bool bloom_key_type_valid(uint32_t key_type);
+extern bool bloom_key_type_readable(uint32_t key_type);
 #define BLOOM_MAX_EXPANSION		1024	/* growth factor of a scalable filter */
 #define BLOOM_DEFAULT_SEED		0
 
@@ -145,7 +147,9 @@ typedef enum BloomCheck
 	BLOOM_BAD_BITS_SET,
 	BLOOM_BAD_SUBFILTER,
 	BLOOM_BAD_KEY_TYPE,
-	BLOOM_BAD_HASH_LIST
+	BLOOM_BAD_HASH_LIST,
+	BLOOM_BAD_DIVISOR,
+	BLOOM_BAD_SUB_KEY_TYPE
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */
@@ -464,10 +468,10 @@ typedef struct BloomLayout
 						 BloomInfoSink *sink);
 
 	/*
-	 * An aggregate's partial state is about to be built into payload, to be
-	 * unioned with at most nparts - 1 others; finish: a value leaves the
-	 * aggregate.  Layouts whose rate depends on how full their parts are
-	 * (scalable) use these; NULL for the others.
+	 * An aggregate's state is about to be built into payload, to be unioned
+	 * with at most nparts - 1 others (0 or 1: none); finish: a value leaves
+	 * the aggregate, or is changed outside one.  Layouts whose rate depends
+	 * on how full their parts are (scalable) use these; NULL for the others.
 	 */
 	void		(*partial) (BloomHeader *hdr, uint8_t *payload, int nparts);
 	void		(*finish) (BloomHeader *hdr, uint8_t *payload);
@@ -570,6 +574,9 @@ bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,
 {
 	return bloom_answer_payload(layout, hdr, payload, h, false) != 0;
 }
+
+/* whether a filter may record key_type: 0, a type filters hash, or a row signature */
+extern bool bloom_key_type_valid(uint32_t key_type);
 
 /* name of a hash id as bf_info shows it; NULL if unknown */
 extern const char *bloom_hash_name(uint8_t hash_id);

@@ -16,24 +16,37 @@
  * The top header's fields mean, for this layout: capacity and error rate as
  * requested, nbits the sum of the sub-filters' bits, bits_set the sum of
  * their bits set, and k (byte 7) the number of sub-filters (1..64).  The
- * payload is a 16-byte prefix (uint32 expansion >= 1, uint32 fill divisor
- * >= 1, 8 reserved zero bytes) and then, per sub-filter, a uint64 count of
- * the elements it took, followed by the sub-filter's own 48-byte header
- * (same seed and hash id as the top one) and its bits.  All little-endian.
+ * payload is a 16-byte prefix (uint32 expansion 1..1024, uint32 fill
+ * divisor, 8 reserved zero bytes) and then, per sub-filter, a uint64 count
+ * of the elements it took, followed by the sub-filter's own 48-byte header
+ * (same seed and hash id as the top one, key type 0) and its bits.  All
+ * little-endian.
  *
  * The fill divisor is 1 in every value that has left an aggregate.  While a
  * parallel plan builds partial results that will be unioned, each partial
  * starts its next sub-filter after capacity / divisor elements, so that the
  * union of up to divisor partials, which ORs sub-filter i of each, holds at
- * most the capacity of each sub-filter.  A union of two scalable filters of
- * the same capacity, rate and expansion ORs sub-filter i of each and adds
- * their counts; its rate stays within error_rate as long as, for each i,
- * sub-filter i of the union is no fuller than its capacity makes it.  The
- * union checks that first (scalable_union_overfills, from the cells set,
- * not the counts alone) and the server refuses a union that would not keep
- * the rate: a sub-filter's bits cannot be moved to another one, so no
- * union can repair an overfilled one.  There is no intersection: an
- * element both hold can sit in different sub-filters of each.
+ * most the capacity of each sub-filter.  Partial results pass from workers
+ * to the leader as flat values, never through input: the aggregates' state
+ * type is bloomfilter itself, with no serial or deserial function, and
+ * Citus's worker_partial_agg runs the transition function as a plain
+ * aggregate's (no divisor) before it writes the state as text.  So input
+ * refuses any divisor but 1: a larger one makes every add start a
+ * sub-filter sized for expansion times more, and a value of 1.6 kB grew to
+ * tens of megabytes in a dozen adds.  The aggregates set it afresh on
+ * every state they make (scalable_partial), and a copy made for a change
+ * outside an aggregate sets it to 1 (scalable_finish), so a value stored
+ * before input checked it cannot grow that way either.
+ *
+ * A union of two scalable filters of the same capacity, rate and expansion
+ * ORs sub-filter i of each and adds their counts; its rate stays within
+ * error_rate as long as, for each i, sub-filter i of the union is no
+ * fuller than its capacity makes it.  The union checks that first
+ * (scalable_union_overfills, from the cells set, not the counts alone) and
+ * the server refuses a union that would not keep the rate: a sub-filter's
+ * bits cannot be moved to another one, so no union can repair an
+ * overfilled one.  There is no intersection: an element both hold can sit
+ * in different sub-filters of each.
  *
  * src/core/scalable.c
  *
@@ -287,6 +300,8 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 
 	if (!scalable_prefix_ok(payload))
 		return BLOOM_BAD_RESERVED;
+	if (bloom_load32le(payload + SCALABLE_OFF_DIVISOR) != 1)
+		return BLOOM_BAD_DIVISOR;
 	if (scalable_subs(hdr, payload, subs) != hdr->nhashes)
 		return BLOOM_BAD_NBITS;
 	for (int i = 0; i < hdr->nhashes; i++)
@@ -297,6 +312,9 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 
 		if (!scalable_sub_shape(hdr, expansion, i, &want))
 			return BLOOM_BAD_NBITS;
+		/* the top header records the key type; a sub-filter's is unused */
+		if (subs[i].hdr.key_type != 0)
+			return BLOOM_BAD_SUB_KEY_TYPE;
 		check = bloom_validate(subs[i].items_at + SCALABLE_SUB_COUNT_BYTES, BLOOM_HEADER_SIZE + subs[i].hdr.nbits / 8, &got);
 		if (check != BLOOM_OK)
 			return check;

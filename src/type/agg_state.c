@@ -261,9 +261,11 @@ bloom_agg_partial_parts(FunctionCallInfo fcinfo)
 }
 
 /*
- * A new aggregate state from a template value.  If the aggregate is
- * computing a partial result that will be combined with others (a parallel
- * plan), the layout is told how many there can be.
+ * A new aggregate state from a template value.  The layout is told how
+ * many partial states there can be: as many as a parallel plan has if the
+ * aggregate computes one that will be combined with others, else 0, so
+ * that a template's own fill divisor (a value stored before input checked
+ * it) never decides when the state grows.
  */
 BloomState *
 bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
@@ -274,7 +276,7 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 	bloom_read(template, &v);
 	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
 	s->nparts = bloom_agg_partial_parts(fcinfo);
-	if (s->layout->partial && s->nparts > 0)
+	if (s->layout->partial)
 		s->layout->partial(&s->hdr, s->payload, s->nparts);
 	return s;
 }

@@ -954,6 +954,9 @@ bloom_key_type_arg(Oid typid)
 	for (BloomElemType *e = &et; e != NULL; e = e->elem)
 		if (e->kind == BLOOM_ELEM_SEND && !e->send_is_canonical)
 			bloom_refuse(e);
+	/* what input accepts is what these rules give: never record another */
+	if (!bloom_key_type_valid(et.key_typid))
+		bloom_refuse(&et);
 	/* a composite type names its columns' types */
 	if (et.kind == BLOOM_ELEM_RECORD)
 		return bloom_key_row_of(&et, (Datum) 0);
@@ -1009,6 +1012,15 @@ bloom_key_adopt(BloomElemType *et, uint32 *key_type, Datum value)
 		return;					/* the plan refuses the value */
 	if (et->key_typid >= BLOOM_KEY_TYPE_LIMIT)
 		bloom_key_refuse(et);
+
+	/*
+	 * A type of the server's own (below 10000) that a typed filter could not
+	 * hash is left unrecorded: a filter of hash id 1 hashes it by its send
+	 * output, as 1.2 did, and the same untyped.  Recording it would make a
+	 * value that input refuses, and so a dump that cannot be restored.
+	 */
+	if (!bloom_key_type_valid(et->key_typid))
+		return;
 	*key_type = et->key_typid == RECORDOID ? bloom_key_row_of(et, value) : et->key_typid;
 }
 
@@ -1023,8 +1035,16 @@ bloom_key_type_name(uint32 key_type)
 	int			n = bloom_row_key_decode(key_type, types);
 	StringInfoData buf;
 
+	/*
+	 * A stored value can name an OID that is no type (input refuses one
+	 * since 1.4, but values stored before are read as they are), which
+	 * format_type_be would report as "cache lookup failed": such a key type
+	 * shows as its number, as regtype shows one.
+	 */
+	if (n < 0 && !SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum((Oid) key_type)))
+		return psprintf("%u", key_type);
 	if (n < 0)
-		return format_type_extended((Oid) key_type, -1, FORMAT_TYPE_ALLOW_INVALID);
+		return format_type_be((Oid) key_type);
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "record(");
 	for (int i = 0; i < n; i++)

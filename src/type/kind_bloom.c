@@ -214,8 +214,19 @@ bloom_kind_look(Datum d, BloomValue *val)
 static void
 bloom_kind_copy(Datum d, BloomValue *val)
 {
-	val->flat = (struct varlena *) bloom_copy(d, &val->v.bloom);
+	BloomFilter *bf = bloom_copy(d, &val->v.bloom);
+
+	val->flat = (struct varlena *) bf;
 	val->owned = true;
+
+	/*
+	 * A copy is changed outside any aggregate's state, so it is made what a
+	 * value leaving an aggregate is: a scalable filter stored with a fill
+	 * divisor above 1 (input refuses one since 1.4) would otherwise start a
+	 * sub-filter at every add.
+	 */
+	if (val->v.bloom.layout->finish)
+		val->v.bloom.layout->finish(&val->v.bloom.hdr, BLOOMFILTER_PAYLOAD(bf));
 }
 
 static void

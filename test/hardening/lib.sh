@@ -9,12 +9,44 @@
 passed=0
 failed=0
 
+# ---- which server: never one the caller's environment merely names ----
+# The scripts that test "the server of the PG* environment" (through
+# fresh_db and server_locate: asan, crash, dump_restore, limits,
+# scalable_patterns, stress) drop databases on it, kill it and restart
+# it.  They run only inside pg_virtualenv (make check-all runs each under
+# pg_virtualenv -t, which points PG* at its own cluster and unsets
+# PGHOSTADDR and PGSERVICE), or with BLOOMFILTER_TEST_PG_ENV=1, the
+# caller's word that the PG* server is a throwaway one.  Outside those,
+# every libpq setting (PGHOST, PGHOSTADDR, PGPORT, PGSERVICE, ...) is
+# dropped here, so that the private servers (private_cluster, node_*) and
+# the scripts that export PGHOST themselves reach theirs alone: psql's
+# -h and PGHOST do not override PGHOSTADDR or a service's hostaddr.
+in_pg_virtualenv() {
+	case ${PG_CLUSTER_CONF_ROOT:-} in
+		*/pg_virtualenv.*/postgresql) return 0 ;;
+	esac
+	return 1
+}
+if ! in_pg_virtualenv && [ "${BLOOMFILTER_TEST_PG_ENV:-}" != 1 ]; then
+	# shellcheck disable=SC2046
+	unset $(compgen -e | grep -E '^PG[A-Z]' || true)
+fi
+
+require_pg_env_server() {	# stop unless the PG* server is a throwaway one
+	in_pg_virtualenv || [ "${BLOOMFILTER_TEST_PG_ENV:-}" = 1 ] && return 0
+	echo "$(basename "$0"): this script drops databases on the server of PGHOST/PGPORT" >&2
+	echo "and may kill and restart it: run it under pg_virtualenv -t (make check-all" >&2
+	echo "does), or set BLOOMFILTER_TEST_PG_ENV=1 if that server is a throwaway one." >&2
+	exit 2
+}
+
 # every psql here: no ~/.psqlrc, stop at the first error
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 # one value or one row, unaligned, fields separated by a space
 psql_v() { psql -X -A -t -q -F ' ' -v ON_ERROR_STOP=1 "$@"; }
 
 fresh_db() {	# fresh_db NAME: drop and create it, with the extension
+	require_pg_env_server
 	psql_q -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
 	psql_q -d "$1" -c "CREATE EXTENSION bloomfilter"
 }
@@ -54,6 +86,7 @@ finish() {	# print the tally; exit status says whether all passed
 # it runs as the data directory's owner.
 
 server_locate() {	# sets BINDIR DATA_DIR CONFIG_FILE DATA_OWNER
+	require_pg_env_server
 	BINDIR=$("${PG_CONFIG:-pg_config}" --bindir)
 	DATA_DIR=$(psql_v -d postgres -c "SHOW data_directory")
 	CONFIG_FILE=$(psql_v -d postgres -c "SHOW config_file")

@@ -72,6 +72,9 @@ stop() {
 	as_pg "$running/pg_ctl" -D "$running_data" -m fast -w -t 120 stop > /dev/null
 	running=""
 }
+# only these clusters: none of the caller's libpq settings (PGHOSTADDR or
+# a PGSERVICE would reach another server whatever PGHOST says)
+unset $(compgen -e | grep -E '^PG[A-Z]' || true)
 export PGHOST=$work PGPORT=5432 PGUSER=postgres
 export PGOPTIONS="-c statement_timeout=600s"
 

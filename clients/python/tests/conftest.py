@@ -1,18 +1,29 @@
 """A throwaway PostgreSQL server for the tests.
 
-Where the tests find a server:
-- BLOOMFILTER_TEST_DSN, if set (a libpq connection string);
-- else PGHOST/PGPORT from the environment, as ``pg_virtualenv -t`` sets;
-- else a cluster of our own: initdb in a temporary directory, pg_ctl on a
-  Unix socket in it, from BLOOMFILTER_PG_BINDIR (default: pg_config's) (as the postgres user when run as root), stopped and
-  removed at the end.
-Either way the tests create a UTF8 database of their own with the extension
-in it and drop it afterwards.  The extension must be installed
-(``make install``); it is never installed from here.
+The tests never touch a server the environment merely points at:
+
+- By default they start a cluster of their own: initdb in a temporary
+  directory, pg_ctl listening on a Unix socket in that directory only (no
+  TCP port, so concurrent runs cannot collide), from BLOOMFILTER_PG_BINDIR
+  (default: pg_config's), as the postgres user when run as root; stopped
+  and removed at the end.  Every libpq environment variable (PGHOST,
+  PGHOSTADDR, PGPORT, PGDATABASE, PGUSER, PGSERVICE, PGPASSFILE, ...) is
+  removed from this process's environment first, so that neither the
+  connections nor initdb and pg_ctl can be steered to another server.
+- BLOOMFILTER_TEST_DSN (a libpq connection string) opts in to an existing
+  server; libpq completes it from the environment as usual.  The tests
+  then create a database of their own, named pgbloomfilter_test_ and a
+  random suffix, and drop that one database at the end; nothing else on
+  that server is dropped or changed.
+
+The extension must be installed in that server (``make install``, or a
+private mirror such as scripts/check-version.sh makes, through
+BLOOMFILTER_PG_BINDIR); it is never installed from here.
 """
 
 import os
 import pwd
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -22,7 +33,16 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-TEST_DB = "pgbloomfilter_test"
+DB_PREFIX = "pgbloomfilter_test_"
+
+
+def _clear_libpq_environment():
+    """Remove what libpq, initdb and pg_ctl would read: every PG* variable
+    (PGHOST, PGHOSTADDR, PGPORT, PGSERVICE, PGPASSFILE, PGDATA, ...) but
+    PG_CONFIG, which names a pg_config and no server."""
+    for name in list(os.environ):
+        if name.startswith("PG") and name != "PG_CONFIG":
+            del os.environ[name]
 
 
 def _bindir():
@@ -50,7 +70,8 @@ class _OwnCluster:
             pw = pwd.getpwnam("postgres")
             os.chown(self.tmp, pw.pw_uid, pw.pw_gid)
             self.as_user = ["runuser", "-u", "postgres", "--"]
-        self.port = 54000 + os.getpid() % 1000
+        # only the name of the socket in our own directory: no TCP port
+        self.port = 5432
         self.log = os.path.join(self.tmp, "log")
 
     def _run(self, *args):
@@ -63,8 +84,8 @@ class _OwnCluster:
         opts = "-k %s -p %d -c listen_addresses=''" % (self.tmp, self.port)
         self._run(os.path.join(self.bindir, "pg_ctl"), "-D", self.data,
                   "-o", opts, "-l", self.log, "-w", "start")
-        return "host=%s port=%d user=postgres dbname=postgres" % (self.tmp,
-                                                                 self.port)
+        return psycopg.conninfo.make_conninfo(
+            host=self.tmp, port=self.port, user="postgres", dbname="postgres")
 
     def stop(self):
         try:
@@ -74,32 +95,43 @@ class _OwnCluster:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def _drop_database(admin, name):
+    """Drop the tests' own database, waiting for their connections to go."""
+    assert name.startswith(DB_PREFIX)
+    for _ in range(50):
+        try:
+            admin.execute("DROP DATABASE IF EXISTS %s" % name)
+            return
+        except psycopg.errors.ObjectInUse:
+            time.sleep(0.1)
+    raise RuntimeError("database %s is still in use" % name)
+
+
 @pytest.fixture(scope="session")
 def server_dsn():
-    dsn = os.environ.get("BLOOMFILTER_TEST_DSN")
+    dsn = os.environ.get("BLOOMFILTER_TEST_DSN") or None
     cluster = None
-    if dsn is None and (os.environ.get("PGHOST") or os.environ.get("PGPORT")):
-        dsn = ""
     if dsn is None:
+        _clear_libpq_environment()
         cluster = _OwnCluster()
         dsn = cluster.start()
-    admin = psycopg.connect(dsn, autocommit=True)
-    admin.execute("DROP DATABASE IF EXISTS %s" % TEST_DB)
-    admin.execute("CREATE DATABASE %s TEMPLATE template0 ENCODING 'UTF8' "
-                  "LC_COLLATE 'C' LC_CTYPE 'C'" % TEST_DB)
-    test_dsn = psycopg.conninfo.make_conninfo(dsn, dbname=TEST_DB)
-    with psycopg.connect(test_dsn, autocommit=True) as c:
-        c.execute("CREATE EXTENSION bloomfilter")
+    # a name no other run and no user database has: only it is dropped
+    test_db = DB_PREFIX + secrets.token_hex(6)
     try:
-        yield test_dsn
-    finally:
-        for _ in range(50):
+        admin = psycopg.connect(dsn, autocommit=True)
+        try:
+            admin.execute("CREATE DATABASE %s TEMPLATE template0 ENCODING "
+                          "'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" % test_db)
             try:
-                admin.execute("DROP DATABASE IF EXISTS %s" % TEST_DB)
-                break
-            except psycopg.errors.ObjectInUse:
-                time.sleep(0.1)
-        admin.close()
+                test_dsn = psycopg.conninfo.make_conninfo(dsn, dbname=test_db)
+                with psycopg.connect(test_dsn, autocommit=True) as c:
+                    c.execute("CREATE EXTENSION bloomfilter")
+                yield test_dsn
+            finally:
+                _drop_database(admin, test_db)
+        finally:
+            admin.close()
+    finally:
         if cluster is not None:
             cluster.stop()
 

@@ -145,6 +145,9 @@ def _corrupt(raw, offset, fmt, value):
     (7, "<B", 0),               # k
     (7, "<B", 65),
     (12, "<I", 10000),          # key type: not a built-in type
+    (12, "<I", 9999),           # nor a type filters hash (1.3 took these)
+    (12, "<I", 22),             # int2vector: its keys are int2[]
+    (12, "<I", 3802),           # jsonb
     (16, "<Q", 1000),           # nbits not a multiple of 512
     (16, "<Q", 2048),           # nbits against length
     (24, "<Q", 0),              # capacity
@@ -158,6 +161,66 @@ def test_validation_refuses(offset, fmt, value):
     BloomFilter.from_bytes(raw)
     with pytest.raises(InvalidFilter):
         BloomFilter.from_bytes(_corrupt(raw, offset, fmt, value))
+
+
+def test_key_types_read_are_those_filters_hash():
+    from pgbloomfilter._keys import VALID_KEY_TYPES
+    raw = BloomFilter.create(100).add_many([1, 2, 3]).to_bytes()
+    accepted = set()
+    for oid in range(1, 10000):
+        try:
+            BloomFilter.from_bytes(_corrupt(raw, 12, "<I", oid))
+            accepted.add(oid)
+        except InvalidFilter:
+            pass
+    # the server's list (bloom_key_types[] in src/bloom_core.c)
+    assert accepted == VALID_KEY_TYPES and len(accepted) == 62
+    assert BloomFilter.from_bytes(_corrupt(raw, 12, "<I", 1006)).key_type == 1006
+
+
+def _scalable_raw():
+    # prefix at 48 (expansion, fill divisor), sub-filter 0's header at 72
+    return BloomFilter.create(1000, 0.01, expansion=2).add_many(
+        range(1500)).to_bytes()
+
+
+@pytest.mark.parametrize("offset,fmt,value", [
+    (52, "<I", 2),              # fill divisor: 1 outside a running aggregate
+    (52, "<I", 2**32 - 1),
+    (52, "<I", 0),
+    (72 + 12, "<I", 20),        # a sub-filter's key type: the top's records it
+])
+def test_scalable_validation_refuses(offset, fmt, value):
+    raw = _scalable_raw()
+    assert BloomFilter.from_bytes(raw).nhashes == 2
+    with pytest.raises(InvalidFilter):
+        BloomFilter.from_bytes(_corrupt(raw, offset, fmt, value))
+    # the top's key type is the filter's
+    assert BloomFilter.from_bytes(_corrupt(raw, 12, "<I", 20)).key_type == 20
+
+
+def test_forged_scalable_cannot_grow_without_bound():
+    # 1.3 read this (1.6 kB, divisor 2^32 - 1): add_many of 54,000 keys
+    # allocated 785 MB, every key starting a sub-filter
+    raw = BloomFilter.create(1000, 0.01, expansion=2).to_bytes()
+    with pytest.raises(InvalidFilter, match="fill divisor"):
+        BloomFilter.from_bytes(_corrupt(raw, 52, "<I", 2**32 - 1))
+
+
+@pytest.mark.parametrize("offset,fmt,value,what", [
+    (40, "<I", 9999, "key type"),       # no type
+    (40, "<I", 22, "key type"),         # int2vector
+    (16, "<Q", 5, "slots"),             # capacity past the 4 first slots
+    (16, "<Q", 200_000_000, "slots"),   # 76 bytes grew to 590 MB in 1.3
+])
+def test_cuckoo_validation_refuses(offset, fmt, value, what):
+    from pgbloomfilter import CuckooFilter
+    raw = CuckooFilter.create(1, 0.01).to_bytes()
+    assert len(raw) == 76
+    assert CuckooFilter.from_bytes(_corrupt(raw, 16, "<Q", 4)).capacity == 4
+    assert CuckooFilter.from_bytes(_corrupt(raw, 40, "<I", 20)).key_type == 20
+    with pytest.raises(InvalidFilter, match=what):
+        CuckooFilter.from_bytes(_corrupt(raw, offset, fmt, value))
 
 
 def test_validation_refuses_lengths():
@@ -213,6 +276,10 @@ def test_key_types_given_and_recorded():
         BloomFilter.create(10, key_type="citext")
     with pytest.raises(ValueError):
         BloomFilter.create(10, key_type=10000)
+    for oid in (9999, 22, 3802):            # no type; int2vector; jsonb
+        with pytest.raises(ValueError):
+            BloomFilter.create(10, key_type=oid)
+    assert BloomFilter.create(10, key_type=790).key_type == 790    # money
     # the first key records its type; a failed add records nothing
     assert BloomFilter.create(10).add(2 ** 70).key_type_name == "numeric"
     assert BloomFilter.create(10).add([[None, "a"]]).key_type_name == "text[]"

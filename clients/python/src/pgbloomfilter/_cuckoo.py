@@ -24,9 +24,9 @@ import struct
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _murmur, _vector
-from ._filter import (InvalidFilter, KeyType, Pair,
+from ._filter import (InvalidFilter, KeyType, Pair, check_key_type_field,
                       _check_key_type, first_add_hash, reset_key_type)
-from ._keys import encoder, fast_table, valid_key_type, _type_name
+from ._keys import encoder, fast_table, _type_name
 from ._sizing import MAX_BYTES, INT64_MAX, SIZING_MARGIN, FilterTooLarge
 
 __all__ = ["CuckooFilter"]
@@ -317,7 +317,7 @@ class CuckooFilter:
             "format version %d is not supported" % version
             if version != VERSION else
             "hash id must be 2" if hash_id != HASH_ID else
-            "reserved fields must be zero" if reserved or not valid_key_type(key_type) else
+            "reserved fields must be zero" if reserved else
             "bucket size must be 2, 4 or 8" if b not in (2, 4, 8) else
             "fingerprint bits must be between 2 and 32"
             if not MIN_FP_BITS <= f <= MAX_FP_BITS else
@@ -328,6 +328,7 @@ class CuckooFilter:
             "error rate out of range" if not 0.0 < rate < 1.0 else None)
         if problem:
             raise InvalidFilter(problem)
+        check_key_type_field(key_type)
         self = cls.__new__(cls)
         self._init(b, f, seed, kicks, capacity, rate, key_type)
         self.subs = []
@@ -339,6 +340,11 @@ class CuckooFilter:
                                 "sub-filters")
         if sum(s.count for s in self.subs) != items:
             raise InvalidFilter("item counts do not match the slots")
+        # the capacity sizes every later sub-filter: a value claiming more
+        # than its first sub-filter holds grew to hundreds of megabytes
+        if self.subs[0].nbuckets * b < capacity:
+            raise InvalidFilter("the first sub-filter must have at least as "
+                                "many slots as the capacity")
         return self
 
     def _parse_sub(self, data: memoryview, off: int, first: bool) -> int:

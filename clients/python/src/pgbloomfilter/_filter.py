@@ -13,9 +13,9 @@ Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
 the class the header names.
 
-Header bytes 12..15 are the key type (uint32 LE, a built-in type OID; 0:
-untyped or made before 1.3): keys are converted as the server converts
-probes of another type (_keys.py).
+Header bytes 12..15 are the key type (uint32 LE, a built-in type OID that
+filters hash, _keys.VALID_KEY_TYPES; 0: untyped or made before 1.3): keys
+are converted as the server converts probes of another type (_keys.py).
 """
 
 import struct
@@ -24,8 +24,8 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
 
 from . import _murmur, _vector
 from ._keys import (encoder, fast_table, key_type_oid, natural_key_type,
-                    valid_key_type, _type_name,
-                    KEY_TYPE_NAMES)
+                    KEY_TYPE_NAMES, VALID_KEY_TYPES, ROW_FLAG,
+                    row_signature_columns, _type_name)
 from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
 
@@ -40,7 +40,6 @@ LAYOUT_SCALABLE = 3
 LAYOUT_HASHES = 4
 SUPPORTED_HASH_IDS = (1, 2)
 DEFAULT_HASH_ID = 2
-MAX_KEY_TYPE = 9999     # key types are built-in types: OIDs below 10000
 LCG_MULT = 6364136223846793005
 MAX_DRAWS = 16 * MAX_HASHES
 M64 = (1 << 64) - 1
@@ -82,17 +81,31 @@ def _check_key_type(key_type: KeyType) -> int:
     """A key type given as an OID or an SQL name, as the OID recorded."""
     oid = key_type_oid(key_type)
     if isinstance(oid, bool) or not (isinstance(oid, int)
-                                     and 0 <= oid <= MAX_KEY_TYPE):
-        raise ValueError("key type must be 0 (untyped), a built-in type OID "
-                         "or a type name, got %r" % (key_type,))
+                                     and (oid == 0 or oid in VALID_KEY_TYPES)):
+        raise ValueError("key type must be 0 (untyped), the OID of a built-in "
+                         "type filters hash or a type name, got %r"
+                         % (key_type,))
     return oid
+
+
+def check_key_type_field(key_type: int) -> None:
+    """The key type of a value read: 0 or one filters hash (the server's
+    input refuses any other, 1.3 took any OID below 10000)."""
+    if key_type and key_type not in VALID_KEY_TYPES \
+            and row_signature_columns(key_type) is None:
+        raise InvalidFilter("key type %d is not the OID of a type filters "
+                            "hash or a row signature" % key_type)
 
 
 def first_add_hash(filt: Any, key: Any) -> Optional[Pair]:
     """The hash of the first key added to an untyped empty filter, which
     records the key's type first (the server's bloom_key_first_add); an
     add that raises records nothing."""
-    filt.key_type = natural_key_type(key)
+    # a type the server would not record leaves the filter untyped, as the
+    # server's bloom_key_adopt does (hashing then refuses it, or hash id 1
+    # hashes it untyped)
+    natural = natural_key_type(key)
+    filt.key_type = natural if natural in VALID_KEY_TYPES or natural & ROW_FLAG else 0
     filt._set_encoder()
     try:
         return filt.key_hash(key)
@@ -294,9 +307,7 @@ class BloomFilter:
                                 % layout)
         if hash_id not in SUPPORTED_HASH_IDS:
             raise InvalidFilter("hash id %d is not supported" % hash_id)
-        if not valid_key_type(key_type):
-            raise InvalidFilter("key type %d is not a built-in type or a row "
-                                "signature" % key_type)
+        check_key_type_field(key_type)
         if len(data) > MAX_BYTES:
             raise InvalidFilter("value larger than the size limit")
         if not 1 <= capacity <= INT64_MAX:

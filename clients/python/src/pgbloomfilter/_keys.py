@@ -59,7 +59,7 @@ import struct
 import uuid
 
 __all__ = ["canonical_bytes", "encoder", "KEY_TYPE_NAMES", "UnsupportedKey",
-           "natural_key_type", "key_type_oid", "same_bytes"]
+           "natural_key_type", "key_type_oid", "same_bytes", "VALID_KEY_TYPES"]
 
 # built-in type OIDs (pg_type.dat); stable across releases and pg_upgrade
 BOOL, BYTEA, NAME, INT8, INT2, INT4, TEXT, OID = 16, 17, 19, 20, 21, 23, 25, 26
@@ -77,6 +77,19 @@ KEY_TYPE_NAMES = {
     TIMETZ: "time with time zone", NUMERIC: "numeric", UUID_T: "uuid",
     RECORD: "record",
 }
+
+# The key types a filter may record: the OIDs the server's key-type rules
+# give for a type filters hash (bloom_key_types[] in src/bloom_core.c, the
+# same list); values of other key types are refused, as the server's input
+# refuses them.  More than this client converts keys of (money, macaddr,
+# bit, pg_lsn, int2vector[], ...): those it reads and checks keys of its
+# own types against.
+VALID_KEY_TYPES = frozenset((
+    16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
+    791, 829, 869, 1000, 1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014,
+    1015, 1016, 1021, 1022, 1028, 1040, 1041, 1042, 1043, 1082, 1083, 1114,
+    1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231, 1266, 1270, 1560, 1561,
+    1562, 1563, 1700, 2249, 2287, 2950, 2951, 3220, 3221))
 
 # array type OID -> element type OID, for the element types above
 ARRAY_OF = {

@@ -48,8 +48,11 @@ final class BloomValidation {
             throw bad("The bit layout is not supported by this build.");
         if (hashId != 1 && hashId != 2)
             throw bad("The hash function is not supported by this build.");
-        if (!top && Bytes.load32(b, at + 12) != 0 && Bytes.load32(b, at + 12) != Bytes.load32(b, 12))
-            throw bad("Reserved header fields must be zero.");
+        /* the top header records the key type; a scalable filter's sub-filters have 0 */
+        if (top && !KeyTypes.valid(Bytes.load32(b, at + 12)))
+            throw bad("The key type must be 0 or the OID of a built-in type that filters hash.");
+        if (!top && Bytes.load32(b, at + 12) != 0)
+            throw bad("The sub-filters of a scalable filter must have key type 0.");
         long nbits = Bytes.load64(b, at + 16);
         int k = b[at + 7] & 0xFF;
         long bitsSet = Bytes.load64(b, at + 40);
@@ -124,6 +127,12 @@ final class BloomValidation {
         if (expansion < 1 || expansion > 1024 || Bytes.load32(b, HEADER + 4) == 0
             || Bytes.load64(b, HEADER + 8) != 0)
             throw bad("Reserved header fields must be zero.");
+        /*
+         * A fill divisor above 1 exists only inside a running parallel
+         * aggregate; from outside it made every add start a sub-filter.
+         */
+        if (Bytes.load32(b, HEADER + 4) != 1)
+            throw bad("The fill divisor of a scalable filter must be 1 outside a running aggregate.");
         int n = b[7];
         long capacity = Bytes.load64(b, 24);
         double rate = Double.longBitsToDouble(Bytes.load64(b, 32));

@@ -42,8 +42,19 @@ public final class KeyTypes {
     static final int LONG_FLOAT8 = 1;
     static final int LONG_REFUSED = 2;
 
-    /* key types are built-in types: OIDs below this (BLOOM_KEY_TYPE_LIMIT) */
-    static final int KEY_TYPE_LIMIT = 10000;
+    /*
+     * The key types a filter may record: the OIDs the server's key-type
+     * rules give for a type filters hash (bloom_key_types[] in
+     * src/bloom_core.c, the same list, sorted). A value recording another
+     * is refused, as the server's input refuses it.
+     */
+    private static final int[] VALID = {
+        16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
+        791, 829, 869, 1000, 1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014,
+        1015, 1016, 1021, 1022, 1028, 1040, 1041, 1042, 1043, 1082, 1083, 1114,
+        1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231, 1266, 1270, 1560, 1561,
+        1562, 1563, 1700, 2249, 2287, 2950, 2951, 3220, 3221,
+    };
 
     private KeyTypes() {
     }
@@ -65,7 +76,10 @@ public final class KeyTypes {
             case VARCHAR: return "character varying";
             case NUMERIC: return "numeric";
             case UUID_OID: return "uuid";
-            default: return "type OID " + Integer.toUnsignedString(oid);
+            default:
+                if (oid < 0 && rowSignatureColumns(oid) > 0)
+                    return "record (row signature " + Integer.toUnsignedString(oid) + ")";
+                return "type OID " + Integer.toUnsignedString(oid);
         }
     }
 
@@ -124,11 +138,38 @@ public final class KeyTypes {
         }
     }
 
-    /** A key type given at creation: 0 (untyped) or a built-in type OID. */
+    /** Whether a filter may record this key type: 0 or the OID of a type filters hash. */
+    public static boolean valid(int oid) {
+        if (oid < 0)
+            return rowSignatureColumns(oid) > 0;
+        return oid == UNTYPED || java.util.Arrays.binarySearch(VALID, oid) >= 0;
+    }
+
+    /*
+     * A row signature (docs/format.md): the high bit set, then up to six
+     * five-bit codes of column types, the first 0 ending the list.  This
+     * client reads such values and refuses their keys (rows are not
+     * converted here); the number of columns, or -1 if malformed.
+     */
+    static final int ROW_CODES = 29;
+
+    static int rowSignatureColumns(int key) {
+        int rest = key & 0x7FFFFFFF;
+        int n = 0;
+        while (n < 6 && (rest & 31) != 0) {
+            if ((rest & 31) > ROW_CODES)
+                return -1;
+            rest >>>= 5;
+            n++;
+        }
+        return rest == 0 && n > 0 ? n : -1;
+    }
+
+    /** A key type given at creation: 0 (untyped) or the OID of a type filters hash. */
     static int checkGiven(int oid) {
-        if (oid < 0 || oid >= KEY_TYPE_LIMIT)
-            throw new IllegalArgumentException("key type must be 0 (untyped) or a built-in type OID"
-                + " below " + KEY_TYPE_LIMIT + ", got " + Integer.toUnsignedString(oid));
+        if (!valid(oid))
+            throw new IllegalArgumentException("key type must be 0 (untyped) or the OID of a"
+                + " built-in type filters hash, got " + Integer.toUnsignedString(oid));
         return oid;
     }
 

@@ -211,6 +211,75 @@ class LocalTest {
         assertThrows(InvalidFilterException.class, () -> Filters.fromBase64("not base64!"));
     }
 
+    /*
+     * Every header field against what the format allows, as the server's
+     * input (1.4) checks it: each case changes the bytes shown of a real
+     * value.
+     */
+    @Test
+    void keyTypesReadAreThoseFiltersHash() {
+        byte[] good = BloomFilter.create(1000, 0.01).add(1L).toBytes();
+        int accepted = 0;
+        for (int oid = 1; oid < 10000; oid++) {
+            byte[] b = good.clone();
+            Bytes.store32(b, 12, oid);
+            try {
+                BloomFilter.fromBytes(b);
+                accepted++;
+                assertTrue(KeyTypes.valid(oid), "key type " + oid);
+            } catch (InvalidFilterException e) {
+                assertFalse(KeyTypes.valid(oid), "key type " + oid);
+            }
+        }
+        /* the server's list (bloom_key_types[] in src/bloom_core.c) */
+        assertEquals(62, accepted);
+        for (int oid : new int[] {9999, 22, 3802}) {       /* no type; int2vector; jsonb */
+            byte[] b = good.clone();
+            Bytes.store32(b, 12, oid);
+            assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
+            assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, 0.01, 0, oid));
+        }
+        assertEquals(1006, BloomFilter.create(10, 0.01, 0, 1006).keyType());   /* int2vector[] */
+    }
+
+    @Test
+    void scalableDivisorAndSubFilterKeyTypes() {
+        /* prefix at 48 (expansion, fill divisor), sub-filter 0's header at 72 */
+        byte[] good = BloomFilter.createScalable(1000, 0.01, 0, 2).addAll(new long[] {1, 2, 3}).toBytes();
+        BloomFilter.fromBytes(good);
+        for (int divisor : new int[] {2, -1, 0}) {
+            byte[] b = good.clone();
+            Bytes.store32(b, 52, divisor);
+            assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b), "divisor " + divisor);
+        }
+        byte[] sub = good.clone();
+        Bytes.store32(sub, 72 + 12, KeyTypes.INT8);
+        assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(sub));
+        byte[] top = good.clone();
+        Bytes.store32(top, 12, KeyTypes.INT8);
+        assertEquals(KeyTypes.INT8, BloomFilter.fromBytes(top).keyType());
+    }
+
+    @Test
+    void cuckooKeyTypeAndCapacity() {
+        /* cf_create(1, 0.01): one bucket of 4 slots, 76 bytes */
+        byte[] good = CuckooFilter.create(1, 0.01).toBytes();
+        assertEquals(76, good.length);
+        byte[] four = good.clone();
+        Bytes.store64(four, 16, 4);
+        assertEquals(4, CuckooFilter.fromBytes(four).capacity());
+        for (long capacity : new long[] {5, 200_000_000L}) {
+            byte[] b = good.clone();
+            Bytes.store64(b, 16, capacity);
+            assertThrows(InvalidFilterException.class, () -> CuckooFilter.fromBytes(b), "capacity " + capacity);
+        }
+        for (int oid : new int[] {9999, 22}) {
+            byte[] b = good.clone();
+            Bytes.store32(b, 40, oid);
+            assertThrows(InvalidFilterException.class, () -> CuckooFilter.fromBytes(b), "key type " + oid);
+        }
+    }
+
     /* filters made by 1.0 and 1.1 (hash id 1) hash these four key types alike */
     @Test
     void hashIdOneAnswersAlike() {

@@ -35,14 +35,31 @@ class ServerTest {
     static final int N = 100_000;
 
     private TestCluster cluster;
+    private String givenUrl;            /* a server BLOOMFILTER_TEST_JDBC_URL names */
+    private String database;            /* the tests' own database there */
     private Connection conn;
 
+    /*
+     * Our own cluster (TestCluster), or, opted in to with
+     * BLOOMFILTER_TEST_JDBC_URL, a database of our own on that server,
+     * dropped at the end; nothing else there is touched.
+     */
     @BeforeAll
     void start() throws Exception {
-        String url = System.getenv("BLOOMFILTER_TEST_JDBC_URL");
-        if (url == null || url.isEmpty()) {
+        String given = System.getenv("BLOOMFILTER_TEST_JDBC_URL");
+        String url;
+        if (given == null || given.isEmpty()) {
             cluster = TestCluster.start();
             url = cluster.url;
+        } else {
+            givenUrl = given;
+            database = TestCluster.newDatabaseName();
+            try (Connection admin = java.sql.DriverManager.getConnection(given);
+                 Statement st = admin.createStatement()) {
+                st.execute("CREATE DATABASE " + database
+                    + " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
+            }
+            url = TestCluster.withDatabase(given, database);
         }
         conn = java.sql.DriverManager.getConnection(url);
         try (Statement st = conn.createStatement()) {
@@ -51,11 +68,16 @@ class ServerTest {
     }
 
     @AfterAll
-    void stop() throws SQLException {
-        if (conn != null)
-            conn.close();
-        if (cluster != null)
-            cluster.close();
+    void stop() throws SQLException, InterruptedException {
+        try {
+            if (conn != null)
+                conn.close();
+            if (database != null)
+                TestCluster.dropDatabase(givenUrl, database);
+        } finally {
+            if (cluster != null)
+                cluster.close();
+        }
     }
 
     /* ---- keys: key i as SQL computes it and as Java does ---- */
