@@ -577,3 +577,14 @@ def test_row_signature_filter_converts_columns(conn):
     assert not f.contains((7, "2024-01-06"))
     with pytest.raises(UnsupportedKey):
         f.contains((5,))
+
+
+def test_name_filter_clips_long_strings(conn):
+    """An untyped string compared with a name is read as a name, clipped to
+    63 bytes: a longer probe finds the clipped key, as on the server."""
+    raw, server = conn.execute(
+        "SELECT f::bytea, bf_contains(f, repeat('é', 40)) FROM "
+        "(SELECT bf_add(bf_create(100), repeat('é', 40)::name) AS f) s").fetchone()
+    assert server
+    f = load(bytes(raw))
+    assert f.contains("é" * 40) and f.contains("é" * 31) and not f.contains("é" * 30)

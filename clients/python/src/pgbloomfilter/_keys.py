@@ -777,6 +777,15 @@ def _conv_text(key, oid):
     _refuse(key, oid)
 
 
+def _conv_name(key, oid):
+    # read as a name, as SQL reads an untyped string: clipped to 63 bytes
+    # (NAMEDATALEN - 1) at a character boundary, as namein clips
+    if isinstance(key, str):
+        b = key.encode("utf-8")
+        return b[:63].decode("utf-8", "ignore") if len(b) > 63 else key
+    _refuse(key, oid)
+
+
 def _conv_bpchar(key, oid):
     # char(n) keys lost their trailing blanks, and SQL compares char(n)
     # with an untyped string ignoring them: so does the server
@@ -911,7 +920,7 @@ _TYPED = {
     TEXT: (_conv_text, _utf8, _utf8),
     VARCHAR: (_conv_text, _utf8, _utf8),
     BPCHAR: (_conv_bpchar, _utf8, _utf8),
-    NAME: (_conv_text, _utf8, _utf8),
+    NAME: (_conv_name, _utf8, _utf8),
     BYTEA: (_conv_bytea, _bytes, _bytes),
     UUID_T: (_conv_uuid, _uuid, _uuid),
     BOOL: (_conv_bool, _bool, _bool),
@@ -1085,7 +1094,7 @@ def fast_table(hash_id=2, key_type=0):
     without conversion, so hot loops can skip encoder's dispatch."""
     if key_type in (INT2, INT4, INT8):
         return {int: _int8_checked}
-    if key_type in (TEXT, VARCHAR, NAME):
+    if key_type in (TEXT, VARCHAR):
         return {str: _utf8}
     if key_type == BPCHAR:
         return {str: lambda s: _utf8(s.rstrip(" "))}

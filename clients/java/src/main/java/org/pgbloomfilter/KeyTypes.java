@@ -215,9 +215,11 @@ public final class KeyTypes {
             case UNTYPED:
             case TEXT:
             case VARCHAR:
-            case NAME:
                 /* the server hashes a string as it is against these */
                 return key.getBytes(StandardCharsets.UTF_8);
+            case NAME:
+                /* read as a name, as SQL reads an untyped string: 63 bytes at most */
+                return clipName(key.getBytes(StandardCharsets.UTF_8));
             case BPCHAR:
                 /*
                  * char(n) keys lost their trailing blanks, and SQL compares
@@ -248,6 +250,14 @@ public final class KeyTypes {
             default:
                 throw unsupported("String", oid);
         }
+    }
+
+    /* namein's clip to NAMEDATALEN - 1 bytes, at a UTF-8 character boundary */
+    static byte[] clipName(byte[] b) {
+        int n = Math.min(b.length, 63);
+        while (n < b.length && n > 0 && (b[n] & 0xC0) == 0x80)
+            n--;
+        return n == b.length ? b : java.util.Arrays.copyOf(b, n);
     }
 
     static String stripTrailingBlanks(String s) {
