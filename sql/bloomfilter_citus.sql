@@ -20,10 +20,13 @@ DROP EXTENSION bloomfilter_citus, bloomfilter;
 -- in bloomfilter's schema and nowhere else, whether named or the first on
 -- the search_path
 CREATE EXTENSION bloomfilter;
+-- (no CONTEXT lines: 18 adds the extension script's statement to them)
+\set SHOW_CONTEXT never
 CREATE EXTENSION bloomfilter_citus SCHEMA filters;
 SET search_path = filters, public;
 CREATE EXTENSION bloomfilter_citus;
 RESET search_path;
+\set SHOW_CONTEXT errors
 
 -- The same rows in every type with an overload, and a float8 column (no
 -- overload: the polymorphic forms).  Every form of both aggregates over
