@@ -177,10 +177,11 @@ SELECT count(*) FROM big, generate_series(1, 5000) g WHERE bf_contains(big.bf, g
 SELECT count(*) FROM big, generate_series(1, 5000) g WHERE g <@ big.bf;
 SELECT bf_nbits(bf | bf), bf_bits_set(bf & bf), bf_cardinality(bf), bf_fpp(bf) FROM big;
 SELECT bf_info(bf_add_all(bf, ARRAY(SELECT g FROM generate_series(1, 20000) g))) FROM big;
-SELECT bf_add_all(bf, ARRAY(SELECT 'k' || g FROM generate_series(1, 9000) g)) @> 'k1'::text FROM big;
+-- (typed keys since 1.3: text and timestamps go into large filters of their own)
+SELECT bf_add_all(bf_create(1000000, 0.01), ARRAY(SELECT 'k' || g FROM generate_series(1, 9000) g)) @> 'k1'::text;
 SELECT bf::text::bloomfilter::bytea = bf::bytea, bf::bytea::bloomfilter::bytea = bf::bytea FROM big;
 SELECT bf_bits_set(bf_union_agg(bf)) FROM (SELECT bf FROM big UNION ALL SELECT bf FROM big) s;
-SELECT bf_add(bf, now()) @> 1 FROM big;
+SELECT bf_add(bf_create(1000000, 0.01), now()) @> now();
 SELECT bf_contains(bf_add(bf_create(10), 'abc'::char(5)), 'abc'::name),
        bf_contains(bf_add(bf_create(10), gen_random_uuid()), gen_random_uuid()),
        bf_contains(bf_add(bf_create(10), ARRAY[1, 2]), '{1,2}'::int[]);
