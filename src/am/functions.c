@@ -364,17 +364,10 @@ static uint32
 bloom_am_key_type(Relation index)
 {
 	TupleDesc	desc = RelationGetDescr(index);
-	uint32		types[BLOOM_ROW_MAX_COLUMNS];
-	uint32		key;
 
 	if (desc->natts == 1)
 		return bloom_key_type_of(TupleDescAttr(desc, 0)->atttypid);
-	if (desc->natts > BLOOM_ROW_MAX_COLUMNS)
-		return RECORDOID;
-	for (int i = 0; i < desc->natts; i++)
-		types[i] = bloom_key_type_of(TupleDescAttr(desc, i)->atttypid);
-	key = bloom_row_key_encode(types, desc->natts);
-	return key != 0 ? key : RECORDOID;
+	return bloom_key_row_signature(desc);
 }
 
 /*

@@ -472,22 +472,44 @@ bloom_deform_record(HeapTupleHeader td, TupleDesc desc, Datum *values, bool *nul
 	return ncols;
 }
 
-static void
-bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
+/*
+ * A record datum's columns, for hashing it as et: its row type (released
+ * by bloom_record_close), the columns' types in et's record cache, and the
+ * values and nulls; returns how many columns are not dropped.
+ */
+static int
+bloom_record_open(BloomElemType *et, Datum value, TupleDesc *desc, Datum **values,
+				  bool **nulls)
 {
 	HeapTupleHeader td = DatumGetHeapTupleHeader(value);
 	Oid			typid = HeapTupleHeaderGetTypeId(td);
 	int32		typmod = HeapTupleHeaderGetTypMod(td);
-	TupleDesc	desc = lookup_rowtype_tupdesc(typid, typmod);
-	Datum	   *values = palloc(desc->natts * sizeof(Datum));
-	bool	   *nulls = palloc(desc->natts * sizeof(bool));
-	int			ncols;
 
+	*desc = lookup_rowtype_tupdesc(typid, typmod);
+	*values = palloc((*desc)->natts * sizeof(Datum));
+	*nulls = palloc((*desc)->natts * sizeof(bool));
 	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod ||
-		et->rec_natts != desc->natts)
-		bloom_record_cache(et, desc, typid, typmod);
+		et->rec_natts != (*desc)->natts)
+		bloom_record_cache(et, *desc, typid, typmod);
+	return bloom_deform_record(td, *desc, *values, *nulls);
+}
 
-	ncols = bloom_deform_record(td, desc, values, nulls);
+static void
+bloom_record_close(TupleDesc desc, Datum *values, bool *nulls)
+{
+	ReleaseTupleDesc(desc);
+	pfree(values);
+	pfree(nulls);
+}
+
+static void
+bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
+{
+	TupleDesc	desc;
+	Datum	   *values;
+	bool	   *nulls;
+	int			ncols = bloom_record_open(et, value, &desc, &values, &nulls);
+
 	bloom_append_le(buf, (uint32) ncols, 4);
 	for (int i = 0; i < desc->natts; i++)
 	{
@@ -498,9 +520,7 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
 		}
 	}
-	ReleaseTupleDesc(desc);
-	pfree(values);
-	pfree(nulls);
+	bloom_record_close(desc, values, nulls);
 }
 
 void
@@ -788,21 +808,14 @@ bool
 bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
 						  const uint32 *keys, int nkeys, bool add, BloomHash *h)
 {
-	HeapTupleHeader td = DatumGetHeapTupleHeader(row);
-	Oid			typid = HeapTupleHeaderGetTypeId(td);
-	int32		typmod = HeapTupleHeaderGetTypMod(td);
-	TupleDesc	desc = lookup_rowtype_tupdesc(typid, typmod);
-	Datum	   *values = palloc(desc->natts * sizeof(Datum));
-	bool	   *nulls = palloc(desc->natts * sizeof(bool));
+	TupleDesc	desc;
+	Datum	   *values;
+	bool	   *nulls;
+	int			ncols = bloom_record_open(et, row, &desc, &values, &nulls);
 	StringInfoData buf;
 	bool		found = true;
-	int			ncols;
 	int			k = 0;
 
-	if (et->rec_cols == NULL || et->rec_typid != typid || et->rec_typmod != typmod ||
-		et->rec_natts != desc->natts)
-		bloom_record_cache(et, desc, typid, typmod);
-	ncols = bloom_deform_record(td, desc, values, nulls);
 	if (ncols != nkeys)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -826,12 +839,10 @@ bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
 			found = false;
 		k++;
 	}
-	ReleaseTupleDesc(desc);
+	bloom_record_close(desc, values, nulls);
 	if (found)
 		*h = bloom_hash(buf.data, buf.len, hp.seed);
 	pfree(buf.data);
-	pfree(values);
-	pfree(nulls);
 	return found;
 }
 
@@ -964,17 +975,35 @@ bloom_key_type_arg(Oid typid)
 }
 
 /*
- * The key type of rows like value (of record type et): the signature of
- * its columns' key types, or record if they do not fit one.
+ * The key type of rows of this row type: the signature of its columns' key
+ * types, or record if they do not fit one.
  */
+uint32
+bloom_key_row_signature(TupleDesc desc)
+{
+	uint32		types[BLOOM_ROW_MAX_COLUMNS];
+	uint32		key;
+	int			n = 0;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		if (n == BLOOM_ROW_MAX_COLUMNS)
+			return RECORDOID;
+		types[n++] = bloom_key_type_of(TupleDescAttr(desc, i)->atttypid);
+	}
+	key = bloom_row_key_encode(types, n);
+	return key != 0 ? key : RECORDOID;
+}
+
+/* the key type of rows like value (of record type et) */
 static uint32
 bloom_key_row_of(BloomElemType *et, Datum value)
 {
 	HeapTupleHeader td;
 	TupleDesc	desc;
-	uint32		types[BLOOM_ROW_MAX_COLUMNS];
-	int			n = 0;
-	bool		fits = true;
+	uint32		key;
 
 	if (et->typid != RECORDOID)
 		desc = lookup_rowtype_tupdesc(getBaseType(et->typid), -1);
@@ -986,19 +1015,9 @@ bloom_key_row_of(BloomElemType *et, Datum value)
 	}
 	else
 		return RECORDOID;
-	for (int i = 0; i < desc->natts && fits; i++)
-	{
-		if (TupleDescAttr(desc, i)->attisdropped)
-			continue;
-		fits = n < BLOOM_ROW_MAX_COLUMNS;
-		if (fits)
-			types[n++] = bloom_key_type_of(TupleDescAttr(desc, i)->atttypid);
-	}
+	key = bloom_key_row_signature(desc);
 	ReleaseTupleDesc(desc);
-	if (!fits)
-		return RECORDOID;
-	n = (int) bloom_row_key_encode(types, n);
-	return n != 0 ? (uint32) n : RECORDOID;
+	return key;
 }
 
 /*

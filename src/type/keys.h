@@ -182,6 +182,7 @@ extern BloomHash bloom_key_hash_add_slow(BloomElemType *et, Datum value, uint32 
 										 uint32 key_type, uint8 hash_id);
 extern void bloom_key_adopt(BloomElemType *et, uint32 *key_type, Datum value);
 extern char *bloom_key_type_name(uint32 key_type);
+extern uint32 bloom_key_row_signature(TupleDesc desc);
 extern bool bloom_key_column(BloomElemType *col, Datum value, uint32 key,
 							 uint8 hash_id, bool add, Datum *out,
 							 BloomElemType **out_et);

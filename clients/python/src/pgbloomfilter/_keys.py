@@ -995,13 +995,10 @@ def _row_encoder(key_type, hash_id):
                                  "of %d columns" % (len(key), len(cols)))
         out = [_U32_LE(len(key))]
         for enc, v in zip(cols, key):
-            if v is None:
-                out.append(b"\xff\xff\xff\xff")
-                continue
-            data = enc(v)
-            if data is None:
+            part = _nested(enc, v)
+            if part is None:
                 return None
-            out.append(_U32_LE(len(data)) + data)
+            out.append(part)
         return b"".join(out)
     return enc_row
 
