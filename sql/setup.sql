@@ -9,6 +9,8 @@ ALTER EXTENSION bloomfilter UPDATE TO '1.3';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 ALTER EXTENSION bloomfilter UPDATE TO '1.4';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 
 -- every object of the extension has a comment (but the implicit array type
 -- bloomfilter[], which newer servers, 17 and 18 here, record as a member too)
