@@ -159,9 +159,18 @@ bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h, int mod
 	uint64		b = bloom_block_of(h.h1, bloom_nblocks(hdr));
 	BlockNumber blkno = bloom_am_page_of(b);
 	Buffer		buf = bloom_am_read_page(index, blkno);
+	Page		page = BufferGetPage(buf);
 
+	/*
+	 * The check reads the page's header and special space, then the block:
+	 * three lines that are usually not in the CPU's cache.  Asked for
+	 * together, while the buffer is locked, their misses overlap.
+	 */
+	__builtin_prefetch(page);
+	__builtin_prefetch((char *) page + BLCKSZ - MAXALIGN(sizeof(BloomAmPageOpaque)));
+	__builtin_prefetch(bloom_am_block_in_page(page, b));
 	LockBuffer(buf, mode);
-	bloom_am_check_data_page(index, BufferGetPage(buf), blkno);
-	*block = bloom_am_block_in_page(BufferGetPage(buf), b);
+	bloom_am_check_data_page(index, page, blkno);
+	*block = bloom_am_block_in_page(page, b);
 	return buf;
 }

@@ -254,7 +254,14 @@ bloom_state_add(BloomState *s, BloomHash h)
 	}
 	if (s->layout->grows && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
 		return;
-	s->pending[s->npending++] = h;
+	/*
+	 * Word by word: h arrives in two registers, and a 16-byte copy of it
+	 * would go through the stack, where reading back two 8-byte stores as
+	 * one load stalls (no store forwarding) on every row.
+	 */
+	s->pending[s->npending].h1 = h.h1;
+	s->pending[s->npending].h2 = h.h2;
+	s->npending++;
 	if (s->npending == BLOOM_PENDING || s->layout->grows)
 		bloom_state_flush(s);
 }
