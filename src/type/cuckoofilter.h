@@ -56,8 +56,8 @@ extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
  * reads of its header.
  */
 /* a build's hashes added at once, the buckets of later ones requested ahead */
-#define CF_PENDING		64
-#define CF_PREFETCH_AHEAD	8
+#define CF_PENDING		128
+#define CF_PREFETCH_AHEAD	16
 
 typedef struct CuckooState
 {
