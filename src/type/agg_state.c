@@ -349,11 +349,9 @@ cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity, double error_rate)
 }
 
 /*
- * The pending hashes into the state's value, in the order the rows came,
- * so that the value is byte for byte what adding them one at a time makes.
- * A large filter misses cache on every add; the buckets of the hash
- * CF_PREFETCH_AHEAD places on are requested while the current one goes in.
- * Growth (a new sub-filter) happens in cf_add_hash as it would have.
+ * The pending hashes into the state's value, in the order the rows came
+ * (cf_add_hashes), so that the value is byte for byte what adding them one
+ * at a time makes.
  */
 void
 cf_state_flush(CuckooState *s)
@@ -361,14 +359,7 @@ cf_state_flush(CuckooState *s)
 	int			n = s->npending;
 
 	s->npending = 0;
-	for (int i = 0; i < n && i < CF_PREFETCH_AHEAD; i++)
-		cuckoo_add_prefetch(&s->view, s->pending[i]);
-	for (int i = 0; i < n; i++)
-	{
-		if (i + CF_PREFETCH_AHEAD < n)
-			cuckoo_add_prefetch(&s->view, s->pending[i + CF_PREFETCH_AHEAD]);
-		cf_add_hash(&s->flat, &s->view, s->pending[i], s->eoh.eoh_context, true);
-	}
+	cf_add_hashes(&s->flat, &s->view, s->pending, n, s->eoh.eoh_context);
 }
 
 /* add h to the state (pending until CF_PENDING have come or the value is read) */

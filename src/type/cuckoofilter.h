@@ -49,6 +49,8 @@ extern CuckooFilter *cf_create(int64 capacity, double error_rate, int64 seed,
 extern void cf_set_key_type(CuckooView *v, uint32 key_type);
 extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
+extern void cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *hashes,
+						  int n, MemoryContext cxt);
 
 /*
  * cf_agg's state (type/agg_state.c): an expanded object holding the
