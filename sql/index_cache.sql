@@ -35,6 +35,16 @@ END $$;
 SELECT ic_found(1, 2000) AS present, ic_found(1000001, 1002000) < 20 AS absent_mostly,
 	ic_found_all(1, 2000) AS present_all;
 
+-- bf_index_contains_all tests its keys page by page: each answer still
+-- lands on its own element, equal to bf_index_contains of that key (keys in
+-- a scrambled order, present and absent, repeated, with NULLs)
+WITH a AS (SELECT ARRAY(SELECT CASE WHEN g % 13 = 0 THEN NULL ELSE (g * 7919) % 4001 END
+						FROM generate_series(1, 3000) g) AS keys)
+SELECT count(*) AS elements,
+	count(*) FILTER (WHERE r.answer IS NOT DISTINCT FROM bf_index_contains('ic_id', r.key)) AS same,
+	count(*) FILTER (WHERE r.answer) AS found
+FROM a, unnest(a.keys, bf_index_contains_all('ic_id', a.keys)) AS r(key, answer);
+
 -- REINDEX after half the keys left: the old pages said present
 DELETE FROM ic WHERE id <= 1000;
 SELECT ic_found(1, 1000) AS before_reindex;

@@ -379,9 +379,63 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(found);
 }
 
+/* a key to test, in bf_index_contains_all: its hash, page and place in the array */
+typedef struct BloomAmKey
+{
+	BloomHash	h;
+	BlockNumber page;
+	int			item;
+} BloomAmKey;
+
+static int
+bloom_am_key_cmp(const void *a, const void *b)
+{
+	const BloomAmKey *x = (const BloomAmKey *) a;
+	const BloomAmKey *y = (const BloomAmKey *) b;
+
+	if (x->page != y->page)
+		return x->page < y->page ? -1 : 1;
+	return x->item - y->item;
+}
+
+/*
+ * Test the n keys (sorted by page) against the index, each page read and
+ * locked once for all its keys; the answers go to answers[key's item].
+ */
+static void
+bloom_am_test_sorted(Relation index, const BloomHeader *hdr, const BloomAmKey *keys,
+					 int n, Datum *answers)
+{
+	uint64		nblocks = bloom_nblocks(hdr);
+	int			i = 0;
+
+	while (i < n)
+	{
+		BlockNumber blkno = keys[i].page;
+		Buffer		buf = bloom_am_read_page(index, blkno);
+		Page		page = BufferGetPage(buf);
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		bloom_am_check_data_page(index, page, blkno);
+		for (; i < n && keys[i].page == blkno; i++)
+		{
+			uint64		b = bloom_block_of(keys[i].h.h1, nblocks);
+
+			answers[keys[i].item] =
+				BoolGetDatum(bloom_block_test_hash(bloom_am_block_in_page(page, b),
+												   keys[i].h, hdr->nhashes));
+		}
+		UnlockReleaseBuffer(buf);
+	}
+}
+
 /*
  * bf_index_contains_all(index regclass, keys anyarray | text[]): an answer
- * per element, in the array's shape, NULL for a NULL element.
+ * per element, in the array's shape, NULL for a NULL element.  Every key
+ * is converted and hashed first, in the array's order (so the first one
+ * that cannot be converted is the one reported); then the keys are tested
+ * page by page, each page read once however many keys fall in it.
  */
 Datum
 bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
@@ -393,12 +447,13 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	Oid			elemtype = AARR_ELEMTYPE(arr);
 	BloomAmProbe *p = bloom_am_probe(index, elemtype);
 	int			nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
-	BloomHash	h;
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
 	Datum	   *answers = palloc(Max(nitems, 1) * sizeof(Datum));
 	bool	   *nulls = palloc(Max(nitems, 1) * sizeof(bool));
+	BloomAmKey *keys = palloc(Max(nitems, 1) * sizeof(BloomAmKey));
+	int			nkeys = 0;
 	array_iter	it;
 	ArrayType  *result;
 
@@ -407,13 +462,20 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	for (int i = 0; i < nitems; i++)
 	{
 		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
+		BloomAmKey *k = &keys[nkeys];
 
 		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
 			CHECK_FOR_INTERRUPTS();
-		answers[i] = nulls[i] ? (Datum) 0 :
-			BoolGetDatum(bloom_am_probe_hash(p, elem, &hdr, &h) &&
-						 bloom_am_test(index, &hdr, h));
+		answers[i] = BoolGetDatum(false);
+		if (nulls[i] || !bloom_am_probe_hash(p, elem, &hdr, &k->h))
+			continue;
+		k->page = bloom_am_page_of(bloom_block_of(k->h.h1, bloom_nblocks(&hdr)));
+		k->item = i;
+		nkeys++;
 	}
+	if (nkeys > 1)
+		qsort(keys, nkeys, sizeof(BloomAmKey), bloom_am_key_cmp);
+	bloom_am_test_sorted(index, &hdr, keys, nkeys, answers);
 	bloom_am_close(index, heapoid);
 	result = construct_md_array(answers, nulls, AARR_NDIM(arr), AARR_DIMS(arr),
 								AARR_LBOUND(arr), BOOLOID, 1, true, TYPALIGN_CHAR);
