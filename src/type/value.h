@@ -230,6 +230,7 @@ extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layou
  * unions with lists (type/agg_hashlist.c).
  */
 extern void bloom_hashes_define_guc(void);
+extern void bloom_probe_define_guc(void);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 										  double error_rate, uint32 expansion);
 extern void bloom_state_list_grow(BloomState *s);
