@@ -557,7 +557,7 @@ bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
 		flat = PG_DETOAST_DATUM(d);
 		size = VARSIZE(flat);
 	}
-	alloc = bloom_palloc(qc->cxt, MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE);
+	alloc = bloom_palloc_present(qc->cxt, MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE);
 	o = (BloomOpened *) alloc;
 	room = alloc + MAXALIGN(sizeof(BloomOpened));
 	dst = (struct varlena *) (TYPEALIGN(BLOOM_CACHE_LINE,

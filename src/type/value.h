@@ -110,7 +110,9 @@ typedef struct BloomChunkReader
 	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
 	int32		anchor_seq;		/* a chunk found by the index; -1 before */
 	ItemPointerData anchor_tid; /* where it lies */
+	bool		anchor_remembered;	/* from an earlier reader, not yet seen to hold */
 	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
+	bool		nblocks_exact;	/* read now, rather than the size last seen */
 } BloomChunkReader;
 
 /* Spans here are (offset, length) in the value, header included. */
@@ -124,6 +126,7 @@ extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
 
 /* Values to write: private copies of either type (type/value.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
+extern void *bloom_palloc_present(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);
 extern struct varlena *bloom_value_copy(Datum d);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
