@@ -4,8 +4,8 @@
  *	  Checks of elements against a filter argument of either type, from
  *	  the SQL functions down to the kind: one element (bf_contains,
  *	  bf_count, cf_contains, cf_count and their operators) or many at once
- *	  (bf_contains_all, cf_contains_all), with the per-call-site cache of
- *	  stored values.
+ *	  (bf_contains_all, cf_contains_all), with the query's cache of stored
+ *	  values.
  *
  * Both types are checked the same way, through the table of operations
  * per kind (BloomKind, type/kind.h): bloomfilter's goes on through
@@ -22,12 +22,14 @@
  * those of the further directory pieces, whose places the kind predicts
  * from its shapes (a prediction that fails costs a scan more per piece,
  * never an answer).  Only the spans' bytes are copied out of the chunks.
- * When the same stored value comes back in a later
- * call of the same query (a join or a scalar subquery against a filters
- * row), it is read once into the call site's cache, placed so that its
- * payload starts on a 64-byte boundary, and every further check costs a
- * hash and a cache line or a few.  Values are recognised by their TOAST
- * pointer (relation, value OID, sizes), which names one immutable value.
+ * When the same stored value comes back in later
+ * calls of the same query (a join or a scalar subquery against a filters
+ * row, the buckets of a window, a table of shards), it is read once into
+ * the query's cache, placed so that its payload starts on a 64-byte
+ * boundary, and every further check costs a hash and a cache line or a
+ * few.  Values are recognised by their TOAST pointer (relation, value OID,
+ * sizes), which names one immutable value; the cache's own comment below
+ * says why no query can meet a stale one.
  *
  * A check passes through few files: this one, type/toast.c for a
  * stored value's chunks, and the kind's core (the layout's file and
