@@ -528,8 +528,11 @@ bloom_cache_admit(BloomQueryCache *qc, BloomHeld *e, uint64 prev_use, bool slice
 		return false;
 	while (qc->held_bytes + e->bytes > budget)
 	{
-		BloomHeld  *lru = dlist_container(BloomHeld, node, dlist_tail_node(&qc->held));
+		BloomHeld  *lru;
 
+		if (dlist_is_empty(&qc->held))
+			return false;		/* not reached: e alone fits the budget */
+		lru = dlist_container(BloomHeld, node, dlist_tail_node(&qc->held));
 		if (lru->last_use > prev_use)
 			return false;
 		bloom_cache_release(qc, lru);
