@@ -595,7 +595,8 @@ extern bool bloom_redis_key_type_ok(uint32_t key_type);
 extern bool bloom_redis_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
 							   uint32_t expansion, uint64_t *payload_bytes);
 extern void bloom_redis_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
-extern BloomCheck bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr);
+extern BloomCheck bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr,
+										const char **why);
 extern uint64_t bloom_redis_count_bits(const BloomHeader *hdr, const uint8_t *payload);
 extern uint64_t bloom_redis_head_bytes(const BloomHeader *hdr);
 extern uint64_t bloom_redis_link_bytes(const uint8_t *payload, uint32_t i);

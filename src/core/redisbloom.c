@@ -510,39 +510,49 @@ rb_check_chain(const RbChain *c, uint32_t nlinks)
  * The chain header (what BF.SCANDUMP hands out first) on its own: what
  * RedisBloom checks when BF.LOADCHUNK reads one, and this layout's limits;
  * on success hdr is the top header of the value it makes (bits set 0, key
- * type 0).  The server reads dumps through this.
+ * type 0), else *why says what is wrong, in a sentence.  The server reads
+ * dumps through this.
  */
 BloomCheck
-bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr)
+bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr, const char **why)
 {
 	RbChain		c;
 	RbLink		l;
 	uint64_t	nbits = 0,
 				total = 0;
-	BloomCheck	check;
 
+	*why = "The chain header must be 20 bytes and 53 more per link.";
 	if (len < RB_CHAIN_HEAD)
 		return BLOOM_BAD_LENGTH;
 	rb_chain_read(head, &c);
+	*why = "A chain must have 1 to 64 links.";
 	if (c.nfilters == 0 || c.nfilters > RB_MAX_LINKS)
 		return BLOOM_BAD_NHASHES;
+	*why = "The chain header must be 20 bytes and 53 more per link.";
 	if (len != rb_head_bytes(c.nfilters))
 		return BLOOM_BAD_LENGTH;
-	check = rb_check_chain(&c, c.nfilters);
-	if (check != BLOOM_OK)
-		return check;
+	*why = "The chain's options include one RedisBloom does not know.";
+	if (c.options & ~RB_OPT_KNOWN)
+		return BLOOM_BAD_RESERVED;
+	*why = "The chain hashes with 32-bit MurmurHash2 (its options lack FORCE64, 4), which this build does not implement.";
+	if (!(c.options & RB_OPT_FORCE64))
+		return BLOOM_BAD_HASH;
 	for (uint32_t i = 0; i < c.nfilters; i++)
 	{
 		rb_link_decode(rb_entry(head, i), &l);
+		*why = "A link fails RedisBloom's checks: its error rate must be in (0, 1), its bits 8 times its bytes (at least one), its hashes ceil(ln 2 * bpe), and n2 below 64 and within its bits.";
 		if (!rb_link_ok(&l))
 			return BLOOM_BAD_SUBFILTER;
+		*why = "The links' sizes do not add up to the chain's size.";
 		if (l.size > UINT64_MAX - total)
 			return BLOOM_BAD_SUBFILTER;
 		total += l.size;
 		nbits += l.bits;
+		*why = "The links exceed the size limit of a bloom filter value.";
 		if (nbits / 8 > BLOOM_MAX_BYTES)
 			return BLOOM_BAD_NBITS;
 	}
+	*why = "The links' sizes do not add up to the chain's size.";
 	if (total != c.size)
 		return BLOOM_BAD_SUBFILTER;
 	rb_link_decode(rb_entry(head, 0), &l);
@@ -551,8 +561,14 @@ bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr)
 					  0, nbits, (int) c.nfilters);
 	hdr->layout = BLOOM_LAYOUT_REDISBLOOM;
 	hdr->hash_id = BLOOM_HASH_REDISBLOOM;
+	*why = "The links exceed the size limit of a bloom filter value.";
 	if (rb_payload_bytes(hdr) > BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
+	*why = "The first link's entries and error rate make no valid capacity and rate.";
+	if (hdr->capacity == 0 || hdr->capacity > (uint64_t) INT64_MAX ||
+		!(hdr->error_rate > 0.0 && hdr->error_rate < 1.0))
+		return BLOOM_BAD_CAPACITY;
+	*why = NULL;
 	return BLOOM_OK;
 }
 
@@ -564,8 +580,9 @@ rb_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 	uint64_t	bits_set = 0;
 	RbLink		links[RB_MAX_LINKS];
 	uint8_t    *bits[RB_MAX_LINKS];
+	const char *why;
 
-	check = bloom_redis_read_head(payload, rb_head_bytes(hdr->nhashes), &want);
+	check = bloom_redis_read_head(payload, rb_head_bytes(hdr->nhashes), &want, &why);
 	if (check != BLOOM_OK)
 		return check;
 	if (want.nbits != hdr->nbits || !rb_links(hdr, payload, links, bits))

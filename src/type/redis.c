@@ -278,6 +278,7 @@ bloomfilter_from_redisbloom(PG_FUNCTION_ARGS)
 	BloomFilter *bf;
 	uint64		payload_bytes;
 	size_t		head_len;
+	const char *why;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
@@ -285,9 +286,9 @@ bloomfilter_from_redisbloom(PG_FUNCTION_ARGS)
 	if (n == 0 || pairs[0].iter != RB_ITER_HEAD)
 		rb_bad_dump("The dump has no header chunk (iter 1).");
 	head_len = VARSIZE_ANY_EXHDR(pairs[0].chunk);
-	check = bloom_redis_read_head((const uint8 *) VARDATA_ANY(pairs[0].chunk), head_len, &hdr);
+	check = bloom_redis_read_head((const uint8 *) VARDATA_ANY(pairs[0].chunk), head_len, &hdr, &why);
 	if (check != BLOOM_OK)
-		rb_bad_dump(psprintf("The header chunk is invalid: %s", bloom_check_message(check)));
+		rb_bad_dump(why);
 	if (PG_NARGS() > 2 && !PG_ARGISNULL(2))
 	{
 		hdr.key_type = bloom_key_type_arg(PG_GETARG_OID(2));
