@@ -37,28 +37,28 @@ SELECT dump_of(bf_add_all(bf_create(3, 0.05, expansion => 1, layout => 'redisblo
 					  ARRAY['\x00', '\x00ff', '\xdeadbeef', '', '\xffffffffffffffffff', '\x6162', '\x61626300']::bytea[])) = pinned('k3') AS k3_same;
 
 -- read back from the dumps, in any order, with or without SCANDUMP's final (0, '')
-CREATE TABLE rb AS
+CREATE TABLE rb_val AS
 SELECT name, bf_from_redisbloom(array_agg(iter), array_agg(chunk),
 								CASE name WHEN 'k1' THEN 'bigint' WHEN 'k2' THEN 'text' ELSE 'bytea' END::regtype) AS v
 FROM (SELECT * FROM rb_dump ORDER BY iter DESC) d GROUP BY name;
 SELECT name, dump_of(v) = pinned(name) AS round_trip, bf_key_type(v), bf_capacity(v), bf_error_rate(v),
 	   bf_bits_set(v), bf_nbits(v), bf_nhashes(v) AS links
-FROM rb ORDER BY name;
+FROM rb_val ORDER BY name;
 SELECT bf_from_redisbloom(ARRAY[0, 17, 1], ARRAY['', '\xb08408e54e24e0010baa0bc0106ca31a', (SELECT chunk FROM rb_dump WHERE name = 'k2' AND iter = 1)], 'text')
-	= (SELECT v FROM rb WHERE name = 'k2') AS with_end_marker;
+	= (SELECT v FROM rb_val WHERE name = 'k2') AS with_end_marker;
 
 -- answers as BF.MEXISTS gave them: k1 for -100..100 held
 -- -96 -82 -66 -60 -43 -42 -24 and the even numbers 0..58
 SELECT array_agg(x ORDER BY x) FILTER (WHERE bf_contains(v, x)) AS present
-FROM rb, generate_series(-100, 100) x WHERE name = 'k1';
+FROM rb_val, generate_series(-100, 100) x WHERE name = 'k1';
 SELECT array_agg(x ORDER BY x) FILTER (WHERE bf_contains(v, x))
 	= '{-96,-82,-66,-60,-43,-42,-24,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58}' AS as_redis
-FROM rb, generate_series(-100, 100) x WHERE name = 'k1';
+FROM rb_val, generate_series(-100, 100) x WHERE name = 'k1';
 -- k2: members yes; 'abc ', 'Abc', 'ключи', 'e', 'xy' no
-SELECT p, bf_contains(v, p) FROM rb, unnest(ARRAY['ключ', 'abc', '', 'é', 'x y', 'abc ', 'Abc', 'ключи', 'e', 'xy']) p
+SELECT p, bf_contains(v, p) FROM rb_val, unnest(ARRAY['ключ', 'abc', '', 'é', 'x y', 'abc ', 'Abc', 'ключи', 'e', 'xy']) p
 WHERE name = 'k2';
 -- k3: members yes; \x01, abc, \xff*8 no
-SELECT p, bf_contains(v, p) FROM rb,
+SELECT p, bf_contains(v, p) FROM rb_val,
 	unnest(ARRAY['\x00', '\x00ff', '\xdeadbeef', '', '\xffffffffffffffffff', '\x6162', '\x61626300',
 				 '\x01', '\x616263', '\xffffffffffffffff']::bytea[]) p
 WHERE name = 'k3';
@@ -67,30 +67,30 @@ WHERE name = 'k3';
 SELECT bf_contains(v, 2::int2) AS int2, bf_contains(v, 2::int4) AS int4, bf_contains(v, 2.0::numeric) AS numeric,
 	   bf_contains(v, 2.0::float8) AS float8, bf_contains(v, (-42)::numeric) AS neg, bf_contains(v, 2.5) AS fraction,
 	   v @> 4::bigint AS op, bf_contains_all(v, ARRAY[0, 2, 4, 58]) AS all_members
-FROM rb WHERE name = 'k1';
+FROM rb_val WHERE name = 'k1';
 SELECT bf_contains(v, 'abc'::varchar) AS varchar, bf_contains(v, 'abc'::char(6)) AS bpchar,
 	   bf_contains(v, 'ключ') AS untyped, bf_contains(v, 'abc '::text) AS trailing_blank
-FROM rb WHERE name = 'k2';
+FROM rb_val WHERE name = 'k2';
 
 -- the value forms: text, binary, bytea, equality
-SELECT name, v::text::bloomfilter = v AS text_io, bloomfilter(v::bytea) = v AS bytea_cast FROM rb ORDER BY name;
-\copy (SELECT name, v FROM rb ORDER BY name) TO 'results/redisbloom.bin' WITH (FORMAT binary)
+SELECT name, v::text::bloomfilter = v AS text_io, bloomfilter(v::bytea) = v AS bytea_cast FROM rb_val ORDER BY name;
+\copy (SELECT name, v FROM rb_val ORDER BY name) TO 'results/redisbloom.bin' WITH (FORMAT binary)
 CREATE TABLE rb_copy (name text, v bloomfilter);
 \copy rb_copy FROM 'results/redisbloom.bin' WITH (FORMAT binary)
-SELECT bool_and(a.v = b.v) AS binary_copy FROM rb a JOIN rb_copy b USING (name);
-SELECT jsonb_pretty(bf_info(v)) FROM rb WHERE name = 'k3';
-SELECT round(bf_fpp(v)::numeric, 6) AS fpp, round(bf_cardinality(v)) AS cardinality FROM rb WHERE name = 'k1';
+SELECT bool_and(a.v = b.v) AS binary_copy FROM rb_val a JOIN rb_copy b USING (name);
+SELECT jsonb_pretty(bf_info(v)) FROM rb_val WHERE name = 'k3';
+SELECT round(bf_fpp(v)::numeric, 6) AS fpp, round(bf_cardinality(v)) AS cardinality FROM rb_val WHERE name = 'k1';
 
 -- adds keep counting as BF.ADD does: a member again changes nothing
-SELECT bf_add(v, 2) = v AS readd, bf_add(v, 1) = v AS new_one FROM rb WHERE name = 'k1';
+SELECT bf_add(v, 2) = v AS readd, bf_add(v, 1) = v AS new_one FROM rb_val WHERE name = 'k1';
 -- unions of chains of the same links
-SELECT bf_union(v, v) @> 58::bigint AS self_union FROM rb WHERE name = 'k1';
+SELECT bf_union(v, v) @> 58::bigint AS self_union FROM rb_val WHERE name = 'k1';
 SELECT dump_of(bf_union(bf_add(bf_create(100, 0.01, layout => 'redisbloom'), 1), bf_add(bf_create(100, 0.01, layout => 'redisbloom'), 2)))
 	= dump_of(bf_add_all(bf_create(100, 0.01, layout => 'redisbloom'), ARRAY[1, 2])) AS union_is_adds;
 
 -- generated: shapes by adds past capacity; every member present, the dump
 -- reads back to the same value, and integer probes of every type agree
-CREATE TABLE gen AS
+CREATE TABLE rb_gen AS
 SELECT cap, err, exp, n,
 	   bf_add_all(bf_create(cap, err, expansion => exp, layout => 'redisbloom'),
 				  ARRAY(SELECT (i * 2654435761) % 1000000007 FROM generate_series(1, n) i)) AS v
@@ -103,7 +103,7 @@ SELECT cap, err, exp, n, bf_nhashes(v) AS links,
 	   (SELECT bool_and(bf_contains(v, i) = bf_contains(v, i::numeric) AND
 						(i > 32767 OR bf_contains(v, i::int2) = bf_contains(v, i)))
 		FROM generate_series(-20000, 20000, 7) i) AS typed
-FROM gen ORDER BY cap, err;
+FROM rb_gen ORDER BY cap, err;
 
 -- errors, with their SQLSTATEs
 CREATE FUNCTION rb_err(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -177,16 +177,20 @@ SELECT rb_err($$SELECT bf_from_redisbloom(ARRAY[1, 17], ARRAY[(SELECT chunk FROM
 SELECT bf_from_redisbloom(NULL, ARRAY['\x00'::bytea]) IS NULL AS null_in_null_out;
 
 -- stored values are checked as RedisBloom's loader checks them, and more
-CREATE TABLE good AS SELECT v::bytea AS b FROM rb WHERE name = 'k3';
+CREATE TABLE rb_good AS SELECT v::bytea AS b FROM rb_val WHERE name = 'k3';
 SELECT rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', q)) FROM (VALUES
-	((SELECT overlay(b placing '\x02' from 7 for 1) FROM good)),   -- hash id 2 with layout 6
+	((SELECT overlay(b placing '\x02' from 7 for 1) FROM rb_good)),   -- hash id 2 with layout 6
 	((SELECT overlay(b placing '\x04' from 7 for 1) FROM (SELECT bf_create(10)::bytea b) x)), -- hash id 4, layout 1
-	((SELECT overlay(b placing '\x01' from 9 for 1) FROM good)),   -- a seed
-	((SELECT overlay(b placing '\xa4' from 13 for 1) FROM good)),  -- key type 1700 (numeric)
-	((SELECT overlay(b placing '\x04' from 8 for 1) FROM good)),   -- links 4
-	((SELECT overlay(b placing '\x09' from 49 for 1) FROM good)),  -- chain size
-	((SELECT overlay(b placing '\x04' from 25 for 1) FROM good)),  -- capacity 4
-	((SELECT overlay(b placing '\x00' from 41 for 1) FROM good)),  -- bits set
-	((SELECT overlay(b placing '\x41' from 77 for 1) FROM good)),  -- a link's bits
-	((SELECT b || '\x00'::bytea FROM good))                        -- a trailing byte
+	((SELECT overlay(b placing '\x01' from 9 for 1) FROM rb_good)),   -- a seed
+	((SELECT overlay(b placing '\xa4' from 13 for 1) FROM rb_good)),  -- key type 1700 (numeric)
+	((SELECT overlay(b placing '\x04' from 8 for 1) FROM rb_good)),   -- links 4
+	((SELECT overlay(b placing '\x09' from 49 for 1) FROM rb_good)),  -- chain size
+	((SELECT overlay(b placing '\x04' from 25 for 1) FROM rb_good)),  -- capacity 4
+	((SELECT overlay(b placing '\x00' from 41 for 1) FROM rb_good)),  -- bits set
+	((SELECT overlay(b placing '\x41' from 77 for 1) FROM rb_good)),  -- a link's bits
+	((SELECT b || '\x00'::bytea FROM rb_good))                        -- a trailing byte
 ) t(q);
+
+DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good;
+DROP FUNCTION dump_of(bloomfilter), pinned(text), rb_err(text), from_dump(text, bigint[], bytea[]),
+	head_with(text, int, bytea), k3(bigint);
