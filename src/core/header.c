@@ -472,8 +472,9 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 		return BLOOM_BAD_LAYOUT;
 	if (bloom_hash_name(hdr->hash_id) == NULL)
 		return BLOOM_BAD_HASH;
-	/* RedisBloom's hash and its layout go together */
-	if ((hdr->hash_id == BLOOM_HASH_REDISBLOOM) != (hdr->layout == BLOOM_LAYOUT_REDISBLOOM))
+	/* a layout that is another system's format has that system's hash */
+	if (layout->hash_id != 0 ? hdr->hash_id != layout->hash_id :
+		hdr->hash_id > BLOOM_HASH_MURMUR3_EQ)
 		return BLOOM_BAD_HASH;
 	/* what a read allows: input takes only bloom_key_type_valid's */
 	if (!bloom_key_type_readable(hdr->key_type))

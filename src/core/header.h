@@ -381,6 +381,20 @@ typedef struct BloomLayout
 	/* optional: the detail of the error when grown_bytes says it cannot grow */
 	const char *no_grow_detail;
 
+	/*
+	 * The one hash id the layout's values have, for a layout that is the
+	 * format of another system (RedisBloom's: 4); 0 for the layouts that
+	 * hash with MurmurHash3 (ids 1 and 2), which only they take.
+	 */
+	uint8_t		hash_id;
+
+	/*
+	 * Optional: the key types the layout takes (NULL: any a filter may
+	 * record), and the hint of the error that refuses another.
+	 */
+	bool		(*key_type_ok) (uint32_t key_type);
+	const char *key_types_hint;
+
 	/* everything checkable without the payload, against its length */
 	BloomCheck	(*check_header) (const BloomHeader *hdr, size_t payload_len);
 	/* what needs the payload itself (counts kept in the header) */

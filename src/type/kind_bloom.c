@@ -180,24 +180,29 @@ bloom_new_redis(int64 capacity, double error_rate, int64 seed, int32 expansion)
 
 /*
  * bf_create's layout names (1.5): layouts that are the format of another
- * system, chosen by name since no sizing of ours picks them.
+ * system, chosen by name since no sizing of ours picks them, each with
+ * the function that makes one from bf_create's capacity, error rate, seed
+ * and expansion.
  */
+typedef BloomFilter *(*BloomNamedMaker) (int64 capacity, double error_rate,
+										 int64 seed, int32 expansion);
+
 typedef struct BloomLayoutName
 {
 	const char *name;
-	uint8		layout;
+	BloomNamedMaker make;
 } BloomLayoutName;
 
 static const BloomLayoutName bloom_layout_names[] = {
-	{"redisbloom", BLOOM_LAYOUT_REDISBLOOM},
+	{"redisbloom", bloom_new_redis},
 };
 
-static uint8
+static BloomNamedMaker
 bloom_layout_named(const char *name)
 {
 	for (size_t i = 0; i < lengthof(bloom_layout_names); i++)
 		if (strcmp(name, bloom_layout_names[i].name) == 0)
-			return bloom_layout_names[i].layout;
+			return bloom_layout_names[i].make;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown bloom filter layout \"%s\"", name),
@@ -222,15 +227,13 @@ bloom_create_untyped(const BloomCreateArgs *args)
 	if (PG_NARGS() > BLOOM_CREATE_ARG_LAYOUT && !PG_ARGISNULL(BLOOM_CREATE_ARG_LAYOUT))
 	{
 		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(BLOOM_CREATE_ARG_LAYOUT));
+		BloomNamedMaker make = bloom_layout_named(name);
 
-		layout = bloom_layout_named(name);
 		if (PG_GETARG_BOOL(3))
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("a %s bloom filter cannot be counting", name)));
-		Assert(layout == BLOOM_LAYOUT_REDISBLOOM);
-		return bloom_new_redis(args->capacity, args->error_rate, args->seed,
-							   PG_GETARG_INT32(4));
+		return make(args->capacity, args->error_rate, args->seed, PG_GETARG_INT32(4));
 	}
 	if (PG_NARGS() > 3)
 	{
@@ -260,12 +263,14 @@ bloom_create_untyped(const BloomCreateArgs *args)
 void
 bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type)
 {
-	if (hdr->layout == BLOOM_LAYOUT_REDISBLOOM && !bloom_redis_key_type_ok(key_type))
+	const BloomLayout *layout = bloom_layout_for(hdr->layout);
+
+	if (layout->key_type_ok != NULL && !layout->key_type_ok(key_type))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("RedisBloom filters cannot hold keys of type %s",
-						bloom_key_type_name(key_type)),
-				 errhint("Use keys of type bigint, integer, smallint, text, varchar, char(n) or bytea.")));
+				 errmsg("bloom filters of layout %s cannot hold keys of type %s",
+						layout->name, bloom_key_type_name(key_type)),
+				 layout->key_types_hint ? errhint("%s", layout->key_types_hint) : 0));
 }
 
 /* the key type is checked before the sizing, as bf_create always has */

@@ -294,7 +294,7 @@ bloomfilter_from_redisbloom(PG_FUNCTION_ARGS)
 		hdr.key_type = bloom_key_type_arg(PG_GETARG_OID(2));
 		bloom_check_layout_key_type(&hdr, hdr.key_type);
 	}
-	payload_bytes = bloom_layout_for(hdr.layout)->payload_bytes(&hdr);
+	payload_bytes = bloom_total_bytes(&hdr) - BLOOM_HEADER_SIZE;
 	bf = bloom_palloc(CurrentMemoryContext, BLOOMFILTER_SIZE(payload_bytes));
 	SET_VARSIZE(bf, BLOOMFILTER_SIZE(payload_bytes));
 	memcpy(BLOOMFILTER_PAYLOAD(bf), VARDATA_ANY(pairs[0].chunk), head_len);
