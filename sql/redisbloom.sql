@@ -22,6 +22,18 @@ INSERT INTO rb_dump VALUES
  ('k3', 17, '\x0826021180587515'),
  ('k3', 25, '\x02002800800a00a0');
 
+-- errors are shown with their SQLSTATEs
+CREATE FUNCTION rb_err(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	d text;
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' (' || nullif(d, '') || ')', '');
+END $$;
+
 -- the same adds here give the same bytes, directly and through bf_agg
 CREATE FUNCTION dump_of(bloomfilter) RETURNS text[] LANGUAGE sql IMMUTABLE
 	AS $$ SELECT array_agg(iter || ':' || encode(chunk, 'hex') ORDER BY iter) FROM bf_to_redisbloom($1) $$;
@@ -88,6 +100,32 @@ SELECT bf_union(v, v) @> 58::bigint AS self_union FROM rb_val WHERE name = 'k1';
 SELECT dump_of(bf_union(bf_add(bf_create(100, 0.01, layout => 'redisbloom'), 1), bf_add(bf_create(100, 0.01, layout => 'redisbloom'), 2)))
 	= dump_of(bf_add_all(bf_create(100, 0.01, layout => 'redisbloom'), ARRAY[1, 2])) AS union_is_adds;
 
+-- chains of the same request but different lengths union into the longer
+-- (as a parallel bf_agg's partial chains do): every member of both present
+CREATE TABLE rb_two AS
+SELECT bf_add_all(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'), ARRAY(SELECT generate_series(1, 100))) AS long,
+	   bf_add_all(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'), ARRAY(SELECT generate_series(1001, 1008))) AS short;
+SELECT bf_nhashes(long) AS long_links, bf_nhashes(short) AS short_links,
+	   bf_nhashes(bf_union(long, short)) AS union_links, bf_nhashes(bf_union(short, long)) AS reversed_links,
+	   (SELECT bool_and(bf_contains(bf_union(short, long), i)) FROM generate_series(1, 100) i) AS long_members,
+	   (SELECT bool_and(bf_contains(bf_union(long, short), i)) FROM generate_series(1001, 1008) i) AS short_members,
+	   bf_union(long, short) = bf_union(short, long) AS commutes
+FROM rb_two;
+SELECT rb_err(q) FROM (VALUES
+	($$SELECT bf_union(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'), bf_create(10, 0.01, expansion => 3, layout => 'redisbloom'))$$)
+) t(q);
+CREATE TABLE rb_par AS SELECT i FROM generate_series(1, 200000) i;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT bf_nhashes(f) > 1 AS grew, (SELECT bool_and(bf_contains(f, i)) FROM rb_par) AS members
+FROM (SELECT bf_agg(i, bf_create(100, 0.01, expansion => 2, layout => 'redisbloom')) AS f FROM rb_par) s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
 -- generated: shapes by adds past capacity; every member present, the dump
 -- reads back to the same value, and integer probes of every type agree
 CREATE TABLE rb_gen AS
@@ -106,16 +144,6 @@ SELECT cap, err, exp, n, bf_nhashes(v) AS links,
 FROM rb_gen ORDER BY cap, err;
 
 -- errors, with their SQLSTATEs
-CREATE FUNCTION rb_err(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	d text;
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' (' || nullif(d, '') || ')', '');
-END $$;
 SELECT rb_err(q) FROM (VALUES
 	($$SELECT bf_create(10, 0.01, layout => 'nosuch')$$),
 	($$SELECT bf_create(10, 0.01, counting => true, layout => 'redisbloom')$$),
@@ -191,6 +219,6 @@ SELECT rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', q)) FROM (VALUE
 	((SELECT b || '\x00'::bytea FROM rb_good))                        -- a trailing byte
 ) t(q);
 
-DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good;
+DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good, rb_two, rb_par;
 DROP FUNCTION dump_of(bloomfilter), pinned(text), rb_err(text), from_dump(text, bigint[], bytea[]),
 	head_with(text, int, bytea), k3(bigint);

@@ -76,9 +76,11 @@
  * Limits and knowing imperfections.  XXX A check of a stored value reads
  * each link whole (the bits of an element are spread over the link), so a
  * point check of a large stored chain fetches all of its TOAST chunks; a
- * value in memory is unaffected.  XXX A union (of two chains of identical
- * shape) ORs the links and adds the counts, as if the elements of both
- * were distinct; it does not check that a link stays within its rate.
+ * value in memory is unaffected.  XXX A union (of two chains of the same
+ * request, the longer first) ORs the links and adds the counts, as if the
+ * elements of both were distinct; it does not check that a link stays
+ * within its rate, and its bytes are not those BF.MADD of the elements
+ * would give (so a parallel bf_agg's are not either).
  * Chains of more than 64 links (BLOOM_MAX_PARTS) are refused.
  *
  * src/core/redisbloom.c
@@ -783,14 +785,37 @@ rb_grow(BloomHeader *hdr, const uint8_t *payload, uint8_t *grown)
 
 /* ---- unions, estimates, description ---- */
 
+/*
+ * Chains of the same request; combine then holds their links to each other
+ * (their shapes follow from the request, so they agree link for link).
+ */
 static bool
 rb_same_shape(const BloomHeader *a, const BloomHeader *b)
 {
-	return a->nhashes == b->nhashes && a->nbits == b->nbits &&
-		a->capacity == b->capacity && a->error_rate == b->error_rate;
+	return a->capacity == b->capacity && a->error_rate == b->error_rate;
 }
 
-/* links of identical shape ORed, counts added (as if all were distinct) */
+static bool
+rb_same_link(const RbLink *a, const RbLink *b)
+{
+	return a->bytes == b->bytes && a->bits == b->bits && a->error == b->error &&
+		a->bpe == b->bpe && a->hashes == b->hashes && a->entries == b->entries &&
+		a->n2 == b->n2;
+}
+
+static uint64_t
+rb_sum_saturated(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Union into dst, the longer chain (the server unions into the larger
+ * value): src's links ORed into dst's first ones, which must be of the
+ * same shapes, and their counts added as if all were distinct; dst's
+ * further links stay as they are.  What parallel workers' partial chains
+ * of one bf_agg become.
+ */
 static bool
 rb_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 		   const uint8_t *src, bool intersect)
@@ -804,33 +829,29 @@ rb_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 
 	rb_chain_read(dst, &dc);
 	rb_chain_read(src, &sc);
-	if (intersect || !rb_same_shape(hdr, shdr) || dc.options != sc.options ||
+	if (intersect || shdr->nhashes > hdr->nhashes || dc.options != sc.options ||
 		dc.growth != sc.growth || !rb_links(hdr, dst, dl, db) || !rb_links(shdr, src, sl, sb))
 		return false;
-	for (uint32_t i = 0; i < hdr->nhashes; i++)
-	{
-		const RbLink *a = &dl[i],
-				   *b = &sl[i];
-
-		if (a->bytes != b->bytes || a->bits != b->bits || a->error != b->error ||
-			a->bpe != b->bpe || a->hashes != b->hashes || a->entries != b->entries ||
-			a->n2 != b->n2)
+	for (uint32_t i = 0; i < shdr->nhashes; i++)
+		if (!rb_same_link(&dl[i], &sl[i]))
 			return false;
-	}
 	hdr->bits_set = 0;
 	dc.size = 0;
 	for (uint32_t i = 0; i < hdr->nhashes; i++)
 	{
-		for (uint64_t off = 0; off < dl[i].bytes; off++)
+		if (i < shdr->nhashes)
 		{
-			if (off % BLOOM_INTERRUPT_BYTES == 0)
-				bloom_check_interrupts();
-			db[i][off] |= sb[i][off];
+			for (uint64_t off = 0; off < dl[i].bytes; off++)
+			{
+				if (off % BLOOM_INTERRUPT_BYTES == 0)
+					bloom_check_interrupts();
+				db[i][off] |= sb[i][off];
+			}
+			dl[i].size = rb_sum_saturated(dl[i].size, sl[i].size);
+			bloom_store64le(rb_entry(dst, i) + RB_L_SIZE, dl[i].size);
 		}
 		hdr->bits_set += rb_popcount(db[i], dl[i].bytes);
-		dl[i].size = dl[i].size > UINT64_MAX - sl[i].size ? UINT64_MAX : dl[i].size + sl[i].size;
-		dc.size = dc.size > UINT64_MAX - dl[i].size ? UINT64_MAX : dc.size + dl[i].size;
-		bloom_store64le(rb_entry(dst, i) + RB_L_SIZE, dl[i].size);
+		dc.size = rb_sum_saturated(dc.size, dl[i].size);
 	}
 	rb_chain_write(dst, &dc);
 	return true;
@@ -987,7 +1008,7 @@ const BloomLayout bloom_redisbloom_layout = {
 	.name = "redisbloom",
 	.grows = true,
 	.no_intersect_detail = "An element both filters hold can sit in different links of each.",
-	.shape_hint = "Create both filters with the same capacity, error rate and expansion, and add enough to each that they have the same links.",
+	.shape_hint = "Create both filters with the same capacity, error rate and expansion.",
 	.hash_id = BLOOM_HASH_REDISBLOOM,
 	.key_type_ok = bloom_redis_key_type_ok,
 	.key_types_hint = "Use keys of type bigint, integer, smallint, text, varchar, char(n) or bytea.",
