@@ -126,6 +126,16 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- a stored chain out of line: checks read its links from TOAST
+CREATE TABLE rb_stored (id int, v bloomfilter);
+ALTER TABLE rb_stored ALTER v SET STORAGE EXTERNAL;
+INSERT INTO rb_stored SELECT 1, bf_add_all(bf_create(2000, 0.001, expansion => 2, layout => 'redisbloom'),
+										   ARRAY(SELECT generate_series(1, 10000)));
+SELECT pg_column_size(v) > 20000 AS out_of_line, bf_nhashes(v) AS links, bf_contains(v, 5000) AS member,
+	   bf_contains(v, 1) AS first, bf_contains(v, 10000) AS last FROM rb_stored;
+SELECT count(*) FILTER (WHERE bf_contains(v, i)) AS members_present FROM rb_stored, generate_series(1, 10000) i;
+SELECT bool_and(bf_contains_all(v, ARRAY[1, 777, 9999]) = '{t,t,t}') AS contains_all FROM rb_stored;
+
 -- generated: shapes by adds past capacity; every member present, the dump
 -- reads back to the same value, and integer probes of every type agree
 CREATE TABLE rb_gen AS
@@ -219,6 +229,6 @@ SELECT rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', q)) FROM (VALUE
 	((SELECT b || '\x00'::bytea FROM rb_good))                        -- a trailing byte
 ) t(q);
 
-DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good, rb_two, rb_par;
+DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good, rb_two, rb_par, rb_stored;
 DROP FUNCTION dump_of(bloomfilter), pinned(text), rb_err(text), from_dump(text, bigint[], bytea[]),
 	head_with(text, int, bytea), k3(bigint);

@@ -429,7 +429,9 @@ rb_popcount(const uint8_t *p, uint64_t n)
 
 /*
  * The links of a payload whose header passed check_header (n of them), and
- * where each one's bytes start; false if an entry's sizes do not add up.
+ * where each one's bytes start; false if an entry fails a link's checks or
+ * the sizes do not add up.  A stored value is read with its header's
+ * checks only, so every reader of links comes through here.
  */
 static bool
 rb_links(const BloomHeader *hdr, const uint8_t *payload, RbLink *links, uint8_t **bits)
@@ -440,7 +442,7 @@ rb_links(const BloomHeader *hdr, const uint8_t *payload, RbLink *links, uint8_t 
 	for (uint32_t i = 0; i < hdr->nhashes; i++)
 	{
 		rb_link_decode(rb_entry(payload, i), &links[i]);
-		if (links[i].bytes == 0 || links[i].bytes > end - off)
+		if (!rb_link_ok(&links[i]) || links[i].bytes > end - off)
 			return false;
 		bits[i] = (uint8_t *) payload + off;
 		off += links[i].bytes;
