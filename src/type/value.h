@@ -141,6 +141,7 @@ extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
 extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
 									   int64 seed, int32 expansion);
 extern double bloom_cardinality(const BloomView *v);
+extern void bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type);
 
 /* type/io.c: literals of either filter type */
 extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
