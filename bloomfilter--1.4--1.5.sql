@@ -7,3 +7,40 @@
 -- the install scripts, every function, operator and type named here is
 -- schema-qualified (the script runs with search_path set to the target
 -- schema, as the bootstrap superuser when the extension is trusted).
+
+-- ---- Guava's Bloom filter (layout 5) ----
+
+-- bf_create gains a layout argument, after key_type.  The 1.4 form goes;
+-- if objects of the database use it (a view, a column default, a function
+-- body), it stays for them under the name bf_create_1_4, answering as
+-- before.  A DO block, because what to keep depends on the database.
+DO $bf$
+DECLARE
+	old pg_catalog.regprocedure := 'bf_create(pg_catalog.int8, pg_catalog.float8, pg_catalog.int8, pg_catalog.bool, pg_catalog.int4, pg_catalog.regtype)'::pg_catalog.regprocedure;
+BEGIN
+	IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+			   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+				 AND d.refobjid OPERATOR(pg_catalog.=) old
+				 AND d.deptype OPERATOR(pg_catalog.<>) 'e') THEN
+		EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO bf_create_1_4', old);
+		RAISE WARNING 'function % is kept as bf_create_1_4 for the objects that use it', old
+			USING HINT = 'Recreate those objects, then drop bf_create_1_4.';
+	ELSE
+		EXECUTE pg_catalog.format('DROP FUNCTION %s', old);
+	END IF;
+END
+$bf$;
+
+CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
+						  counting boolean DEFAULT false, expansion integer DEFAULT 0,
+						  key_type regtype DEFAULT NULL, layout text DEFAULT NULL) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype, text) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type), layout => ''guava'' one with the bits and sizing of Guava''s BloomFilter.create (with key_type bigint, integer, text or bytea)';
+
+CREATE FUNCTION bf_to_guava(bloomfilter) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bloomfilter_to_guava' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_to_guava(bloomfilter) IS 'a filter of layout guava as the bytes Guava''s BloomFilter.writeTo writes';
+
+CREATE FUNCTION bf_from_guava(bytea, key_type regtype) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_from_guava' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_from_guava(bytea, regtype) IS 'a filter of layout guava from the bytes of Guava''s BloomFilter.writeTo, its funnel named by key_type (bigint, integer, text or bytea)';

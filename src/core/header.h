@@ -46,6 +46,7 @@
 #define BLOOM_LAYOUT_COUNTING4	2
 #define BLOOM_LAYOUT_SCALABLE	3
 #define BLOOM_LAYOUT_HASHES		4	/* an unsized aggregate's hashes */
+#define BLOOM_LAYOUT_GUAVA		5	/* Guava's BloomFilter, bit for bit */
 #ifdef BLOOM_TOY_LAYOUT
 #define BLOOM_LAYOUT_TOY		255 /* test/unit_layout_toy.c, unit tests only */
 #endif
@@ -67,6 +68,12 @@
 #define BLOOM_HASH_MURMUR3_SEND	1
 #define BLOOM_HASH_MURMUR3_EQ	2
 #define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
+
+/*
+ * Hash ids of one layout only (BloomLayout.own_hash_id): id 3 hashes the
+ * bytes Guava's funnels give (core/guava.c, layout 5), with seed 0.
+ */
+#define BLOOM_HASH_GUAVA		3
 
 #define BLOOM_MAX_HASHES		64
 
@@ -350,6 +357,12 @@ typedef struct BloomLayout
 	 * filter of the same seed and hash id adds them to it.
 	 */
 	bool		holds_hashes;
+
+	/*
+	 * A hash id only this layout uses, and the only one it takes (0: the
+	 * layout takes the shared ids, 1 and 2).
+	 */
+	uint8_t		own_hash_id;
 
 	/*
 	 * What the layout can do, for callers to ask rather than test its
