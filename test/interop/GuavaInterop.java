@@ -254,7 +254,43 @@ public final class GuavaInterop {
 		}
 	}
 
+	/*
+	 * The small filters sql/guava.sql pins, as Guava writes them:
+	 * java GuavaInterop pins
+	 */
+	static void pins() throws IOException {
+		BloomFilter<Object> f = BloomFilter.create(funnel("bigint"), 10, 0.1);
+		for (long k : new long[] {1, 2, 3, -1, Long.MIN_VALUE})
+			f.put(k);
+		System.out.println("bigint 10 0.1: " + hex(serialize(f)));
+		f = BloomFilter.create(funnel("integer"), 20, 0.01);
+		for (int k : new int[] {-1, 0, 7, Integer.MAX_VALUE, Integer.MIN_VALUE})
+			f.put(k);
+		System.out.println("integer 20 0.01: " + hex(serialize(f)));
+		f = BloomFilter.create(funnel("text"), 5, 0.05);
+		for (String k : new String[] {"", "h\u00e9llo", "\u65e5\u672c", "\ud83d\ude42", "abc"})
+			f.put(k);
+		System.out.println("text 5 0.05: " + hex(serialize(f)));
+		f = BloomFilter.create(funnel("bytea"), 5, 0.05);
+		for (byte[] k : new byte[][] {{}, {0}, {1, 2, 3}, {(byte) 0xff}})
+			f.put(k);
+		System.out.println("bytea 5 0.05: " + hex(serialize(f)));
+		f = BloomFilter.create(funnel("bigint"), 1000, 0.03);
+		for (long k = 0; k < 1000; k++)
+			f.put(k * 7);
+		int hits = 0;
+		for (long k = 0; k < 7000; k++)
+			hits += f.mightContain(k) ? 1 : 0;
+		System.out.println("bigint 1000 0.03, 0..6999 step 7: " + hits + " of 0..6999 positive, expectedFpp "
+			+ f.expectedFpp() + ", approximateElementCount " + f.approximateElementCount()
+			+ ", md5 input " + serialize(f).length + " bytes");
+	}
+
 	public static void main(String[] args) throws IOException {
+		if (args[0].equals("pins")) {
+			pins();
+			return;
+		}
 		Path dir = Path.of(args[1]);
 		if (args[0].equals("build"))
 			build(dir);
