@@ -17,13 +17,14 @@
 DO $bf$
 DECLARE
 	old pg_catalog.regprocedure := 'bf_create(pg_catalog.int8, pg_catalog.float8, pg_catalog.int8, pg_catalog.bool, pg_catalog.int4, pg_catalog.regtype)'::pg_catalog.regprocedure;
+	sig pg_catalog.text := old::pg_catalog.text;
 BEGIN
 	IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
 			   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
 				 AND d.refobjid OPERATOR(pg_catalog.=) old
 				 AND d.deptype OPERATOR(pg_catalog.<>) 'e') THEN
 		EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO bf_create_1_4', old);
-		RAISE WARNING 'function % is kept as bf_create_1_4 for the objects that use it', old
+		RAISE WARNING 'function % is kept as bf_create_1_4 for the objects that use it', sig
 			USING HINT = 'Recreate those objects, then drop bf_create_1_4.';
 	ELSE
 		EXECUTE pg_catalog.format('DROP FUNCTION %s', old);

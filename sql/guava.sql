@@ -2,6 +2,9 @@
 -- pinned bytes are what Guava 31.1 (Debian's libguava-java) writes for the
 -- same requests and members (java GuavaInterop pins, test/interop/);
 -- make check-interop-guava compares much more against Guava itself.
+-- Its tables live in a schema of their own, dropped at the end.
+CREATE SCHEMA guava_test;
+SET search_path = guava_test, public;
 
 -- ---- creating: Guava's sizing, the header ----
 SELECT bf_info(bf_create(1000, 0.01, layout => 'guava', key_type => 'bigint'));
@@ -204,3 +207,6 @@ SELECT overlay(bf_add(bf_create(10), 1::int8)::bytea placing '\x03' from 7 for 1
 -- k up to 255 is Guava's, and valid here
 SELECT bf_info(overlay(b placing '\xff' from 8 for 1)::bloomfilter)->'nhashes' AS k255 FROM good;
 SELECT bf_contains(bf_from_guava('\x01ff00000001ffffffffffffffff', 'bigint'), 5::int8) AS full_k255;
+
+RESET search_path;
+DROP SCHEMA guava_test CASCADE;
