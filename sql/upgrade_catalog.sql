@@ -135,7 +135,7 @@ INSERT INTO uk_default (id) VALUES (2);
 SELECT (SELECT md5(f::text) FROM uk_create) = v AS view_same,
        (SELECT count(DISTINCT f) FROM uk_default) AS one_default_value
 FROM uk_before;
-SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY 1::text;
+SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT pg_get_viewdef('uk_create') LIKE '%bf_create_1_4(%' AS view_keeps_1_4;
 SELECT bf_create(1000, 0.001, key_type => 'bigint') = (SELECT f FROM uk_create) AS new_form_same_bytes;
 DROP VIEW uk_create;
@@ -145,7 +145,7 @@ SELECT count(*) AS left_behind FROM pg_proc WHERE proname = 'bf_create_1_4';
 -- with nothing depending on it, the 1.4 form is gone after the upgrade
 CREATE EXTENSION bloomfilter VERSION '1.4';
 ALTER EXTENSION bloomfilter UPDATE TO '1.5';
-SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY 1::text;
+SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
