@@ -739,6 +739,16 @@ emit_guava(void)
 
 	make_guava(&base, 100, 0.03, 40);
 	check_valid("guava-base", &base);
+	/* Guava's own bytes of it (bf_from_guava's input), whole and one short */
+	{
+		BloomHeader hdr;
+		uint8_t		ser[GEN_MAX_BYTES];
+
+		bloom_header_decode(base.buf, &hdr);
+		bloom_guava_write(&hdr, base.buf + BLOOM_HEADER_SIZE, ser);
+		emit_binary("guava-serialized", ser, bloom_guava_serialized_bytes(&hdr));
+		emit_binary("guava-serialized-short", ser, bloom_guava_serialized_bytes(&hdr) - 1);
+	}
 	emit_mutant("guava-hash-2", &base, mut_hash, BLOOM_HASH_MURMUR3_EQ);
 	emit_mutant("guava-hash-1", &base, mut_hash, BLOOM_HASH_MURMUR3_SEND);
 	emit_mutant("guava-key-type-0", &base, mut_key_type, 0);
