@@ -181,7 +181,13 @@ SELECT bf_from_guava('\x010300000000', 'bigint');                          -- 0 
 SELECT bf_from_guava('\x0103ffffffff', 'bigint');                          -- -1 longs
 SELECT bf_from_guava('\x01037fffffff', 'bigint');                          -- over the size limit
 SELECT bf_from_guava('\x010300000001400c01a4204b3400', 'uuid');            -- no funnel
+-- the integer widths hash alike under hash id 2, not in a Guava filter
+SELECT bf_set_key_type(bf_create(10, 0.1, layout => 'guava', key_type => 'int8'), 'integer');
+SELECT bf_set_key_type(bf_create(10, 0.1, layout => 'guava', key_type => 'text'), 'varchar');
 \set VERBOSITY default
+SELECT bf_set_key_type(bf_create(10, 0.1, layout => 'guava', key_type => 'int4'), 'bigint');
+SELECT bf_set_key_type(f, 'bigint') = f AS same_type_kept
+FROM (SELECT bf_add(bf_create(10, 0.1, layout => 'guava', key_type => 'int8'), 1::int8) AS f) s;
 SELECT bf_from_guava('\x000300000001400c01a4204b3400', 'bigint');
 SELECT bf_create(100, 0.01, layout => 'guava', key_type => 'uuid');
 

@@ -1772,10 +1772,18 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *me
  * filter's kind, with a %s for each key type.
  */
 uint32
-bloom_key_reset(uint32 current, Oid typid, const char *message)
+bloom_key_reset(uint32 current, uint8 hash_id, Oid typid, const char *message)
 {
 	uint32		key = bloom_key_type_arg(typid);
 
+	/* hash id 3 hashes each integer width as its own funnel does */
+	if (hash_id == BLOOM_HASH_GUAVA && current != key)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg(message, bloom_key_type_name(current), bloom_key_type_name(key)),
+				 errdetail("A Guava filter hashes its keys as the funnel of its key type %s does.",
+						   bloom_key_type_name(current)),
+				 errhint("Rebuild the filter from its keys.")));
 	if (current == 0 || current == key || (bloom_is_int(current) && bloom_is_int(key)) ||
 		(current == RECORDOID && (key & BLOOM_KEY_ROW_FLAG)) ||
 		((current & BLOOM_KEY_ROW_FLAG) && key == RECORDOID) ||

@@ -193,7 +193,8 @@ extern bool bloom_elem_hash_row_keyed(BloomElemType *et, Datum row,
 									  int nkeys, bool add, BloomHash *h);
 extern uint32 bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty,
 								const char *message);
-extern uint32 bloom_key_reset(uint32 current, Oid typid, const char *message);
+extern uint32 bloom_key_reset(uint32 current, uint8 hash_id, Oid typid,
+							  const char *message);
 extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
 									  Oid typid);
 extern void bloom_check_shard_text(FunctionCallInfo fcinfo, Oid typid);
