@@ -216,3 +216,24 @@ SELECT bf_contains(bf_from_guava('\x01ff00000001ffffffffffffffff', 'bigint'), 5:
 
 RESET search_path;
 DROP SCHEMA guava_test CASCADE;
+
+-- ---- a database whose encoding is not UTF8: ASCII text only ----
+SELECT bf_to_guava(bf_add(bf_create(5, 0.05, layout => 'guava', key_type => 'text'), 'abc'::text))
+     = '\x0104000000010200008020000800' AS utf8_bytes;
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE guava_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+\c guava_latin1
+SET client_min_messages = warning;
+CREATE EXTENSION bloomfilter;
+-- ASCII: the same bytes as in a UTF8 database, which are Guava's (pinned above)
+SELECT bf_to_guava(bf_add(bf_create(5, 0.05, layout => 'guava', key_type => 'text'), 'abc'::text))
+     = '\x0104000000010200008020000800' AS ascii_same,
+       bf_contains(bf_add(bf_create(10, 0.1, layout => 'guava', key_type => 'text'), 'abc'::text), 'abc  '::char(5)) AS bpchar;
+-- anything else is refused, in adds and probes alike; bytea keys take any bytes
+\set VERBOSITY sqlstate
+SELECT bf_add(bf_create(10, 0.1, layout => 'guava', key_type => 'text'), convert_from('\xe9', 'LATIN1'));
+SELECT bf_contains(bf_create(10, 0.1, layout => 'guava', key_type => 'text'), convert_from('\x41e9', 'LATIN1'));
+\set VERBOSITY default
+SELECT bf_contains(bf_add(bf_create(10, 0.1, layout => 'guava', key_type => 'bytea'), '\xe9'::bytea), '\xe9'::bytea) AS bytea_any;
+\c :regress_db
+DROP DATABASE guava_latin1;

@@ -1295,8 +1295,14 @@ bloom_key_plan(BloomElemType *et, uint32 key, uint8 hash_id, bool add)
 		et->conv_settings = bloom_key_reads(key);
 	}
 	et->conv = conv;
-	/* hash id 3 hashes every key its own way, after the same conversions */
-	if (hash_id == BLOOM_HASH_GUAVA)
+	/*
+	 * Hash id 3: after the same conversions, bigint, bytea and (in a UTF8
+	 * database) text keys become the bytes hash id 2 gives them, which are
+	 * their funnels' (inline for integers); integer keys are 4 bytes, and
+	 * text elsewhere must be checked, by the funnel path.
+	 */
+	if (hash_id == BLOOM_HASH_GUAVA &&
+		(key == INT4OID || (key == TEXTOID && GetDatabaseEncoding() != PG_UTF8)))
 	{
 		et->guava_conv = conv;
 		et->conv = BLOOM_CONV_GUAVA;
@@ -1620,7 +1626,9 @@ bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
 
 /*
  * The bytes of Guava's funnel for the key type (core/guava.c): integers
- * little-endian in the key type's width, text as UTF-8, bytea as it is.
+ * little-endian in the key type's width, text as UTF-8, bytea as it is
+ * (what bloom_key_plan does not leave to hash id 2's bytes, which are the
+ * same for bigint, bytea and UTF-8 text).
  * false when the value is out of an integer key type's range.  Text in a
  * database of another encoding would need converting: only ASCII is taken
  * there, which is the same in every server encoding.
