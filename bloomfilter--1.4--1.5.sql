@@ -8,35 +8,46 @@
 -- schema-qualified (the script runs with search_path set to the target
 -- schema, as the bootstrap superuser when the extension is trusted).
 
--- bf_create takes a layout by name (layout => 'redisbloom').  The 1.4 form
--- goes, or, if objects (views, defaults) depend on it, is kept under the
--- name bf_create_1_4 so those keep working, as 1.3 did with 1.2's form:
--- the one conditional step, calling only pg_catalog's functions and
--- operators (sql/install_hostile.sql).
-
-DO $$
+-- bf_create gains a layout argument, after key_type (layout => 'guava',
+-- 'redisbloom').  The 1.4 form goes;
+-- if objects of the database use it (a view, a column default, a function
+-- body), it stays for them under the name bf_create_1_4, answering as
+-- before.  A DO block, because what to keep depends on the database.
+DO $bf$
 DECLARE
-	f pg_catalog.regprocedure := 'bf_create(bigint, float8, bigint, boolean, integer, regtype)'::pg_catalog.regprocedure;
+	old pg_catalog.regprocedure := 'bf_create(pg_catalog.int8, pg_catalog.float8, pg_catalog.int8, pg_catalog.bool, pg_catalog.int4, pg_catalog.regtype)'::pg_catalog.regprocedure;
+	sig pg_catalog.text := old::pg_catalog.text;
 BEGIN
-	IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend
-			   WHERE refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-				 AND refobjid OPERATOR(pg_catalog.=) f
-				 AND deptype OPERATOR(pg_catalog.=) 'n') THEN
-		EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO bf_create_1_4', f);
-		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', f,
-			'the 1.4 form (no layout argument), kept for the objects that depend on it; new calls reach the 1.5 function');
+	IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+			   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+				 AND d.refobjid OPERATOR(pg_catalog.=) old
+				 AND d.deptype OPERATOR(pg_catalog.<>) 'e') THEN
+		EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO bf_create_1_4', old);
+		RAISE WARNING 'function % is kept as bf_create_1_4 for the objects that use it', sig
+			USING HINT = 'Recreate those objects, then drop bf_create_1_4.';
 	ELSE
-		EXECUTE pg_catalog.format('DROP FUNCTION %s', f);
+		EXECUTE pg_catalog.format('DROP FUNCTION %s', old);
 	END IF;
-END $$;
+END
+$bf$;
 
 CREATE FUNCTION bf_create(capacity bigint, error_rate float8 DEFAULT 0.01, seed bigint DEFAULT 0,
 						  counting boolean DEFAULT false, expansion integer DEFAULT 0,
 						  key_type regtype DEFAULT NULL, layout text DEFAULT NULL) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_create' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype, text) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type), layout => ''redisbloom'' one that Redis reads (BF.RESERVE''s filter; expansion 0 is NONSCALING)';
+COMMENT ON FUNCTION bf_create(bigint, float8, bigint, boolean, integer, regtype, text) IS 'empty filter for capacity distinct elements at the given false-positive rate; counting => true makes one that can forget, expansion => n one that grows past its capacity, key_type => t one whose keys are of type t (else the first element''s type), layout => ''guava'' one with the bits and sizing of Guava''s BloomFilter.create (key_type bigint, integer, text or bytea), layout => ''redisbloom'' one that Redis reads (BF.RESERVE''s filter; expansion 0 is NONSCALING)';
 
--- RedisBloom's dump (BF.SCANDUMP / BF.LOADCHUNK)
+-- ---- Guava's BloomFilter (layout 5) ----
+
+CREATE FUNCTION bf_to_guava(bloomfilter) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bloomfilter_to_guava' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_to_guava(bloomfilter) IS 'a filter of layout guava as the bytes Guava''s BloomFilter.writeTo writes';
+
+CREATE FUNCTION bf_from_guava(bytea, key_type regtype) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_from_guava' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bf_from_guava(bytea, regtype) IS 'a filter of layout guava from the bytes of Guava''s BloomFilter.writeTo, its funnel named by key_type (bigint, integer, text or bytea)';
+
+-- ---- RedisBloom's dump (layout 6): BF.SCANDUMP / BF.LOADCHUNK ----
 
 CREATE FUNCTION bf_to_redisbloom(filter bloomfilter, OUT iter bigint, OUT chunk bytea) RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'bloomfilter_to_redisbloom' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 2;

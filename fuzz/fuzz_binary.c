@@ -20,8 +20,40 @@
  *-------------------------------------------------------------------------
  */
 #include "fuzz_common.h"
+#include "core/guava.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The same bytes as Guava's serialized form (bf_from_guava): read only if
+ * the prefix says exactly this length, and then a valid layout-5 value
+ * whose serialized form is the input again.
+ */
+static void
+fuzz_guava_bytes(const uint8_t *data, size_t size)
+{
+	int			k;
+	uint64_t	nlongs;
+	BloomHeader hdr;
+	uint8_t    *value;
+	uint8_t    *again;
+
+	if (bloom_guava_read_prefix(data, size, &k, &nlongs) != BLOOM_GUAVA_OK)
+		return;
+	FUZZ_CHECK(size == BLOOM_GUAVA_PREFIX + nlongs * 8 && k >= 1 && nlongs >= 1,
+			   "Guava prefix of %d hashes, %llu longs accepted for %zu bytes", k,
+			   (unsigned long long) nlongs, size);
+	value = fuzz_alloc(BLOOM_HEADER_SIZE + nlongs * 8);
+	bloom_guava_read(data, k, nlongs, BLOOM_GUAVA_KEY_TEXT, &hdr, value + BLOOM_HEADER_SIZE);
+	bloom_header_encode(&hdr, value);
+	FUZZ_CHECK(bloom_validate(value, BLOOM_HEADER_SIZE + nlongs * 8, &hdr) == BLOOM_OK,
+			   "a filter read from Guava's bytes is not valid");
+	again = fuzz_alloc(size);
+	bloom_guava_write(&hdr, value + BLOOM_HEADER_SIZE, again);
+	FUZZ_CHECK(memcmp(again, data, size) == 0, "Guava's bytes do not come back");
+	free(again);
+	free(value);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,6 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *msg;
 
 	/* the input buffer is exactly size bytes, so ASan sees any overread */
+	fuzz_guava_bytes(data, size);
 	check = bloom_validate(data, size, &hdr);
 	msg = bloom_check_message(check);
 	FUZZ_CHECK(msg != NULL && msg[0] != '\0', "no message for check %d", (int) check);

@@ -23,6 +23,7 @@
  *-------------------------------------------------------------------------
  */
 #include "core/blocked.h"
+#include "core/guava.h"
 #include "core/sizing.h"
 
 #include <math.h>
@@ -272,6 +273,29 @@ make_redis(GenFilter *f, uint64_t capacity, double rate, uint32_t expansion, int
 		}
 	}
 	f->len = bloom_total_bytes(&hdr);
+	bloom_header_encode(&hdr, f->buf);
+}
+
+/* a valid Guava filter (layout 5) for n at p, 0 .. nelems-1 added as bigint keys */
+static void
+make_guava(GenFilter *f, int64_t n, double p, int64_t nelems)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_GUAVA);
+	BloomHeader hdr;
+	uint8_t    *payload = f->buf + BLOOM_HEADER_SIZE;
+
+	if (bloom_guava_header(&hdr, n, p, BLOOM_GUAVA_KEY_INT8) != BLOOM_GUAVA_OK)
+		exit(1);
+	f->len = bloom_total_bytes(&hdr);
+	if (f->len > GEN_MAX_BYTES)
+		exit(1);
+	memset(payload, 0, f->len - BLOOM_HEADER_SIZE);
+	for (int64_t v = 0; v < nelems; v++)
+	{
+		BloomHash	h = bloom_hash_int64(v, 0);
+
+		l->add(&hdr, payload, &h, 1);
+	}
 	bloom_header_encode(&hdr, f->buf);
 }
 
@@ -777,6 +801,50 @@ emit_text_only(void)
 	free(t3);
 }
 
+/* layout 5: valid values of several shapes, and each header field wrong */
+static void
+emit_guava(void)
+{
+	GenFilter	f;
+	GenFilter	base;
+
+	make_guava(&f, 1, 0.5, 3);
+	check_valid("guava-1-longs", &f);
+	emit("guava-1-longs", f.buf, f.len);
+	make_guava(&f, 800, 0.05, 600);
+	check_valid("guava-800", &f);
+	emit("guava-800", f.buf, f.len);
+	make_guava(&f, 5, 1e-60, 5);	/* k 199: checks read the whole payload */
+	check_valid("guava-k199", &f);
+	emit("guava-k199", f.buf, f.len);
+
+	make_guava(&base, 100, 0.03, 40);
+	check_valid("guava-base", &base);
+	/* Guava's own bytes of it (bf_from_guava's input), whole and one short */
+	{
+		BloomHeader hdr;
+		uint8_t		ser[GEN_MAX_BYTES];
+
+		bloom_header_decode(base.buf, &hdr);
+		bloom_guava_write(&hdr, base.buf + BLOOM_HEADER_SIZE, ser);
+		emit_binary("guava-serialized", ser, bloom_guava_serialized_bytes(&hdr));
+		emit_binary("guava-serialized-short", ser, bloom_guava_serialized_bytes(&hdr) - 1);
+	}
+	emit_mutant("guava-hash-2", &base, mut_hash, BLOOM_HASH_MURMUR3_EQ);
+	emit_mutant("guava-hash-1", &base, mut_hash, BLOOM_HASH_MURMUR3_SEND);
+	emit_mutant("guava-key-type-0", &base, mut_key_type, 0);
+	emit_mutant("guava-key-type-uuid", &base, mut_key_type, 2950);
+	emit_mutant("guava-key-type-int4", &base, mut_key_type, BLOOM_GUAVA_KEY_INT4); /* valid */
+	emit_mutant("guava-k-0", &base, mut_nhashes, 0);
+	emit_mutant("guava-k-255", &base, mut_nhashes, 255);	/* valid */
+	emit_mutant("guava-nbits-0", &base, mut_nbits, 0);
+	emit_mutant("guava-nbits-65", &base, mut_nbits, 65);
+	emit_mutant("guava-nbits-huge", &base, mut_nbits, (UINT64_C(1) << 61) + 64);
+	emit_mutant("guava-len-minus-8", &base, mut_len, base.len - 8);
+	emit_mutant("guava-len-plus-8", &base, mut_len, base.len + 8);
+	emit_mutant("guava-blocked-hash-3", &base, mut_layout, BLOOM_LAYOUT_BLOCKED512);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -788,6 +856,7 @@ main(int argc, char **argv)
 	outdir = argv[1];
 
 	emit_valid_seeds();
+	emit_guava();
 	emit_mutants();
 	emit_text_mutants();
 	emit_text_only();

@@ -1,7 +1,7 @@
 # The test suite and the checks of the code's rules (CONTRIBUTING.md: Tests).
 # Included by the Makefile, after PGXS.
 
-.PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout test demo check-all fuzz \
+.PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout unit-guava test demo check-all fuzz \
 	check-symbols check-layers check-layouts check-style check-path check-docs
 
 # The one test command (what CI runs, .ci/run): installs what building and
@@ -21,6 +21,7 @@ test: deps
 	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
+	$(MAKE) check-interop-guava
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
 
 # ---- the core's unit tests: the core alone, no server ----
@@ -41,14 +42,20 @@ test/unit_cuckoo: test/unit_cuckoo.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 test/unit_layout: test/unit_layout.c test/unit_layout_toy.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CORE_CFLAGS) -DBLOOM_TOY_LAYOUT -o $@ test/unit_layout.c test/unit_layout_toy.c $(CORE_SRCS) -lmurmurhash -lm
 
+test/unit_guava: test/unit_guava.c test/unit.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(CORE_CFLAGS) -o $@ test/unit_guava.c $(CORE_SRCS) -lmurmurhash -lm
+
 test/unit_hash: test/unit_hash.c test/unit.h src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ test/unit_hash.c -lmurmurhash
 
 deps:
 	@bash scripts/deps.sh
 
-unit: test/unit_core unit-hash unit-sizing unit-cuckoo unit-layout
+unit: test/unit_core unit-hash unit-sizing unit-cuckoo unit-layout unit-guava
 	./test/unit_core
+
+unit-guava: test/unit_guava
+	./test/unit_guava
 
 unit-layout: test/unit_layout
 	./test/unit_layout

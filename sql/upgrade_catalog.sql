@@ -121,5 +121,31 @@ WHERE p.proname IN ('bf_agg', 'cf_agg', 'bloomfilter_agg_trans', 'cuckoofilter_a
    OR p.proname LIKE '%\_1\_3'
 GROUP BY 1 ORDER BY 1;
 DROP EXTENSION bloomfilter;
+
+-- 1.4 to 1.5: bf_create gains a layout argument.  Objects that call the
+-- 1.4 form (a view, a column default) keep it as bf_create_1_4, answering
+-- as before; new calls reach the new form, with the same bytes.
+CREATE EXTENSION bloomfilter VERSION '1.4';
+CREATE VIEW uk_create AS SELECT bf_create(1000, 0.001, key_type => 'bigint') AS f;
+CREATE TABLE uk_default (id int, f bloomfilter DEFAULT bf_create(100));
+INSERT INTO uk_default (id) VALUES (1);
+CREATE TABLE uk_before AS SELECT (SELECT md5(f::text) FROM uk_create) AS v;
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+INSERT INTO uk_default (id) VALUES (2);
+SELECT (SELECT md5(f::text) FROM uk_create) = v AS view_same,
+       (SELECT count(DISTINCT f) FROM uk_default) AS one_default_value
+FROM uk_before;
+SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
+SELECT pg_get_viewdef('uk_create') LIKE '%bf_create_1_4(%' AS view_keeps_1_4;
+SELECT bf_create(1000, 0.001, key_type => 'bigint') = (SELECT f FROM uk_create) AS new_form_same_bytes;
+DROP VIEW uk_create;
+DROP TABLE uk_default, uk_before;
+DROP EXTENSION bloomfilter;
+SELECT count(*) AS left_behind FROM pg_proc WHERE proname = 'bf_create_1_4';
+-- with nothing depending on it, the 1.4 form is gone after the upgrade
+CREATE EXTENSION bloomfilter VERSION '1.4';
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
+DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';

@@ -630,7 +630,7 @@ test_layout_table(void)
 			  spans[0].len == BLOOM_BLOCK_BYTES && spans[0].offset % BLOOM_BLOCK_BYTES == 0,
 			  "a blocked check reads one block");
 	}
-	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(5) == NULL &&
+	CHECK(bloom_layout_for(0) == NULL && bloom_layout_for(7) == NULL &&
 		  bloom_layout_for(255) == NULL, "an unknown layout id has an entry");
 	CHECK(l->intersects && !l->grows && !l->removes && l->header_fpp != NULL,
 		  "what blocked512 can do");
@@ -651,7 +651,9 @@ test_layout_table(void)
 			  bloom_layout_problem(bloom_layout_for(id)));
 	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
 		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
-		  bloom_hash_name(0) == NULL && bloom_hash_name(3) == NULL, "hash id names");
+		  strcmp(bloom_hash_name(3), "murmur3_x64_128_guava") == 0 &&
+		  strcmp(bloom_hash_name(4), "murmur64a_redisbloom") == 0 &&
+		  bloom_hash_name(0) == NULL && bloom_hash_name(5) == NULL, "hash id names");
 }
 
 /*

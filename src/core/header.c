@@ -20,9 +20,10 @@
  *
  *		0	uint32	magic "BLMF"
  *		4	uint8	version (1)
- *		5	uint8	layout (1 = blocked512)
+ *		5	uint8	layout (1 = blocked512, ... 5 = guava)
  *		6	uint8	hash id (1 = canonical bytes of release 1.0,
- *						2 = SQL-equal values hash equal)
+ *						2 = SQL-equal values hash equal,
+ *						3 = Guava's funnel bytes, layout 5 only)
  *		7	uint8	k, cells set per element (1..64)
  *		8	uint32	seed
  *		12	uint32	key type: 0 untyped, else the built-in type OID of the
@@ -124,6 +125,7 @@ extern const BloomLayout bloom_counting_layout; /* core/counting.c */
 extern const BloomLayout bloom_scalable_layout; /* core/scalable.c */
 extern const BloomLayout bloom_hashes_layout;	/* core/hashlist.c */
 extern const BloomLayout bloom_redisbloom_layout;	/* core/redisbloom.c */
+extern const BloomLayout bloom_guava_layout;	/* core/guava.c */
 #ifdef BLOOM_TOY_LAYOUT
 extern const BloomLayout bloom_toy_layout;	/* test/unit_layout_toy.c */
 #endif
@@ -134,6 +136,7 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
 	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
 	[BLOOM_LAYOUT_REDISBLOOM] = &bloom_redisbloom_layout,
+	[BLOOM_LAYOUT_GUAVA] = &bloom_guava_layout,
 #ifdef BLOOM_TOY_LAYOUT
 	[BLOOM_LAYOUT_TOY] = &bloom_toy_layout,
 #endif
@@ -449,6 +452,8 @@ bloom_hash_name(uint8_t hash_id)
 			return "murmur3_x64_128_sqleq";
 		case BLOOM_HASH_REDISBLOOM:
 			return "murmur64a_redisbloom";
+		case BLOOM_HASH_GUAVA:
+			return "murmur3_x64_128_guava";
 	}
 	return NULL;
 }

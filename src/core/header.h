@@ -46,6 +46,7 @@
 #define BLOOM_LAYOUT_COUNTING4	2
 #define BLOOM_LAYOUT_SCALABLE	3
 #define BLOOM_LAYOUT_HASHES		4	/* an unsized aggregate's hashes */
+#define BLOOM_LAYOUT_GUAVA		5	/* Guava's BloomFilter, bit for bit */
 #define BLOOM_LAYOUT_REDISBLOOM	6	/* a RedisBloom chain (core/redisbloom.c) */
 #ifdef BLOOM_TOY_LAYOUT
 #define BLOOM_LAYOUT_TOY		255 /* test/unit_layout_toy.c, unit tests only */
@@ -70,10 +71,13 @@
 #define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
 
 /*
- * Hash id 4 is RedisBloom's: MurmurHash64A of the bytes a Redis client
- * sends for the element (type/keys.c), twice (core/redisbloom.c).  Only
- * layout 6 hashes so, and layout 6 only so.
+ * Hash ids of one layout each (BloomLayout.hash_id), another system's
+ * hashing: id 3 is MurmurHash3 x64_128 with seed 0 of the bytes Guava's
+ * funnels give (core/guava.c, layout 5); id 4 is RedisBloom's
+ * MurmurHash64A of the bytes a Redis client sends, twice
+ * (core/redisbloom.c, layout 6).  Each layout takes its id only.
  */
+#define BLOOM_HASH_GUAVA		3
 #define BLOOM_HASH_REDISBLOOM	4
 
 #define BLOOM_MAX_HASHES		64
@@ -383,8 +387,9 @@ typedef struct BloomLayout
 
 	/*
 	 * The one hash id the layout's values have, for a layout that is the
-	 * format of another system (RedisBloom's: 4); 0 for the layouts that
-	 * hash with MurmurHash3 (ids 1 and 2), which only they take.
+	 * format of another system (Guava's: 3, RedisBloom's: 4); 0 for the
+	 * layouts that hash with MurmurHash3 (ids 1 and 2), which only they
+	 * take.
 	 */
 	uint8_t		hash_id;
 

@@ -99,16 +99,18 @@ bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 /*
  * A copy that holds keys of the type.  For a filter made by 1.2 or earlier
  * the user asserts what its keys were; a typed filter changes only among
- * integer types, which hash alike.
+ * integer types, which hash alike (but in a Guava filter, of hash id 3).
  */
 Datum
 bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomValue	val;
 
+	BloomHashParams hp;
+
 	kind->copy(PG_GETARG_DATUM(0), &val);
-	kind->set_key_type(&val, bloom_key_reset(kind->hash_params(&val).key_type,
-											 PG_GETARG_OID(1),
+	hp = kind->hash_params(&val);
+	kind->set_key_type(&val, bloom_key_reset(hp.key_type, hp.hash_id, PG_GETARG_OID(1),
 											 kind->set_key_type_msg));
 	kind->finish(&val);
 	PG_RETURN_DATUM(bloom_value_datum(&val));

@@ -1355,6 +1355,18 @@ bloom_key_plan(BloomElemType *et, uint32 key, uint8 hash_id, bool add)
 		et->conv_settings = bloom_key_reads(key);
 	}
 	et->conv = conv;
+	/*
+	 * Hash id 3: after the same conversions, bigint, bytea and (in a UTF8
+	 * database) text keys become the bytes hash id 2 gives them, which are
+	 * their funnels' (inline for integers); integer keys are 4 bytes, and
+	 * text elsewhere must be checked, by the funnel path.
+	 */
+	if (hash_id == BLOOM_HASH_GUAVA &&
+		(key == INT4OID || (key == TEXTOID && GetDatabaseEncoding() != PG_UTF8)))
+	{
+		et->guava_conv = conv;
+		et->conv = BLOOM_CONV_GUAVA;
+	}
 	et->plan_add = add;
 	et->refuse_enum = key != 0;
 	/* rows of a filter that does not record their columns' types */
@@ -1613,12 +1625,14 @@ bloom_key_date_ts(Datum value, Datum *out)
 
 /* value as a key of the planned type; false when none equals it */
 static bool
-bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
+bloom_key_convert_as(BloomElemType *et, BloomConv conv, Datum value, Datum *out)
 {
 	int64		i;
 
-	switch (et->conv)
+	switch (conv)
 	{
+		case BLOOM_CONV_GUAVA:
+			return bloom_key_convert_as(et, et->guava_conv, value, out);
 		case BLOOM_CONV_NONE:
 			*out = value;
 			return true;
@@ -1665,11 +1679,73 @@ bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
 }
 
 static bool
+bloom_key_convert(BloomElemType *et, Datum value, Datum *out)
+{
+	return bloom_key_convert_as(et, et->conv, value, out);
+}
+
+/*
+ * The bytes of Guava's funnel for the key type (core/guava.c): integers
+ * little-endian in the key type's width, text as UTF-8, bytea as it is
+ * (what bloom_key_plan does not leave to hash id 2's bytes, which are the
+ * same for bigint, bytea and UTF-8 text).
+ * false when the value is out of an integer key type's range.  Text in a
+ * database of another encoding would need converting: only ASCII is taken
+ * there, which is the same in every server encoding.
+ */
+static bool
+bloom_key_hash_guava(BloomElemType *et, Datum key, BloomHashParams hp, BloomHash *h)
+{
+	uint64		scratch;
+	const char *data;
+	size_t		len;
+	void	   *tofree;
+
+	if (hp.key_type == INT8OID || hp.key_type == INT4OID)
+	{
+		int64		v = bloom_key_int(et, key);
+		uint8		b[sizeof(int32)];
+
+		if (hp.key_type == INT8OID)
+		{
+			*h = bloom_hash_int64(v, hp.seed);
+			return true;
+		}
+		if (v < PG_INT32_MIN || v > PG_INT32_MAX)
+			return false;
+		for (int i = 0; i < (int) sizeof(b); i++)
+			b[i] = (uint8) ((uint64) v >> (8 * i));
+		*h = bloom_hash(b, sizeof(b), hp.seed);
+		return true;
+	}
+	bloom_check_collation(et);
+	if (!bloom_common_bytes(et, key, &scratch, &data, &len, &tofree))
+		elog(ERROR, "a key of a Guava filter of type %u has no funnel bytes", hp.key_type);
+	if (hp.key_type == TEXTOID && GetDatabaseEncoding() != PG_UTF8)
+		for (size_t i = 0; i < len; i++)
+			if (IS_HIGHBIT_SET(data[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("text keys of a Guava filter must be ASCII in a database whose encoding is not UTF8"),
+						 errdetail("Guava hashes the UTF-8 bytes of a string, and the database encoding is %s.",
+								   GetDatabaseEncodingName()),
+						 errhint("Use a UTF8 database, or hash the text's bytes as a bytea key (convert_to(value, 'UTF8')).")));
+	*h = bloom_hash(data, len, hp.seed);
+	if (tofree)
+		pfree(tofree);
+	return true;
+}
+
+static bool
 bloom_key_hash_planned(BloomElemType *et, Datum value, BloomHashParams hp,
 					   BloomHash *h)
 {
 	Datum		key;
 
+	if (et->conv == BLOOM_CONV_GUAVA)
+		return bloom_key_convert(et, value, &key) &&
+			bloom_key_hash_guava(et->guava_conv == BLOOM_CONV_NONE ? et : et->conv_out,
+								 key, hp, h);
 	if (et->conv == BLOOM_CONV_ROW)
 		return bloom_elem_hash_row_keyed(et, value, hp, et->row_keys, et->row_nkeys,
 										 et->plan_add, h);
@@ -1764,10 +1840,18 @@ bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty, const char *me
  * filter's kind, with a %s for each key type.
  */
 uint32
-bloom_key_reset(uint32 current, Oid typid, const char *message)
+bloom_key_reset(uint32 current, uint8 hash_id, Oid typid, const char *message)
 {
 	uint32		key = bloom_key_type_arg(typid);
 
+	/* hash id 3 hashes each integer width as its own funnel does */
+	if (hash_id == BLOOM_HASH_GUAVA && current != key)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg(message, bloom_key_type_name(current), bloom_key_type_name(key)),
+				 errdetail("A Guava filter hashes its keys as the funnel of its key type %s does.",
+						   bloom_key_type_name(current)),
+				 errhint("Rebuild the filter from its keys.")));
 	if (current == 0 || current == key || (bloom_is_int(current) && bloom_is_int(key)) ||
 		(current == RECORDOID && (key & BLOOM_KEY_ROW_FLAG)) ||
 		((current & BLOOM_KEY_ROW_FLAG) && key == RECORDOID) ||

@@ -65,7 +65,8 @@ typedef enum BloomConv
 	BLOOM_CONV_OID_INT4,		/* an oid: the bits as int4 */
 	BLOOM_CONV_OID_INT8,		/* an oid: widened unsigned */
 	BLOOM_CONV_RTRIM,			/* a string: without trailing blanks (char(n) keys) */
-	BLOOM_CONV_ROW				/* a row: each column to its key type */
+	BLOOM_CONV_ROW,				/* a row: each column to its key type */
+	BLOOM_CONV_GUAVA			/* hash id 3: guava_conv, then a funnel's bytes */
 } BloomConv;
 
 typedef struct BloomElemType BloomElemType;
@@ -97,6 +98,7 @@ struct BloomElemType
 	uint32		plan_key;
 	uint8		plan_hash_id;
 	BloomConv	conv;
+	BloomConv	guava_conv;		/* BLOOM_CONV_GUAVA: the conversion before */
 	BloomElemType *conv_out;	/* the type a conversion yields */
 	FmgrInfo	conv_input;		/* BLOOM_CONV_INPUT: the key type's input */
 	Oid			conv_ioparam;
@@ -194,7 +196,8 @@ extern bool bloom_elem_hash_row_keyed(BloomElemType *et, Datum row,
 									  int nkeys, bool add, BloomHash *h);
 extern uint32 bloom_key_combine(uint32 a, bool a_empty, uint32 b, bool b_empty,
 								const char *message);
-extern uint32 bloom_key_reset(uint32 current, Oid typid, const char *message);
+extern uint32 bloom_key_reset(uint32 current, uint8 hash_id, Oid typid,
+							  const char *message);
 extern void bloom_check_implicit_text(FunctionCallInfo fcinfo, int argno,
 									  Oid typid);
 extern void bloom_check_shard_text(FunctionCallInfo fcinfo, Oid typid);

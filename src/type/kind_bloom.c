@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "core/blocked.h"
+#include "core/guava.h"
 #include "core/sizing.h"
 #include "type/kind.h"
 #include "utils/builtins.h"
@@ -206,7 +207,7 @@ bloom_layout_named(const char *name)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown bloom filter layout \"%s\"", name),
-			 errhint("The layouts bf_create takes by name are: redisbloom.")));
+			 errhint("Give layout => 'blocked512' (the default), 'guava' or 'redisbloom'; counting => true and expansion => n make the counting and scalable layouts.")));
 }
 
 /* arguments of bf_create from 1.5 on */
@@ -224,7 +225,8 @@ bloom_create_untyped(const BloomCreateArgs *args)
 	BloomHeader hdr;
 	uint8		layout = BLOOM_LAYOUT_BLOCKED512;
 
-	if (PG_NARGS() > BLOOM_CREATE_ARG_LAYOUT && !PG_ARGISNULL(BLOOM_CREATE_ARG_LAYOUT))
+	if (PG_NARGS() > BLOOM_CREATE_ARG_LAYOUT && !PG_ARGISNULL(BLOOM_CREATE_ARG_LAYOUT) &&
+		strcmp(text_to_cstring(PG_GETARG_TEXT_PP(BLOOM_CREATE_ARG_LAYOUT)), "blocked512") != 0)
 	{
 		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(BLOOM_CREATE_ARG_LAYOUT));
 		BloomNamedMaker make = bloom_layout_named(name);
@@ -273,6 +275,73 @@ bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type)
 				 layout->key_types_hint ? errhint("%s", layout->key_types_hint) : 0));
 }
 
+/*
+ * bf_create(..., layout => 'guava', key_type => t): Guava's
+ * BloomFilter.create(funnel, capacity, error_rate), refused where Guava
+ * refuses it, and for what has no funnel or no place in Guava's filter.
+ */
+static BloomFilter *
+bloom_create_guava(const BloomCreateArgs *args, uint32 key_type)
+{
+	FunctionCallInfo fcinfo = args->fcinfo;
+	BloomHeader hdr;
+	BloomGuavaCheck check;
+
+	if (key_type == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a Guava filter needs a key type"),
+				 errdetail("A Guava filter hashes its keys as the funnel of its key type does."),
+				 errhint("Give key_type => bigint, integer, text or bytea (Funnels.longFunnel, integerFunnel, stringFunnel(UTF_8), byteArrayFunnel).")));
+	if (!bloom_guava_key_type(key_type))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a Guava filter cannot have keys of type %s",
+						bloom_key_type_name(key_type)),
+				 errhint("Give key_type => bigint, integer, text or bytea (Funnels.longFunnel, integerFunnel, stringFunnel(UTF_8), byteArrayFunnel).")));
+	if (PG_GETARG_BOOL(3) || PG_GETARG_INT32(4) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a Guava filter cannot be counting or scalable")));
+	if (args->seed != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a Guava filter has no seed"),
+				 errdetail("Guava hashes with MurmurHash3 seeded with 0; the seed given was " INT64_FORMAT ".",
+						   args->seed)));
+	bloom_check_capacity(args->capacity, &bloom_param_rules);
+	if (!(args->error_rate > 0.0 && args->error_rate < 1.0))
+		bloom_check_error_rate(args->error_rate, &bloom_param_rules);
+	check = bloom_guava_header(&hdr, args->capacity, args->error_rate, key_type);
+	if (check == BLOOM_GUAVA_TOO_LARGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter for " INT64_FORMAT " elements at error rate %g is too large",
+						args->capacity, args->error_rate),
+				 errdetail("A bloom filter value is limited to %llu bytes.",
+						   (unsigned long long) BLOOM_MAX_BYTES)));
+	if (check != BLOOM_GUAVA_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("Guava cannot size a filter for " INT64_FORMAT " elements at error rate %g",
+						args->capacity, args->error_rate),
+				 errdetail("%s", check == BLOOM_GUAVA_NO_BITS ?
+						   "Its sizing gives 0 bits, which BloomFilter.create refuses." :
+						   "Its sizing gives more than 255 hash functions, which BloomFilter.create refuses.")));
+	return bloom_new(&hdr);
+}
+
+/* bf_create's layout argument (1.5) names guava */
+static bool
+bloom_create_wants_guava(const BloomCreateArgs *args)
+{
+	FunctionCallInfo fcinfo = args->fcinfo;
+
+	if (PG_NARGS() <= BLOOM_CREATE_ARG_LAYOUT || PG_ARGISNULL(BLOOM_CREATE_ARG_LAYOUT))
+		return false;
+	return strcmp(text_to_cstring(PG_GETARG_TEXT_PP(BLOOM_CREATE_ARG_LAYOUT)), "guava") == 0;
+}
+
 /* the key type is checked before the sizing, as bf_create always has */
 static void
 bloom_kind_create(const BloomCreateArgs *args, BloomValue *val)
@@ -282,6 +351,13 @@ bloom_kind_create(const BloomCreateArgs *args, BloomValue *val)
 
 	if (OidIsValid(args->key_typid))
 		key_type = bloom_key_type_arg(args->key_typid);
+	if (bloom_create_wants_guava(args))
+	{
+		val->flat = (struct varlena *) bloom_create_guava(args, key_type);
+		val->owned = true;
+		bloom_header_decode(((BloomFilter *) val->flat)->data, &val->v.bloom.hdr);
+		return;
+	}
 	bf = bloom_create_untyped(args);
 	bloom_header_decode(bf->data, &val->v.bloom.hdr);
 	bloom_check_layout_key_type(&val->v.bloom.hdr, key_type);
@@ -552,6 +628,8 @@ bloom_kind_shape_hint(const BloomValue *a, const BloomValue *b)
 	const BloomLayout *la = bloom_layout_for(ha->layout);
 	const BloomLayout *lb = bloom_layout_for(hb->layout);
 
+	if (la != lb && (la->hash_id != 0 || lb->hash_id != 0))
+		return "Filters combine only with filters of the same layout.";
 	if (ha->hash_id != hb->hash_id)
 		return "Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.";
 	if (la->holds_hashes)

@@ -281,7 +281,9 @@ def build_filters(run, ctx):
     for b, prof in enumerate(BUILD_PROFILES):
         set_profile(run, prof)
         for kind, expr, which in paths.FILTER_KINDS:
-            if which == "noarray" and spec.kind == "array":
+            if which == "noarray" and spec.kind == "array" or which == "guava" and not (
+                    spec.kind == "scalar" and (spec.sqltype in paths.GUAVA_KEY_TYPES or
+                                               getattr(spec, "base", None) in paths.GUAVA_KEY_TYPES)):
                 failed.add(kind)
                 continue
             r = run.one("UPDATE %s SET %s = (SELECT %s FROM %s m) WHERE build = %d"

@@ -33,7 +33,11 @@ FILTER_KINDS = [
     ("bf_addall", "bf_add_all(bf_create(1000, 0.01), array_agg({C} ORDER BY m.id))", "noarray"),
     ("cf", "cf_agg({C}, 1000 ORDER BY m.id)", "all"),
     ("cf_addall", "cf_add_all(cf_create(1000, 0.01), array_agg({C} ORDER BY m.id))", "noarray"),
+    # layout 5, for the key types Guava has funnels of (and domains over them)
+    ("bf_guava", "bf_agg({C}, bf_create(1000, 0.01, layout => 'guava', key_type => {T}) ORDER BY m.id)",
+     "guava"),
 ]
+GUAVA_KEY_TYPES = ("bigint", "integer", "text", "bytea")
 # made by bf_add one member at a time (a PL/pgSQL loop)
 FOLD_KINDS = [("bf_add", "bloomfilter", "bf_add", "bf_create(1000, 0.01)"),
               ("cf_add", "cuckoofilter", "cf_add", "cf_create(1000, 0.01)")]
@@ -77,6 +81,9 @@ PATHS = [
     Path("bf_contains/add_all", "bf", "bf_contains(f.bf_addall, {W})", NOARRAY, needs=("bf_addall",)),
     Path("bf_contains/bf_add", "bf", "bf_contains(f.bf_add, {W})", needs=("bf_add",)),
     Path("bf_contains/literals", "bf", "bf_contains(f.bf_literals, {W})", needs=("bf_literals",)),
+    Path("bf_contains/guava", "bf", "bf_contains(f.bf_guava, {W})", needs=("bf_guava",)),
+    Path("bf_contains_all/guava", "bf", "(bf_contains_all(f.bf_guava, ARRAY[{W}]))[1]", NOARRAY,
+         needs=("bf_guava",)),
     Path("bf_contains/const", "bf", "bf_contains({K}::bloomfilter, {W})", needs=("bf_sized",)),
     Path("where @>/sized", "bf",
          "EXISTS (SELECT 1 FROM {F} g WHERE g.build = f.build AND g.bf_sized @> {W})",
