@@ -60,111 +60,127 @@ const E_RATE: &str = "The error rate must be greater than 0 and less than 1.";
 const E_RESERVED: &str = "Reserved header fields must be zero.";
 const E_K: &str = "The number of hash functions must be between 1 and 64.";
 
-/// The server's check of a value from outside (every input path), with its messages.
+const E_MAGIC: &str = "The value does not start with the bloomfilter magic number.";
+const E_SUBFILTER: &str = "A sub-filter is not sized as its position in the filter requires.";
+const E_KEY_TYPE: &str = "The key type must be 0 or the OID of a built-in type that filters hash.";
+const E_HASH_LIST: &str = "A list of hashes has k 0, a capacity equal to its cells and zero cells past its count.";
+
+/// The server's check of a value from outside (bloom_validate: every input
+/// path), in its order and with its messages.
 fn validate(b: &[u8]) -> Result<()> {
     if b.len() < HEADER {
         return Err(bad(E_LENGTH));
     }
     if ld32(b, 0) != MAGIC {
-        return Err(bad("The value does not start with the bloomfilter magic number."));
+        return Err(bad(E_MAGIC));
     }
-    check_header(b, 0, b.len() as u64, true)?;
+    check_header(b)?;
+    // a stored value may keep any key type below 10000; input takes only the list
+    if !keys::valid_key_type(ld32(b, 12)) {
+        return Err(bad(E_KEY_TYPE));
+    }
     match b[5] {
         LAYOUT_SCALABLE => check_scalable(b),
         LAYOUT_HASHES => check_hashes(b),
-        l => check_cells(b, 0, if l == LAYOUT_COUNTING { 4 } else { 1 }),
+        l => check_cells(b, if l == LAYOUT_COUNTING { 4 } else { 1 }),
     }
 }
 
-fn check_header(b: &[u8], at: usize, len: u64, top: bool) -> Result<()> {
-    let layout = b[at + 5];
-    let hash_id = b[at + 6];
-    if b[at + 4] != 1 {
+/// bloom_validate_header: the header against the value's length.
+fn check_header(b: &[u8]) -> Result<()> {
+    let layout = b[5];
+    if b[4] != 1 {
         return Err(bad("The format version is not supported by this build."));
     }
-    if !(1..=4).contains(&layout) || (!top && layout == LAYOUT_HASHES) {
+    if !(1..=4).contains(&layout) {
         return Err(bad(E_LAYOUT));
     }
-    if hash_id != 1 && hash_id != 2 {
+    if b[6] != 1 && b[6] != 2 {
         return Err(bad(E_HASH));
     }
-    let key_type = ld32(b, at + 12);
-    if top && !keys::valid_key_type(key_type) {
-        return Err(bad("The key type must be 0 or the OID of a built-in type that filters hash."));
+    let key_type = ld32(b, 12);
+    let readable = if key_type & keys::ROW_FLAG != 0 {
+        keys::row_signature_columns(key_type).is_some()
+    } else {
+        key_type < 10000
+    };
+    if !readable {
+        return Err(bad(E_KEY_TYPE));
     }
-    if !top && key_type != 0 {
-        return Err(bad("The sub-filters of a scalable filter must have key type 0."));
-    }
-    let nbits = ld64(b, at + 16);
-    let k = b[at + 7] as u64;
-    let bits_set = ld64(b, at + 40);
-    let h = HEADER as u64;
+    let payload = (b.len() - HEADER) as u64;
+    let nbits = ld64(b, 16);
+    let k = b[7] as u64;
+    let bits_set = ld64(b, 40);
     match layout {
         LAYOUT_HASHES => {
             if k != 0 {
-                return Err(bad("A list of hashes must have k 0 and capacity equal to its cells."));
+                return Err(bad(E_HASH_LIST));
             }
             if nbits == 0 || nbits % 128 != 0 || nbits / 128 > MAX_CELLS {
                 return Err(bad(E_NBITS));
             }
-            if len - h != 16 + nbits / 8 {
+            if payload != PREFIX as u64 + nbits / 8 {
                 return Err(bad(E_LENGTH));
             }
             if bits_set > nbits / 128 {
                 return Err(bad(E_BITSSET));
             }
-            if ld64(b, at + 24) != nbits / 128 {
-                return Err(bad("A list of hashes must have k 0 and capacity equal to its cells."));
+            if ld64(b, 24) != nbits / 128 {
+                return Err(bad(E_HASH_LIST));
             }
         }
         LAYOUT_SCALABLE => {
-            if k == 0 || k > 64 {
+            if k == 0 || k > MAX_SUBS as u64 {
                 return Err(bad(E_K));
             }
             if nbits == 0 || nbits % 512 != 0 || nbits / 8 > MAX_BYTES {
                 return Err(bad(E_NBITS));
             }
-            if len - h != 16 + k * (8 + h) + nbits / 8 || len > MAX_BYTES {
+            if payload != PREFIX as u64 + k * SUB_HEAD as u64 + nbits / 8 || payload > MAX_BYTES - HEADER as u64 {
                 return Err(bad(E_LENGTH));
+            }
+            if bits_set > nbits {
+                return Err(bad(E_BITSSET));
             }
         }
         _ => {
             let cell_bits = if layout == LAYOUT_COUNTING { 4 } else { 1 };
-            let max_cells = (MAX_BYTES - h) * 8 / cell_bits;
+            let max_cells = (MAX_BYTES - HEADER as u64) * 8 / cell_bits;
             if nbits == 0 || nbits % 512 != 0 || nbits > max_cells {
                 return Err(bad(E_NBITS));
             }
-            if len - h != nbits / 8 * cell_bits {
+            if payload != nbits / 8 * cell_bits {
                 return Err(bad(E_LENGTH));
             }
             if k == 0 || k > 64 {
                 return Err(bad(E_K));
             }
+            if bits_set > nbits {
+                return Err(bad(E_BITSSET));
+            }
         }
     }
-    if bits_set > nbits {
-        return Err(bad(E_BITSSET));
-    }
-    let capacity = ld64(b, at + 24);
+    let capacity = ld64(b, 24);
     if capacity == 0 || capacity > i64::MAX as u64 {
         return Err(bad(E_CAPACITY));
     }
-    let rate = f64::from_bits(ld64(b, at + 32));
+    let rate = f64::from_bits(ld64(b, 32));
     if !(rate > 0.0 && rate < 1.0) {
         return Err(bad(E_RATE));
     }
     Ok(())
 }
 
-fn check_cells(b: &[u8], at: usize, cell_bits: u64) -> Result<()> {
-    let nbits = ld64(b, at + 16) as usize;
-    let cells = &b[at + HEADER..at + HEADER + nbits / 8 * cell_bits as usize];
+/// Cells set (blocked) or non-zero counters (counting) against the header's count.
+fn check_cells(b: &[u8], cell_bits: u64) -> Result<()> {
+    let nbits = ld64(b, 16) as usize;
+    let cells = &b[HEADER..HEADER + nbits / 8 * cell_bits as usize];
     let count = if cell_bits == 1 {
         blocks::popcount(cells)
     } else {
         cells.iter().map(|&x| (x & 0x0F != 0) as u64 + (x & 0xF0 != 0) as u64).sum()
     };
-    if count != ld64(b, at + 40) {
+    if count != ld64(b, 40) {
         return Err(bad(E_BITSSET));
     }
     Ok(())
@@ -172,12 +188,12 @@ fn check_cells(b: &[u8], at: usize, cell_bits: u64) -> Result<()> {
 
 fn check_hashes(b: &[u8]) -> Result<()> {
     let expansion = ld32(b, HEADER);
-    if !(1..=MAX_EXPANSION).contains(&expansion) || ld32(b, HEADER + 4) != 0 || ld64(b, HEADER + 8) != 0 {
+    if !(1..=MAX_EXPANSION).contains(&expansion) || b[HEADER + 4..HEADER + PREFIX].iter().any(|&x| x != 0) {
         return Err(bad(E_RESERVED));
     }
     let used = HEADER + PREFIX + ld64(b, 40) as usize * HASH_CELL;
     if b[used..].iter().any(|&x| x != 0) {
-        return Err(bad("A list of hashes must have zero cells past its count."));
+        return Err(bad(E_HASH_LIST));
     }
     Ok(())
 }
@@ -185,51 +201,81 @@ fn check_hashes(b: &[u8]) -> Result<()> {
 fn sub_capacity(capacity: u64, expansion: u64, i: usize) -> Option<u64> {
     let mut c = capacity;
     for _ in 0..i {
-        c = c.checked_mul(expansion).filter(|&v| v <= i64::MAX as u64)?;
+        if c > i64::MAX as u64 / expansion {
+            return None;
+        }
+        c *= expansion;
     }
     Some(c)
 }
 
+/// The sub-filter a scalable filter has at position i: capacity, rate and
+/// the sizing of them; None where none can be.
+fn sub_shape(b: &[u8], expansion: u64, i: usize) -> Option<(u64, f64, u64, u32)> {
+    let capacity = sub_capacity(ld64(b, 24), expansion, i)?;
+    let rate = f64::from_bits(ld64(b, 32)) / 2f64.powi(i as i32 + 1);
+    if rate < MIN_ERROR_RATE {
+        return None;
+    }
+    let (nbits, k) = sizing::bloom_size(capacity, rate)?;
+    Some((capacity, rate, nbits, k))
+}
+
+/// Every sub-filter valid, of the shape its position gives (sized again:
+/// the sizing here is the server's), the sums matching.
 fn check_scalable(b: &[u8]) -> Result<()> {
     let expansion = ld32(b, HEADER);
-    if !(1..=MAX_EXPANSION).contains(&expansion) || ld32(b, HEADER + 4) == 0 || ld64(b, HEADER + 8) != 0 {
+    let divisor = ld32(b, HEADER + 4);
+    if !(1..=MAX_EXPANSION).contains(&expansion) || divisor == 0 || ld64(b, HEADER + 8) != 0 {
         return Err(bad(E_RESERVED));
     }
     // a fill divisor above 1 exists only inside a running parallel aggregate
-    if ld32(b, HEADER + 4) != 1 {
+    if divisor != 1 {
         return Err(bad("The fill divisor of a scalable filter must be 1 outside a running aggregate."));
     }
     let n = b[7] as usize;
-    let capacity = ld64(b, 24);
-    let rate = f64::from_bits(ld64(b, 32));
+    // the walk, trusting only the top header's length
+    let end = b.len();
+    let mut subs = Vec::with_capacity(n);
+    let mut off = HEADER + PREFIX;
+    while subs.len() < n && off + SUB_HEAD <= end {
+        let h = off + 8;
+        let sub_bits = ld64(b, h + 16);
+        let sub_k = b[h + 7];
+        if sub_bits % 512 != 0 || sub_bits == 0 || sub_bits / 8 > (end - off - SUB_HEAD) as u64 || sub_k == 0 || sub_k > 64 {
+            break;
+        }
+        subs.push(h);
+        off += SUB_HEAD + (sub_bits / 8) as usize;
+    }
+    if subs.len() != n {
+        return Err(bad(E_NBITS));
+    }
     let (mut nbits, mut bits_set) = (0u64, 0u64);
-    let mut at = HEADER + PREFIX;
-    for i in 0..n {
-        let sub = at + 8;
-        if b.len() < sub || b.len() - sub < HEADER || ld32(b, sub) != MAGIC {
-            return Err(bad(E_NBITS));
+    for (i, &h) in subs.iter().enumerate() {
+        let (capacity, rate, want_bits, want_k) = sub_shape(b, expansion as u64, i).ok_or_else(|| bad(E_NBITS))?;
+        if ld32(b, h + 12) != 0 {
+            return Err(bad("The sub-filters of a scalable filter must have key type 0."));
         }
-        let sub_bits = ld64(b, sub + 16);
-        if sub_bits == 0 || sub_bits % 512 != 0 || sub_bits / 8 > (b.len() - sub - HEADER) as u64 {
-            return Err(bad(E_NBITS));
-        }
-        check_header(b, sub, HEADER as u64 + sub_bits / 8, false)?;
-        if b[sub + 5] != LAYOUT_PLAIN {
+        let sub = &b[h..h + HEADER + (ld64(b, h + 16) / 8) as usize];
+        validate(sub)?;
+        if sub[5] != LAYOUT_PLAIN {
             return Err(bad(E_LAYOUT));
         }
-        check_cells(b, sub, 1)?;
-        if ld32(b, sub + 8) != ld32(b, 8) || b[sub + 6] != b[6] {
+        if ld32(sub, 8) != ld32(b, 8) || sub[6] != b[6] {
             return Err(bad(E_HASH));
         }
-        if Some(ld64(b, sub + 24)) != sub_capacity(capacity, expansion as u64, i) {
+        if ld64(sub, 24) != capacity {
             return Err(bad(E_CAPACITY));
         }
-        if f64::from_bits(ld64(b, sub + 32)) != rate / 2f64.powi(i as i32 + 1) {
+        if f64::from_bits(ld64(sub, 32)) != rate {
             return Err(bad(E_RATE));
         }
-        nbits += sub_bits;
-        bits_set += ld64(b, sub + 40);
-        at = sub + HEADER + (sub_bits / 8) as usize;
+        if ld64(sub, 16) != want_bits || sub[7] as u32 != want_k {
+            return Err(bad(E_SUBFILTER));
+        }
+        nbits += ld64(sub, 16);
+        bits_set += ld64(sub, 40);
     }
     if nbits != ld64(b, 16) {
         return Err(bad(E_NBITS));

@@ -776,6 +776,12 @@ pub(crate) fn canonical<'a>(key: &Key<'a>, hash_id: u8, key_type: u32) -> Result
     typed(key, key_type)
 }
 
+/// The bytes the server hashes for `key` in a filter of this hash id and
+/// key type; Ok(None) when no value of the key type equals the key.
+pub fn canonical_bytes(key: &Key, hash_id: u8, key_type: u32) -> Result<Option<Vec<u8>>> {
+    Ok(canonical(key, hash_id, key_type)?.map(Canon::into_vec))
+}
+
 fn typed<'a>(key: &Key<'a>, oid: u32) -> Result<Option<Canon<'a>>> {
     if let Some(cols) = row_signature_columns(oid) {
         return match key {
