@@ -21,6 +21,7 @@ test: deps
 	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
+	$(MAKE) check-rust
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
 
 # ---- the core's unit tests: the core alone, no server ----
