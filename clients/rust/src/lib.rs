@@ -20,6 +20,7 @@ mod bloom;
 mod bytes;
 mod cuckoo;
 mod error;
+mod guava;
 pub mod keys;
 mod murmur;
 #[cfg(feature = "postgres-types")]
@@ -30,6 +31,7 @@ mod sizing;
 pub use crate::bloom::{BloomFilter, LAYOUT_COUNTING, LAYOUT_HASHES, LAYOUT_PLAIN, LAYOUT_SCALABLE};
 pub use crate::cuckoo::CuckooFilter;
 pub use crate::error::{Error, Result};
+pub use crate::guava::{guava_size, GuavaFilter, HASH_GUAVA, LAYOUT_GUAVA};
 pub use crate::keys::Key;
 pub use crate::murmur::{fmix64, hash128 as murmur3_x64_128};
 pub use crate::shard::{shard, shard_capacity, shard_typed, MAX_SHARDS, SHARD_SEED};
@@ -40,6 +42,8 @@ pub use crate::sizing::{bloom_size, cuckoo_size, MAX_BYTES};
 pub enum Filter {
     Bloom(BloomFilter),
     Cuckoo(CuckooFilter),
+    /// Layout 5 (bloomfilter 1.5): Guava's bits, in a `bloomfilter` value.
+    Guava(GuavaFilter),
 }
 
 impl Filter {
@@ -47,6 +51,9 @@ impl Filter {
     pub fn from_bytes(bytes: &[u8]) -> Result<Filter> {
         if bytes.len() >= 4 && bytes[..4] == *b"CKOF" {
             return CuckooFilter::from_bytes(bytes).map(Filter::Cuckoo);
+        }
+        if bytes.len() >= crate::bloom::HEADER && bytes[..4] == *b"BLMF" && bytes[5] == LAYOUT_GUAVA {
+            return GuavaFilter::from_bytes(bytes).map(Filter::Guava);
         }
         BloomFilter::from_bytes(bytes).map(Filter::Bloom)
     }
@@ -60,6 +67,7 @@ impl Filter {
         match self {
             Filter::Bloom(f) => f.to_bytes(),
             Filter::Cuckoo(f) => f.to_bytes(),
+            Filter::Guava(f) => f.to_bytes(),
         }
     }
 
@@ -69,6 +77,7 @@ impl Filter {
         match self {
             Filter::Bloom(f) => f.contains(key),
             Filter::Cuckoo(f) => f.contains(key),
+            Filter::Guava(f) => f.contains(key),
         }
     }
 
@@ -77,6 +86,7 @@ impl Filter {
         match self {
             Filter::Bloom(f) => f.count(key),
             Filter::Cuckoo(f) => f.count(key),
+            Filter::Guava(f) => f.contains(key).map(|x| x as u32),
         }
     }
 
@@ -84,6 +94,7 @@ impl Filter {
         match self {
             Filter::Bloom(f) => f.key_type(),
             Filter::Cuckoo(f) => f.key_type(),
+            Filter::Guava(f) => f.key_type(),
         }
     }
 }
@@ -93,5 +104,6 @@ const _: () = {
     const fn send_sync<T: Send + Sync>() {}
     send_sync::<BloomFilter>();
     send_sync::<CuckooFilter>();
+    send_sync::<GuavaFilter>();
     send_sync::<Filter>();
 };

@@ -71,6 +71,7 @@ impl ToSql for Filter {
         let ok = match self {
             Filter::Bloom(_) => is(ty, "bloomfilter"),
             Filter::Cuckoo(_) => is(ty, "cuckoofilter"),
+            Filter::Guava(_) => is(ty, "bloomfilter"),
         };
         if !ok {
             return Err(format!("a {:?} filter cannot be a parameter of type {}", self.key_type(), ty.name()).into());
@@ -104,7 +105,7 @@ mod tests {
         c.to_sql(&Type::BYTEA, &mut out).unwrap();
         match <Filter as FromSql>::from_sql(&Type::BYTEA, &out).unwrap() {
             Filter::Cuckoo(g) => assert!(g.contains("x").unwrap()),
-            _ => panic!("a cuckoo filter read as a bloom filter"),
+            _ => panic!("a cuckoo filter read as another type"),
         }
     }
 }
