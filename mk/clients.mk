@@ -63,7 +63,7 @@ bench-java:
 
 RUSTCLIENT = clients/rust
 RUST_PACKAGES = rustc cargo librust-postgres-types-dev librust-bytes-dev
-RUST_ENV = RUSTC=/usr/bin/rustc CARGO_HOME=$(CURDIR)/$(RUSTCLIENT)/target/cargo-home
+RUST_ENV = RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc CARGO_HOME=$(CURDIR)/$(RUSTCLIENT)/target/cargo-home
 
 .PHONY: check-rust bench-rust
 check-rust:
