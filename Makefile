@@ -58,4 +58,4 @@ PG_MAJOR ?= 15
 # environment, as PGXS's always does (make check-decoy holds this).
 PG_VIRTUALENV = env -u PGPORT pg_virtualenv -t -v $(PG_MAJOR)
 
-include mk/test.mk mk/versions.mk mk/clients.mk mk/bench.mk mk/release.mk
+include mk/test.mk mk/versions.mk mk/clients.mk mk/bench.mk mk/release.mk mk/interop.mk

@@ -241,6 +241,40 @@ make_scalable(GenFilter *f, uint64_t capacity, uint32_t expansion, int64_t nelem
 	bloom_header_encode(&hdr, f->buf);
 }
 
+/*
+ * A valid RedisBloom chain (layout 6) as BF.RESERVE makes it (expansion 0:
+ * NONSCALING), with the decimal texts of 0 .. nelems-1 added as BF.ADD adds
+ * them, growing as the server grows it.
+ */
+static void
+make_redis(GenFilter *f, uint64_t capacity, double rate, uint32_t expansion, int64_t nelems)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_REDISBLOOM);
+	BloomHeader hdr;
+	uint64_t	bytes;
+	uint8_t    *payload = f->buf + BLOOM_HEADER_SIZE;
+
+	if (!bloom_redis_header(&hdr, capacity, rate, expansion, &bytes) ||
+		BLOOM_HEADER_SIZE + bytes > GEN_MAX_BYTES)
+		exit(1);
+	bloom_redis_init(&hdr, expansion, payload);
+	for (int64_t v = 0; v < nelems; v++)
+	{
+		char		text[24];
+		BloomHash	h = bloom_redis_hash(text, (size_t) snprintf(text, sizeof(text), "%lld",
+																	(long long) v));
+
+		while (l->add(&hdr, payload, &h, 1) == 0)
+		{
+			if (BLOOM_HEADER_SIZE + l->grown_bytes(&hdr, payload) > GEN_MAX_BYTES)
+				exit(1);
+			l->grow(&hdr, payload, payload);
+		}
+	}
+	f->len = bloom_total_bytes(&hdr);
+	bloom_header_encode(&hdr, f->buf);
+}
+
 static void
 check_valid(const char *name, const GenFilter *f)
 {
@@ -499,6 +533,52 @@ mut_u32_at(GenFilter *f, uint64_t off_value)
 
 #define AT(off, value)	(((uint64_t) (off) << 32) | (uint32_t) (value))
 
+/*
+ * RedisBloom chains: valid ones (one link, three links, NONSCALING full) and
+ * a near miss of every field of the chain header and of a link entry, each
+ * a byte flipped (the payload starts after the 48-byte header; the chain
+ * header is 20 bytes, each link entry 53).
+ */
+static void
+emit_redis_mutants(void)
+{
+	GenFilter	r;
+	char		name[128];
+	static const struct
+	{
+		const char *field;
+		uint64_t	off;
+	}			fields[] = {
+		{"size", 0}, {"nfilters", 8}, {"options", 12}, {"options-force64", 12},
+		{"growth", 16}, {"bytes", 20}, {"bits", 28}, {"link-size", 36},
+		{"error", 51}, {"bpe", 59}, {"hashes", 60}, {"entries", 64}, {"n2", 72},
+		{"link2-bytes", 73}, {"link2-hashes", 113}, {"data", 179},
+	};
+
+	make_redis(&r, 100, 0.01, 2, 100);
+	check_valid("redis-one-link", &r);
+	emit("redis-one-link", r.buf, r.len);
+	make_redis(&r, 20, 0.05, 0, 20);
+	check_valid("redis-nonscaling-full", &r);
+	emit("redis-nonscaling-full", r.buf, r.len);
+	make_redis(&r, 3, 0.05, 1, 7);
+	check_valid("redis-three-links", &r);
+	emit("redis-three-links", r.buf, r.len);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+	{
+		GenFilter	m = r;
+
+		m.buf[BLOOM_HEADER_SIZE + fields[i].off] ^= strcmp(fields[i].field, "options-force64") == 0 ? 0x04 : 0x20;
+		snprintf(name, sizeof(name), "redis-bad-%s", fields[i].field);
+		emit_binary(name, m.buf, m.len);
+	}
+	emit_mutant("redis-hash-id-2", &r, mut_byte_xor, OFF_HASH);
+	emit_mutant("redis-seed", &r, mut_byte_xor, OFF_SEED);
+	emit_mutant("redis-key-type", &r, mut_byte_xor, OFF_KEY_TYPE);
+	emit_mutant("redis-capacity", &r, mut_byte_xor, OFF_CAPACITY);
+	emit_mutant("redis-len-minus-1", &r, mut_len, r.len - 1);
+}
+
 static void
 emit_mutants(void)
 {
@@ -523,6 +603,7 @@ emit_mutants(void)
 	check_valid("scalable", &scal);
 	make_hash_list(&list, 4, 0, 3);
 	check_valid("list", &list);
+	emit_redis_mutants();
 
 	/* length */
 	emit_mutant("len-0", &base, mut_len, 0);

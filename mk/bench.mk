@@ -1,7 +1,7 @@
 # Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
 # results in bench/RESULTS.md).  None is part of make test.
 
-.PHONY: bench bench-1b bench-index bench-stored bench-hash bench-sizing
+.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-hash bench-sizing
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
@@ -29,6 +29,23 @@ bench-stored: deps
 	$(MAKE) all
 	$(MAKE) install
 	$(PG_VIRTUALENV) bash bench/stored.sh
+
+# only bf_contains_all against RedisBloom's BF.MEXISTS (bench/mexists.sh;
+# part of bench): REDISBLOOM_MODULE names the module, else SKIPPED
+bench-mexists: deps
+	EXTRA_PACKAGES="redis-server bc" bash scripts/deps.sh
+	$(MAKE) all
+	$(MAKE) install
+	$(PG_VIRTUALENV) bash bench/mexists.sh
+
+# checks against many stored filters in one query: rolling windows of 8, 24
+# and 168 hourly buckets, 64 and 256 shards, "seen in the last 24 hours"
+# for 340,000 users (bench/window.sh), on a server of default settings;
+# not part of make test
+bench-window: deps
+	$(MAKE) all
+	$(MAKE) install
+	$(PG_VIRTUALENV) bash bench/window.sh
 
 # a sharded filter of 1,000,000,000 keys (BENCH_1B_N); not part of make test
 bench-1b: deps

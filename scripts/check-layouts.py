@@ -46,6 +46,8 @@ ALLOWED = {
         ({'bloom_create_untyped', 'bloom_new_scalable'},
          "bf_create's forms of 1.0 make a plain filter, and bloom_new_scalable "
          "checks its request as a plain filter's"),
+    ('type/redis.c', 'BLOOM_LAYOUT_REDISBLOOM'):
+        ({'bloomfilter_to_redisbloom'}, "bf_to_redisbloom writes RedisBloom's dump, which is layout 6's payload"),
     ('type/kind_bloom.c', 'BLOOM_LAYOUT_COUNTING4'):
         ({'bloom_create_untyped'}, "bf_create's counting argument (1.2) makes a counting filter"),
 }

@@ -84,7 +84,7 @@ FROM pg_depend d JOIN pg_rewrite w ON w.oid = d.objid
 JOIN pg_depend m ON m.objid = d.refobjid AND m.classid = 'pg_proc'::regclass AND m.deptype = 'e'
 JOIN pg_extension e ON e.oid = m.refobjid
 WHERE w.ev_class = 'uk_new'::regclass AND d.refclassid = 'pg_proc'::regclass
-ORDER BY 1::text COLLATE "C";
+ORDER BY d.refobjid::regprocedure::text COLLATE "C";
 SELECT (SELECT f FROM uk_new) = (SELECT sized FROM uk_bf) AS same_bloom_bytes,
 	   (SELECT c FROM uk_new)::bytea = (SELECT at_1pct FROM uk_cf)::bytea AS same_cuckoo_bytes;
 DROP VIEW uk_new;

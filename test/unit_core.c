@@ -1054,6 +1054,75 @@ test_scalable_validation(void)
 	free(payload);
 }
 
+/*
+ * Layout 6: RedisBloom's hash, pinned (docs/format.md's table), and a chain
+ * built through the layout table byte for byte as RedisBloom 2.4.9 built
+ * it (BF.RESERVE k3 0.05 3 EXPANSION 1 and seven BF.MADDs; the dump
+ * sql/redisbloom.sql pins), its dump read back, and every member present.
+ */
+static void
+test_redisbloom(void)
+{
+	static const struct
+	{
+		const char *key;
+		uint64_t	a,
+					b;
+	}			vec[] = {
+		{"", UINT64_C(0x1ab11ea5a7b2c56e), UINT64_C(0xbbddcb5ab56dd547)},
+		{"1", UINT64_C(0x447dd899fc2bb5ea), UINT64_C(0x6beceac5ee0df626)},
+		{"-42", UINT64_C(0x83a1d7ebae665eab), UINT64_C(0x98fc0ad75e8bfd55)},
+		{"\xd0\xba\xd0\xbb\xd1\x8e\xd1\x87", UINT64_C(0xc43a53f2f63c8353), UINT64_C(0x624c643129ab114f)},
+		{"abcdefghi", UINT64_C(0xa2c004e44bd0a465), UINT64_C(0x28459a22cef68950)},
+	};
+	static const char *const members[] = {"\x00", "\x00\xff", "\xde\xad\xbe\xef", "",
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff", "ab", "abc\x00"};
+	static const size_t lens[] = {1, 2, 4, 0, 9, 2, 4};
+	static const uint8_t links[] = {
+		0x4d, 0x00, 0x30, 0x60, 0x10, 0x89, 0x8c, 0x02,
+		0x08, 0x26, 0x02, 0x11, 0x80, 0x58, 0x75, 0x15,
+	0x02, 0x00, 0x28, 0x00, 0x80, 0x0a, 0x00, 0xa0};
+	const BloomLayout *layout = bloom_layout_for(BLOOM_LAYOUT_REDISBLOOM);
+	BloomHeader hdr,
+				back;
+	uint64_t	payload_bytes;
+	uint8_t    *buf;
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++)
+	{
+		BloomHash	h = bloom_redis_hash(vec[i].key, strlen(vec[i].key));
+
+		CHECK(h.h1 == vec[i].a && h.h2 == vec[i].b, "RedisBloom hash of key %zu", i);
+	}
+	CHECK(bloom_redis_header(&hdr, 3, 0.05, 1, &payload_bytes), "a chain for 3 at 0.05");
+	buf = calloc(1, BLOOM_HEADER_SIZE + 4096);
+	bloom_redis_init(&hdr, 1, buf + BLOOM_HEADER_SIZE);
+	for (size_t i = 0; i < 7; i++)
+	{
+		BloomHash	h = bloom_redis_hash(members[i], lens[i]);
+		size_t		done;
+
+		while ((done = layout->add(&hdr, buf + BLOOM_HEADER_SIZE, &h, 1)) == 0)
+		{
+			CHECK(layout->grown_bytes(&hdr, buf + BLOOM_HEADER_SIZE) < 4096, "growth fits");
+			layout->grow(&hdr, buf + BLOOM_HEADER_SIZE, buf + BLOOM_HEADER_SIZE);
+		}
+	}
+	CHECK(hdr.nhashes == 3 && hdr.nbits == 192, "three links of 64 bits");
+	CHECK(memcmp(buf + BLOOM_HEADER_SIZE + bloom_redis_head_bytes(&hdr), links, sizeof(links)) == 0,
+		  "the links' bytes are RedisBloom's");
+	bloom_header_encode(&hdr, buf);
+	CHECK(bloom_validate(buf, BLOOM_HEADER_SIZE + layout->payload_bytes(&hdr), &back) == BLOOM_OK,
+		  "the chain validates");
+	CHECK(bloom_redis_read_head(buf + BLOOM_HEADER_SIZE, bloom_redis_head_bytes(&hdr), &back, &why) == BLOOM_OK &&
+		  back.capacity == 3 && back.error_rate == 0.05 && back.nbits == 192, "its dump's header reads back");
+	for (size_t i = 0; i < 7; i++)
+		CHECK(bloom_test_payload(layout, &hdr, buf + BLOOM_HEADER_SIZE,
+								 bloom_redis_hash(members[i], lens[i])), "member %zu present", i);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -1081,6 +1150,7 @@ main(void)
 	test_row_signatures();
 	test_key_types();
 	test_scalable_validation();
+	test_redisbloom();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;

@@ -43,12 +43,15 @@
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/inval.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/rls.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "am/index.h"
@@ -63,20 +66,43 @@ PG_FUNCTION_INFO_V1(bloomfilter_index_info);
 /* a REINDEX would pay once this share of the build's keys has gone stale */
 #define BLOOM_AM_STALE_SHARE	0.1
 
-/* fn_extra of the functions taking keys: the index the call site saw last */
+/*
+ * How probe keys of one type are hashed for one index: the index's columns
+ * and the probe type's conversion (type/keys.c).  A prepared statement
+ * starts each execution with a fresh fn_extra, so a point check per
+ * execution would build this every time (a third of the function's cost);
+ * the backend keeps the last few instead, keyed by index and probe type.
+ *
+ * Why a kept entry never answers for an index that changed: everything in
+ * it derives from the index's definition (its columns' types and
+ * collations) and from the catalog entries of the types involved.  Any
+ * change to an index's definition, a DROP, a REINDEX (new relfilenode) and
+ * a CREATE reusing the OID all send a relcache invalidation for the
+ * index's OID, and a change to any type a pg_type invalidation; the
+ * callbacks below forget the entries they concern.  Invalidations are
+ * processed when a lock is taken, and every call locks the index
+ * (bloom_am_open) before it looks here.  The privilege and row-level
+ * security checks are not cached: they run on every call.
+ */
+#define BLOOM_AM_PROBES		8
+
 typedef struct BloomAmProbe
 {
-	Oid			indexoid;
-	Oid			heapoid;
+	Oid			indexoid;		/* InvalidOid: a free entry */
+	Oid			probe_type;
 	int			natts;
 	Oid			coltypes[INDEX_MAX_KEYS];
 	Oid			colcollations[INDEX_MAX_KEYS];
 	/* the key type of each column, as a filter of the same keys records it */
 	uint32		colkeys[INDEX_MAX_KEYS];
 	/* the probe's type, converted by the typed-key rules (a row's column by column) */
-	Oid			probe_type;
 	BloomElemType probe_et;
+	MemoryContext cxt;			/* what probe_et holds; reset on reuse */
 } BloomAmProbe;
+
+static BloomAmProbe bloom_am_probes[BLOOM_AM_PROBES];
+static int	bloom_am_probe_victim;
+static bool bloom_am_probe_callbacks;
 
 /* ---- opening an index ---- */
 
@@ -222,58 +248,94 @@ bloom_am_close(Relation index, Oid heapoid)
 
 /* ---- keys ---- */
 
-/* the call site's cache, for the index about to be read */
-static BloomAmProbe *
-bloom_am_probe(FunctionCallInfo fcinfo, Relation index, Oid heapoid)
+/* a relcache invalidation: forget the entries of that index (of all: InvalidOid) */
+static void
+bloom_am_probe_forget_index(Datum arg, Oid relid)
 {
-	BloomAmProbe *p = (BloomAmProbe *) fcinfo->flinfo->fn_extra;
+	(void) arg;
+	for (int i = 0; i < BLOOM_AM_PROBES; i++)
+		if (relid == InvalidOid || bloom_am_probes[i].indexoid == relid)
+			bloom_am_probes[i].indexoid = InvalidOid;
+}
 
-	if (p == NULL)
-		p = fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomAmProbe));
-	if (p->indexoid != RelationGetRelid(index))
+/* a pg_type invalidation: forget every entry (types change rarely) */
+static void
+bloom_am_probe_forget_types(Datum arg, int cacheid, uint32 hashvalue)
+{
+	(void) cacheid;
+	(void) hashvalue;
+	bloom_am_probe_forget_index(arg, InvalidOid);
+}
+
+/*
+ * The backend's entry for probes of type keytype into the index (opened
+ * and locked), made if missing.  A key of one column checked against an
+ * index of several is refused here, once per entry.
+ */
+static BloomAmProbe *
+bloom_am_probe(Relation index, Oid keytype)
+{
+	Oid			indexoid = RelationGetRelid(index);
+	BloomAmProbe *p;
+	int			natts = IndexRelationGetNumberOfKeyAttributes(index);
+
+	for (int i = 0; i < BLOOM_AM_PROBES; i++)
 	{
-		memset(p, 0, sizeof(*p));
-		p->natts = IndexRelationGetNumberOfKeyAttributes(index);
-		for (int i = 0; i < p->natts; i++)
-		{
-			p->coltypes[i] = TupleDescAttr(RelationGetDescr(index), i)->atttypid;
-			p->colcollations[i] = index->rd_indcollation[i];
-			p->colkeys[i] = bloom_key_type_of(p->coltypes[i]);
-		}
-		p->heapoid = heapoid;
-		p->indexoid = RelationGetRelid(index);
+		if (bloom_am_probes[i].indexoid == indexoid &&
+			bloom_am_probes[i].probe_type == keytype)
+			return &bloom_am_probes[i];
 	}
+
+	if (natts > 1 && !type_is_rowtype(getBaseType(keytype)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a key of type %s cannot be checked against an index of %d columns",
+						format_type_be(keytype), natts),
+				 errhint("Give the key as a row: ROW(a, b).")));
+	if (!bloom_am_probe_callbacks)
+	{
+		CacheRegisterRelcacheCallback(bloom_am_probe_forget_index, (Datum) 0);
+		CacheRegisterSyscacheCallback(TYPEOID, bloom_am_probe_forget_types, (Datum) 0);
+		bloom_am_probe_callbacks = true;
+	}
+
+	p = &bloom_am_probes[bloom_am_probe_victim];
+	bloom_am_probe_victim = (bloom_am_probe_victim + 1) % BLOOM_AM_PROBES;
+	/* free until complete: an error below leaves no half-made entry */
+	p->indexoid = InvalidOid;
+	if (p->cxt == NULL)
+		p->cxt = AllocSetContextCreate(TopMemoryContext, "bloomfilter index probe",
+									   ALLOCSET_SMALL_SIZES);
+	else
+		MemoryContextReset(p->cxt);
+	p->natts = natts;
+	for (int i = 0; i < p->natts; i++)
+	{
+		p->coltypes[i] = TupleDescAttr(RelationGetDescr(index), i)->atttypid;
+		p->colcollations[i] = index->rd_indcollation[i];
+		p->colkeys[i] = bloom_key_type_of(p->coltypes[i]);
+	}
+	memset(&p->probe_et, 0, sizeof(p->probe_et));
+	bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], p->cxt);
+	p->probe_type = keytype;
+	p->indexoid = indexoid;
 	return p;
 }
 
 /*
- * The hash of a probe key of type keytype, as the build hashed keys; false
- * when no key of the column's type equals it.  The key is converted as a
- * filter whose key type is the column's converts it (type/keys.c:
- * text read by the column type's input, integers, numerics and floats,
- * dates and timestamps, oids as SQL compares them; 42804 where that is
- * ambiguous or session-dependent); a row for several columns column by
- * column, as a filter of such rows converts a probe row.
+ * The hash of a probe key of the entry's probe type, as the build hashed
+ * keys; false when no key of the column's type equals it.  The key is
+ * converted as a filter whose key type is the column's converts it
+ * (type/keys.c: text read by the column type's input, integers, numerics
+ * and floats, dates and timestamps, oids as SQL compares them; 42804 where
+ * that is ambiguous or session-dependent); a row for several columns column
+ * by column, as a filter of such rows converts a probe row.
  */
 static bool
-bloom_am_probe_hash(BloomAmProbe *p, Oid keytype, Datum key,
-					const BloomHeader *hdr, MemoryContext mcxt, BloomHash *h)
+bloom_am_probe_hash(BloomAmProbe *p, Datum key, const BloomHeader *hdr, BloomHash *h)
 {
 	BloomHashParams hp = bloom_hash_params(hdr);
 
-	if (p->natts > 1 && !type_is_rowtype(getBaseType(keytype)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("a key of type %s cannot be checked against an index of %d columns",
-						format_type_be(keytype), p->natts),
-				 errhint("Give the key as a row: ROW(a, b).")));
-	if (p->probe_type != keytype)
-	{
-		p->probe_type = InvalidOid;
-		bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], mcxt);
-		p->probe_type = keytype;
-	}
 	if (p->natts > 1)
 		return bloom_elem_hash_row_keyed(&p->probe_et, key, hp, p->colkeys, p->natts,
 										 false, h);
@@ -301,39 +363,102 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
 	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	const BloomAmMetaCache *mc = bloom_am_meta(index);
-	BloomAmProbe *p = bloom_am_probe(fcinfo, index, heapoid);
+	Oid			keytype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	BloomHeader hdr;
+	BloomAmProbe *p;
 	BloomHash	h;
 	bool		found;
 
-	bloom_check_implicit_text(fcinfo, 1, get_fn_expr_argtype(fcinfo->flinfo, 1));
-	found = bloom_am_probe_hash(p, get_fn_expr_argtype(fcinfo->flinfo, 1),
-								PG_GETARG_DATUM(1), &mc->hdr, fcinfo->flinfo->fn_mcxt, &h) &&
-		bloom_am_test(index, &mc->hdr, h);
+	bloom_check_implicit_text(fcinfo, 1, keytype);
+	/* a copy: the conversion may read catalogs, and an invalidation then frees amcache */
+	hdr = bloom_am_meta(index)->hdr;
+	p = bloom_am_probe(index, keytype);
+	found = bloom_am_probe_hash(p, PG_GETARG_DATUM(1), &hdr, &h) &&
+		bloom_am_test(index, &hdr, h);
 	bloom_am_close(index, heapoid);
 	PG_RETURN_BOOL(found);
 }
 
 /*
+ * The keys of bf_index_contains_all in page order: each as its page (high
+ * half) and its place in the array (low half), one integer, sorted by a
+ * specialized sort (lib/sort_template.h, inline comparisons: a qsort with
+ * a comparator call per comparison cost as much as the pages it saved).
+ */
+#define ST_SORT bloom_am_sort_keys
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b) ? 1 : 0)
+#define ST_SCOPE static
+#define ST_DECLARE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+#define BLOOM_AM_KEY(page, item)	(((uint64) (page) << 32) | (uint32) (item))
+#define BLOOM_AM_KEY_PAGE(key)		((BlockNumber) ((key) >> 32))
+#define BLOOM_AM_KEY_ITEM(key)		((int) (uint32) (key))
+
+/*
+ * Test the n keys (sorted by page; hashes[] by item) against the index,
+ * each page read and locked once for all its keys; the answers go to
+ * answers[item].
+ */
+static void
+bloom_am_test_sorted(Relation index, const BloomHeader *hdr, const uint64 *keys,
+					 int n, const BloomHash *hashes, Datum *answers)
+{
+	uint64		nblocks = bloom_nblocks(hdr);
+	int			i = 0;
+
+	while (i < n)
+	{
+		BlockNumber blkno = BLOOM_AM_KEY_PAGE(keys[i]);
+		Buffer		buf = bloom_am_read_page(index, blkno);
+		Page		page = BufferGetPage(buf);
+
+		CHECK_FOR_INTERRUPTS();
+		/* the lines the page check reads, asked for together (am/pages.c) */
+		__builtin_prefetch(page);
+		__builtin_prefetch((char *) page + BLCKSZ - MAXALIGN(sizeof(BloomAmPageOpaque)));
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		bloom_am_check_data_page(index, page, blkno);
+		for (; i < n && BLOOM_AM_KEY_PAGE(keys[i]) == blkno; i++)
+		{
+			int			item = BLOOM_AM_KEY_ITEM(keys[i]);
+			uint64		b = bloom_block_of(hashes[item].h1, nblocks);
+
+			answers[item] =
+				BoolGetDatum(bloom_block_test_hash(bloom_am_block_in_page(page, b),
+												   hashes[item], hdr->nhashes));
+		}
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+/*
  * bf_index_contains_all(index regclass, keys anyarray | text[]): an answer
- * per element, in the array's shape, NULL for a NULL element.
+ * per element, in the array's shape, NULL for a NULL element.  Every key
+ * is converted and hashed first, in the array's order (so the first one
+ * that cannot be converted is the one reported); then the keys are tested
+ * page by page, each page read once however many keys fall in it.
  */
 Datum
 bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
 	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	const BloomAmMetaCache *mc = bloom_am_meta(index);
-	BloomAmProbe *p = bloom_am_probe(fcinfo, index, heapoid);
+	BloomHeader hdr = bloom_am_meta(index)->hdr;
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
 	Oid			elemtype = AARR_ELEMTYPE(arr);
+	BloomAmProbe *p = bloom_am_probe(index, elemtype);
 	int			nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
-	BloomHash	h;
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
 	Datum	   *answers = palloc(Max(nitems, 1) * sizeof(Datum));
 	bool	   *nulls = palloc(Max(nitems, 1) * sizeof(bool));
+	BloomHash  *hashes = palloc(Max(nitems, 1) * sizeof(BloomHash));
+	uint64	   *keys = palloc(Max(nitems, 1) * sizeof(uint64));
+	int			nkeys = 0;
 	array_iter	it;
 	ArrayType  *result;
 
@@ -345,11 +470,14 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 
 		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
 			CHECK_FOR_INTERRUPTS();
-		answers[i] = nulls[i] ? (Datum) 0 :
-			BoolGetDatum(bloom_am_probe_hash(p, elemtype, elem, &mc->hdr,
-											 fcinfo->flinfo->fn_mcxt, &h) &&
-						 bloom_am_test(index, &mc->hdr, h));
+		answers[i] = BoolGetDatum(false);
+		if (nulls[i] || !bloom_am_probe_hash(p, elem, &hdr, &hashes[i]))
+			continue;
+		keys[nkeys++] = BLOOM_AM_KEY(bloom_am_page_of(bloom_block_of(hashes[i].h1,
+																	 bloom_nblocks(&hdr))), i);
 	}
+	bloom_am_sort_keys(keys, nkeys);
+	bloom_am_test_sorted(index, &hdr, keys, nkeys, hashes, answers);
 	bloom_am_close(index, heapoid);
 	result = construct_md_array(answers, nulls, AARR_NDIM(arr), AARR_DIMS(arr),
 								AARR_LBOUND(arr), BOOLOID, 1, true, TYPALIGN_CHAR);

@@ -85,10 +85,20 @@ typedef struct BloomAmMeta
 } BloomAmMeta;
 
 /* the metapage as a backend keeps it in rd_amcache */
+/* slots of the data pages' buffers a backend remembers (am/pages.c) */
+#define BLOOM_AM_RECENT_PAGES	1024
+
 typedef struct BloomAmMetaCache
 {
 	BloomAmMeta meta;
 	BloomHeader hdr;			/* filter_header, decoded and checked */
+
+	/*
+	 * The buffer each data page was last found in by this backend, in slot
+	 * blkno % BLOOM_AM_RECENT_PAGES: a hint, which ReadRecentBuffer checks
+	 * against the buffer's tag before it is used.
+	 */
+	Buffer		recent[BLOOM_AM_RECENT_PAGES];
 } BloomAmMetaCache;
 
 /* options of CREATE INDEX ... WITH (...) */
@@ -138,6 +148,7 @@ extern void bloom_am_read_meta(Relation index, BloomAmMetaCache *mc);
 extern bool bloom_am_is_ours(Relation index);
 extern const BloomAmMetaCache *bloom_am_meta(Relation index);
 extern void bloom_am_check_data_page(Relation index, Page page, BlockNumber blkno);
+extern Buffer bloom_am_read_page(Relation index, BlockNumber blkno);
 extern Buffer bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h,
 								  int mode, uint8 **block);
 

@@ -104,6 +104,7 @@ bloom_am_meta(Relation index)
 		BloomAmMetaCache mc;
 
 		bloom_am_read_meta(index, &mc);
+		memset(mc.recent, 0, sizeof(mc.recent));	/* InvalidBuffer */
 		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(mc));
 		memcpy(index->rd_amcache, &mc, sizeof(mc));
 	}
@@ -118,6 +119,36 @@ bloom_am_is_ours(Relation index)
 }
 
 /*
+ * A data page, pinned, as ReadBuffer reads it.  A point check costs less
+ * than finding its page in the shared buffer mapping table (a hash lookup
+ * whose buckets are cold), so the buffer a page was found in is remembered
+ * in the relcache entry's amcache and tried first.  ReadRecentBuffer pins it
+ * only if it still holds that very page: the same relfilenode, fork and
+ * block number, valid.  Whatever moved in between (eviction, a REINDEX or
+ * TRUNCATE giving the index a new relfilenode, a DROP) makes the tag differ
+ * and we look the page up as usual; a pinned buffer with the right tag is
+ * exactly the one ReadBuffer would have returned, so an answer can never
+ * come from a stale page.  The relcache invalidation of a rebuild also
+ * frees the hints with the metapage.  Temporary indexes (local buffers)
+ * keep to ReadBuffer.
+ */
+Buffer
+bloom_am_read_page(Relation index, BlockNumber blkno)
+{
+	BloomAmMetaCache *mc = (BloomAmMetaCache *) index->rd_amcache;
+	Buffer	   *slot;
+
+	if (mc == NULL || RelationUsesLocalBuffers(index))
+		return ReadBuffer(index, blkno);
+	slot = &mc->recent[blkno % BLOOM_AM_RECENT_PAGES];
+	if (*slot != InvalidBuffer &&
+		ReadRecentBuffer(BLOOM_REL_LOCATOR(index), MAIN_FORKNUM, blkno, *slot))
+		return *slot;
+	*slot = ReadBuffer(index, blkno);
+	return *slot;
+}
+
+/*
  * The data page holding h's block, pinned, locked in mode and checked;
  * *block points at the block's bytes in it.
  */
@@ -127,10 +158,19 @@ bloom_am_lock_block(Relation index, const BloomHeader *hdr, BloomHash h, int mod
 {
 	uint64		b = bloom_block_of(h.h1, bloom_nblocks(hdr));
 	BlockNumber blkno = bloom_am_page_of(b);
-	Buffer		buf = ReadBuffer(index, blkno);
+	Buffer		buf = bloom_am_read_page(index, blkno);
+	Page		page = BufferGetPage(buf);
 
+	/*
+	 * The check reads the page's header and special space, then the block:
+	 * three lines that are usually not in the CPU's cache.  Asked for
+	 * together, while the buffer is locked, their misses overlap.
+	 */
+	__builtin_prefetch(page);
+	__builtin_prefetch((char *) page + BLCKSZ - MAXALIGN(sizeof(BloomAmPageOpaque)));
+	__builtin_prefetch(bloom_am_block_in_page(page, b));
 	LockBuffer(buf, mode);
-	bloom_am_check_data_page(index, BufferGetPage(buf), blkno);
-	*block = bloom_am_block_in_page(BufferGetPage(buf), b);
+	bloom_am_check_data_page(index, page, blkno);
+	*block = bloom_am_block_in_page(page, b);
 	return buf;
 }

@@ -1163,6 +1163,25 @@ cuckoo_add(CuckooView *v, BloomHash h)
 }
 
 /*
+ * Ask for the lines an add of h will read in the sub-filter it goes to
+ * first (the last), both buckets, without reading them: a build calls this
+ * for an element some places ahead of the one it adds, so that the cache
+ * misses of a large filter overlap instead of queueing.  Only a hint: the
+ * filter is not read or changed.
+ */
+void
+cuckoo_add_prefetch(const CuckooView *v, BloomHash h)
+{
+	const CuckooSub *s = &v->sub[v->hdr.nsub - 1];
+	uint64_t	bucket = cuckoo_fastrange(h.h1, s->nbuckets);
+	int			b = v->hdr.bucket_size;
+
+	cuckoo_prefetch(s, b, bucket);
+	cuckoo_prefetch(s, b, cuckoo_alt(bucket, cuckoo_fingerprint(h.h2, s->fp_bits),
+									 s->nbuckets));
+}
+
+/*
  * In one sub-filter every entry matching an added element has its
  * fingerprint and bucket pair, so removing any of them leaves the same
  * answers; likewise across sub-filters of one shape.  Entries matching in

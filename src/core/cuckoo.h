@@ -188,6 +188,7 @@ extern int	cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, Bloom
  * succeeds.
  */
 extern bool cuckoo_add(CuckooView *v, BloomHash h);
+extern void cuckoo_add_prefetch(const CuckooView *v, BloomHash h);
 
 typedef enum CuckooDelete
 {

@@ -123,6 +123,7 @@ extern const BloomLayout bloom_blocked_layout;	/* core/blocked.c */
 extern const BloomLayout bloom_counting_layout; /* core/counting.c */
 extern const BloomLayout bloom_scalable_layout; /* core/scalable.c */
 extern const BloomLayout bloom_hashes_layout;	/* core/hashlist.c */
+extern const BloomLayout bloom_redisbloom_layout;	/* core/redisbloom.c */
 #ifdef BLOOM_TOY_LAYOUT
 extern const BloomLayout bloom_toy_layout;	/* test/unit_layout_toy.c */
 #endif
@@ -132,6 +133,7 @@ static const BloomLayout *const bloom_layouts[] = {
 	[BLOOM_LAYOUT_COUNTING4] = &bloom_counting_layout,
 	[BLOOM_LAYOUT_SCALABLE] = &bloom_scalable_layout,
 	[BLOOM_LAYOUT_HASHES] = &bloom_hashes_layout,
+	[BLOOM_LAYOUT_REDISBLOOM] = &bloom_redisbloom_layout,
 #ifdef BLOOM_TOY_LAYOUT
 	[BLOOM_LAYOUT_TOY] = &bloom_toy_layout,
 #endif
@@ -445,6 +447,8 @@ bloom_hash_name(uint8_t hash_id)
 			return "murmur3_x64_128";
 		case BLOOM_HASH_MURMUR3_EQ:
 			return "murmur3_x64_128_sqleq";
+		case BLOOM_HASH_REDISBLOOM:
+			return "murmur64a_redisbloom";
 	}
 	return NULL;
 }
@@ -467,6 +471,10 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 	if (layout == NULL)
 		return BLOOM_BAD_LAYOUT;
 	if (bloom_hash_name(hdr->hash_id) == NULL)
+		return BLOOM_BAD_HASH;
+	/* a layout that is another system's format has that system's hash */
+	if (layout->hash_id != 0 ? hdr->hash_id != layout->hash_id :
+		hdr->hash_id > BLOOM_HASH_MURMUR3_EQ)
 		return BLOOM_BAD_HASH;
 	/* what a read allows: input takes only bloom_key_type_valid's */
 	if (!bloom_key_type_readable(hdr->key_type))

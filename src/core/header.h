@@ -46,6 +46,7 @@
 #define BLOOM_LAYOUT_COUNTING4	2
 #define BLOOM_LAYOUT_SCALABLE	3
 #define BLOOM_LAYOUT_HASHES		4	/* an unsized aggregate's hashes */
+#define BLOOM_LAYOUT_REDISBLOOM	6	/* a RedisBloom chain (core/redisbloom.c) */
 #ifdef BLOOM_TOY_LAYOUT
 #define BLOOM_LAYOUT_TOY		255 /* test/unit_layout_toy.c, unit tests only */
 #endif
@@ -67,6 +68,13 @@
 #define BLOOM_HASH_MURMUR3_SEND	1
 #define BLOOM_HASH_MURMUR3_EQ	2
 #define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
+
+/*
+ * Hash id 4 is RedisBloom's: MurmurHash64A of the bytes a Redis client
+ * sends for the element (type/keys.c), twice (core/redisbloom.c).  Only
+ * layout 6 hashes so, and layout 6 only so.
+ */
+#define BLOOM_HASH_REDISBLOOM	4
 
 #define BLOOM_MAX_HASHES		64
 
@@ -370,6 +378,22 @@ typedef struct BloomLayout
 	const char *no_intersect_detail;
 	const char *no_intersect_hint;
 	const char *shape_hint;
+	/* optional: the detail of the error when grown_bytes says it cannot grow */
+	const char *no_grow_detail;
+
+	/*
+	 * The one hash id the layout's values have, for a layout that is the
+	 * format of another system (RedisBloom's: 4); 0 for the layouts that
+	 * hash with MurmurHash3 (ids 1 and 2), which only they take.
+	 */
+	uint8_t		hash_id;
+
+	/*
+	 * Optional: the key types the layout takes (NULL: any a filter may
+	 * record), and the hint of the error that refuses another.
+	 */
+	bool		(*key_type_ok) (uint32_t key_type);
+	const char *key_types_hint;
 
 	/* everything checkable without the payload, against its length */
 	BloomCheck	(*check_header) (const BloomHeader *hdr, size_t payload_len);
@@ -574,6 +598,22 @@ bloom_test_payload(const BloomLayout *layout, const BloomHeader *hdr,
 {
 	return bloom_answer_payload(layout, hdr, payload, h, false) != 0;
 }
+
+/*
+ * Layout 6 (core/redisbloom.c): RedisBloom's hash, its key types, a new
+ * chain as BF.RESERVE makes it, and what a dump's chunks are.
+ */
+extern uint64_t bloom_murmur64a(const void *key, size_t len, uint64_t seed);
+extern BloomHash bloom_redis_hash(const void *key, size_t len);
+extern bool bloom_redis_key_type_ok(uint32_t key_type);
+extern bool bloom_redis_header(BloomHeader *hdr, uint64_t capacity, double error_rate,
+							   uint32_t expansion, uint64_t *payload_bytes);
+extern void bloom_redis_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload);
+extern BloomCheck bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr,
+										const char **why);
+extern uint64_t bloom_redis_count_bits(const BloomHeader *hdr, const uint8_t *payload);
+extern uint64_t bloom_redis_head_bytes(const BloomHeader *hdr);
+extern uint64_t bloom_redis_link_bytes(const uint8_t *payload, uint32_t i);
 
 /* whether a filter may record key_type: 0, a type filters hash, or a row signature */
 extern bool bloom_key_type_valid(uint32_t key_type);

@@ -284,15 +284,18 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 
 /* ---- the cuckoofilter state ---- */
 
+/* the pending hashes go in before anything reads the state's value */
 static Size
 cf_state_flat_size(ExpandedObjectHeader *eoh)
 {
+	cf_state_flush((CuckooState *) eoh);
 	return VARSIZE(((CuckooState *) eoh)->flat);
 }
 
 static void
 cf_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 {
+	cf_state_flush((CuckooState *) eoh);
 	memcpy(result, ((CuckooState *) eoh)->flat, size);
 }
 
@@ -301,11 +304,19 @@ static const ExpandedObjectMethods cf_state_methods = {
 	cf_state_flatten_into
 };
 
-/* d's cuckoofilter state (read-write only if rw_only), else NULL */
+/*
+ * d's cuckoofilter state (read-write only if rw_only), else NULL.  Only the
+ * transition function (rw_only) sees the hashes still pending; for any other
+ * caller, which reads the value, they are added first.
+ */
 CuckooState *
 cf_state_of(Datum d, bool rw_only)
 {
-	return (CuckooState *) bloom_expanded_of(d, &cf_state_methods, rw_only);
+	CuckooState *s = (CuckooState *) bloom_expanded_of(d, &cf_state_methods, rw_only);
+
+	if (s != NULL && !rw_only)
+		cf_state_flush(s);
+	return s;
 }
 
 /*
@@ -337,9 +348,26 @@ cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity, double error_rate)
 	return s;
 }
 
-/* add h to the state, growing its value in place when it must */
+/*
+ * The pending hashes into the state's value, in the order the rows came
+ * (cf_add_hashes), so that the value is byte for byte what adding them one
+ * at a time makes.
+ */
+void
+cf_state_flush(CuckooState *s)
+{
+	int			n = s->npending;
+
+	s->npending = 0;
+	cf_add_hashes(&s->flat, &s->view, s->pending, n, s->eoh.eoh_context);
+}
+
+/* add h to the state (pending until CF_PENDING have come or the value is read) */
 void
 cf_state_add(CuckooState *s, BloomHash h)
 {
-	cf_add_hash(&s->flat, &s->view, h, s->eoh.eoh_context, true);
+	s->pending[s->npending].h1 = h.h1;
+	s->pending[s->npending].h2 = h.h2;
+	if (++s->npending == CF_PENDING)
+		cf_state_flush(s);
 }

@@ -205,7 +205,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		if (unlikely(s->hash.key_type == 0 || s->hash.key_type == RECORDOID) &&
-			s->view.hdr.items == 0)
+			s->view.hdr.items == 0 && s->npending == 0)
 		{
 			bloom_key_first_add(et, &s->hash.key_type, true, PG_GETARG_DATUM(1));
 			cf_set_key_type(&s->view, s->hash.key_type);

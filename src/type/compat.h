@@ -50,6 +50,16 @@
 #endif
 
 /*
+ * 16 renamed a relation's RelFileNode (rd_node) to RelFileLocator
+ * (rd_locator), which ReadRecentBuffer takes.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_REL_LOCATOR(rel)	((rel)->rd_locator)
+#else
+#define BLOOM_REL_LOCATOR(rel)	((rel)->rd_node)
+#endif
+
+/*
  * 16's soft input errors are handled where they are reported:
  * BLOOM_INPUT_ERROR in type/io.c (errsave on 16+, ereport on 15).
  */

@@ -49,24 +49,34 @@ extern CuckooFilter *cf_create(int64 capacity, double error_rate, int64 seed,
 extern void cf_set_key_type(CuckooView *v, uint32 key_type);
 extern void cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h,
 						MemoryContext cxt, bool free_old);
+extern void cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *hashes,
+						  int n, MemoryContext cxt);
 
 /*
  * cf_agg's state (type/agg_state.c): an expanded object holding the
  * flat value, grown in place, its open view, and what element hashing
  * reads of its header.
  */
+/* a build's hashes added at once, the buckets of later ones requested ahead */
+#define CF_PENDING		128
+#define CF_PREFETCH_AHEAD	16
+
 typedef struct CuckooState
 {
 	ExpandedObjectHeader eoh;
 	CuckooFilter *flat;			/* in eoh_context */
 	CuckooView	view;			/* open on flat */
 	BloomHashParams hash;
+	/* hashes not added yet, in row order (cf_state_flush) */
+	int			npending;
+	BloomHash	pending[CF_PENDING];
 } CuckooState;
 
 extern CuckooState *cf_state_of(Datum d, bool rw_only);
 extern CuckooState *cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity,
 								 double error_rate);
 extern void cf_state_add(CuckooState *s, BloomHash h);
+extern void cf_state_flush(CuckooState *s);
 
 /* what hashing an element reads of a cuckoo filter, as of a bloom filter */
 static inline BloomHashParams

@@ -685,6 +685,64 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 	}
 }
 
+/*
+ * Hash id 4 (RedisBloom, layout 6): the bytes a Redis client sends for the
+ * value, hashed as RedisBloom hashes them.  An integer is its decimal
+ * text ("-42"), as redis-py and redis-cli send one; text is its UTF-8
+ * bytes (char(n) without its trailing blanks, as keys of char(n) are
+ * everywhere here), so it needs a UTF-8 database; bytea is its bytes.
+ * Nothing else has a form every client sends alike, so nothing else is
+ * taken.
+ */
+static BloomHash
+bloom_redis_elem_hash(BloomElemType *et, Datum value)
+{
+	char		digits[MAXINT8LEN + 1];
+	uint64		scratch;
+	const char *data;
+	size_t		len;
+	void	   *tofree;
+	BloomHash	h;
+
+	switch (et->kind)
+	{
+		case BLOOM_ELEM_INT2:
+		case BLOOM_ELEM_INT4:
+		case BLOOM_ELEM_INT8:
+			len = pg_lltoa(et->kind == BLOOM_ELEM_INT8 ? DatumGetInt64(value) :
+						   et->kind == BLOOM_ELEM_INT4 ? DatumGetInt32(value) :
+						   DatumGetInt16(value), digits);
+			return bloom_redis_hash(digits, len);
+		case BLOOM_ELEM_TEXT:
+		case BLOOM_ELEM_BPCHAR:
+			if (getBaseType(et->typid) != BYTEAOID)
+			{
+				if (et->nondeterministic)
+					bloom_check_collation(et);
+				if (GetDatabaseEncoding() != PG_UTF8)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("RedisBloom filters hold text keys only in a UTF-8 database"),
+							 errdetail("A Redis client sends text as UTF-8, and this database encodes text as %s.",
+									   GetDatabaseEncodingName()),
+							 errhint("Add the text as bytea, convert_to(t, 'UTF8'), to a filter of bytea keys.")));
+			}
+			(void) bloom_common_bytes(et, value, &scratch, &data, &len, &tofree);
+			h = bloom_redis_hash(data, len);
+			if (tofree)
+				pfree(tofree);
+			return h;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("RedisBloom filters cannot hold keys of type %s",
+							format_type_be(et->typid)),
+					 errdetail("A RedisBloom filter hashes the bytes a Redis client sends, which only integers, text and bytea have in one agreed form."),
+					 errhint("Use keys of type bigint, integer, smallint, text or bytea, or cast the keys to text.")));
+	}
+	pg_unreachable();
+}
+
 /* everything but the integers bloom_elem_hash handles inline */
 BloomHash
 bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
@@ -696,6 +754,8 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 	size_t		len;
 	void	   *tofree;
 
+	if (hash_id == BLOOM_HASH_REDISBLOOM)
+		return bloom_redis_elem_hash(et, value);
 	if (hash_id != BLOOM_HASH_MURMUR3_SEND && et->nondeterministic)
 		bloom_check_collation(et);
 	if (et->kind == BLOOM_ELEM_UUID)

@@ -158,6 +158,9 @@ pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
 static pg_attribute_always_inline BloomHash
 bloom_elem_hash(BloomElemType *et, Datum value, BloomHashParams hp)
 {
+	/* RedisBloom's hash hashes integers as text (bloom_elem_hash_slow) */
+	if (unlikely(hp.hash_id == BLOOM_HASH_REDISBLOOM))
+		return bloom_elem_hash_slow(et, value, hp.seed, hp.hash_id);
 	switch (et->kind)
 	{
 		case BLOOM_ELEM_INT8:

@@ -25,6 +25,7 @@
 #include "core/blocked.h"
 #include "core/sizing.h"
 #include "type/kind.h"
+#include "utils/builtins.h"
 
 /*
  * ---- checks of stored values ----
@@ -51,6 +52,7 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s bloom filter cannot grow any further", layout->name),
+				 layout->no_grow_detail ? errdetail_internal("%s", layout->no_grow_detail) :
 				 errdetail("A bloom filter value is limited to %llu bytes, and a sub-filter's error rate to at least %g.",
 						   (unsigned long long) BLOOM_MAX_BYTES, BLOOM_MIN_ERROR_RATE)));
 	return bytes;
@@ -136,8 +138,84 @@ bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansio
 }
 
 /*
+ * A new RedisBloom chain, as BF.RESERVE key error_rate capacity makes it:
+ * EXPANSION expansion, or NONSCALING for expansion 0 (bf_create's fixed
+ * size).  RedisBloom takes any rate in (0, 1) and has no seed.
+ */
+static BloomFilter *
+bloom_new_redis(int64 capacity, double error_rate, int64 seed, int32 expansion)
+{
+	BloomHeader hdr;
+	uint64		payload_bytes;
+	BloomFilter *bf;
+
+	bloom_check_expansion(expansion);
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("RedisBloom filter capacity must be at least 1")));
+	if (!(error_rate > 0.0 && error_rate < 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("RedisBloom filter error rate must be greater than 0 and less than 1")));
+	if (seed != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("RedisBloom filters have no seed"),
+				 errdetail("RedisBloom hashes every element with the same seed, so its filters take seed 0 only.")));
+	if (!bloom_redis_header(&hdr, (uint64) capacity, error_rate, (uint32) expansion,
+							&payload_bytes))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("RedisBloom filter for " INT64_FORMAT " elements at error rate %g cannot be made",
+						capacity, error_rate),
+				 errdetail("Its first link would have no bits or exceed the limit of %llu bytes.",
+						   (unsigned long long) BLOOM_MAX_BYTES)));
+	bf = bloom_palloc(CurrentMemoryContext, BLOOMFILTER_SIZE(payload_bytes));
+	SET_VARSIZE(bf, BLOOMFILTER_SIZE(payload_bytes));
+	bloom_redis_init(&hdr, (uint32) expansion, BLOOMFILTER_PAYLOAD(bf));
+	bloom_set_header(bf, &hdr);
+	return bf;
+}
+
+/*
+ * bf_create's layout names (1.5): layouts that are the format of another
+ * system, chosen by name since no sizing of ours picks them, each with
+ * the function that makes one from bf_create's capacity, error rate, seed
+ * and expansion.
+ */
+typedef BloomFilter *(*BloomNamedMaker) (int64 capacity, double error_rate,
+										 int64 seed, int32 expansion);
+
+typedef struct BloomLayoutName
+{
+	const char *name;
+	BloomNamedMaker make;
+} BloomLayoutName;
+
+static const BloomLayoutName bloom_layout_names[] = {
+	{"redisbloom", bloom_new_redis},
+};
+
+static BloomNamedMaker
+bloom_layout_named(const char *name)
+{
+	for (size_t i = 0; i < lengthof(bloom_layout_names); i++)
+		if (strcmp(name, bloom_layout_names[i].name) == 0)
+			return bloom_layout_names[i].make;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown bloom filter layout \"%s\"", name),
+			 errhint("The layouts bf_create takes by name are: redisbloom.")));
+}
+
+/* arguments of bf_create from 1.5 on */
+#define BLOOM_CREATE_ARG_LAYOUT	6
+
+/*
  * bf_create's filter but its key type: the forms of 1.0 make a plain
- * filter; 1.2's counting and expansion arguments choose the layout.
+ * filter; 1.2's counting and expansion arguments choose the layout, and
+ * 1.5's layout argument one by name.
  */
 static BloomFilter *
 bloom_create_untyped(const BloomCreateArgs *args)
@@ -146,6 +224,17 @@ bloom_create_untyped(const BloomCreateArgs *args)
 	BloomHeader hdr;
 	uint8		layout = BLOOM_LAYOUT_BLOCKED512;
 
+	if (PG_NARGS() > BLOOM_CREATE_ARG_LAYOUT && !PG_ARGISNULL(BLOOM_CREATE_ARG_LAYOUT))
+	{
+		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(BLOOM_CREATE_ARG_LAYOUT));
+		BloomNamedMaker make = bloom_layout_named(name);
+
+		if (PG_GETARG_BOOL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("a %s bloom filter cannot be counting", name)));
+		return make(args->capacity, args->error_rate, args->seed, PG_GETARG_INT32(4));
+	}
 	if (PG_NARGS() > 3)
 	{
 		bool		counting = PG_GETARG_BOOL(3);
@@ -166,6 +255,24 @@ bloom_create_untyped(const BloomCreateArgs *args)
 	return bloom_new(&hdr);
 }
 
+/*
+ * A layout that takes only some key types (RedisBloom's: what a Redis
+ * client sends in one agreed form) refuses the others when a filter is
+ * made with one.
+ */
+void
+bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type)
+{
+	const BloomLayout *layout = bloom_layout_for(hdr->layout);
+
+	if (layout->key_type_ok != NULL && !layout->key_type_ok(key_type))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bloom filters of layout %s cannot hold keys of type %s",
+						layout->name, bloom_key_type_name(key_type)),
+				 layout->key_types_hint ? errhint("%s", layout->key_types_hint) : 0));
+}
+
 /* the key type is checked before the sizing, as bf_create always has */
 static void
 bloom_kind_create(const BloomCreateArgs *args, BloomValue *val)
@@ -177,6 +284,7 @@ bloom_kind_create(const BloomCreateArgs *args, BloomValue *val)
 		key_type = bloom_key_type_arg(args->key_typid);
 	bf = bloom_create_untyped(args);
 	bloom_header_decode(bf->data, &val->v.bloom.hdr);
+	bloom_check_layout_key_type(&val->v.bloom.hdr, key_type);
 	val->v.bloom.hdr.key_type = key_type;
 	bloom_set_header(bf, &val->v.bloom.hdr);
 	val->flat = (struct varlena *) bf;

@@ -274,6 +274,26 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 	}
 }
 
+/*
+ * Add n hashes in order to a value of ours (reallocated in place when it
+ * grows), as n calls of cf_add_hash would.  A large filter misses cache on
+ * every add; the buckets of the hash CF_PREFETCH_AHEAD places on are
+ * requested while the current one goes in, so the misses overlap.
+ */
+void
+cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *hashes, int n,
+			  MemoryContext cxt)
+{
+	for (int i = 0; i < n && i < CF_PREFETCH_AHEAD; i++)
+		cuckoo_add_prefetch(v, hashes[i]);
+	for (int i = 0; i < n; i++)
+	{
+		if (i + CF_PREFETCH_AHEAD < n)
+			cuckoo_add_prefetch(v, hashes[i + CF_PREFETCH_AHEAD]);
+		cf_add_hash(cf, v, hashes[i], cxt, true);
+	}
+}
+
 /* ---- the kind's operations on an opened value ---- */
 
 static const char *

@@ -94,4 +94,5 @@ _PG_init(void)
 	/* the core's long loops answer a cancel through this */
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
 	bloom_hashes_define_guc();
+	bloom_probe_define_guc();
 }

@@ -4,8 +4,8 @@
  *	  Checks of elements against a filter argument of either type, from
  *	  the SQL functions down to the kind: one element (bf_contains,
  *	  bf_count, cf_contains, cf_count and their operators) or many at once
- *	  (bf_contains_all, cf_contains_all), with the per-call-site cache of
- *	  stored values.
+ *	  (bf_contains_all, cf_contains_all), with the query's cache of stored
+ *	  values.
  *
  * Both types are checked the same way, through the table of operations
  * per kind (BloomKind, type/kind.h): bloomfilter's goes on through
@@ -22,12 +22,14 @@
  * those of the further directory pieces, whose places the kind predicts
  * from its shapes (a prediction that fails costs a scan more per piece,
  * never an answer).  Only the spans' bytes are copied out of the chunks.
- * When the same stored value comes back in a later
- * call of the same query (a join or a scalar subquery against a filters
- * row), it is read once into the call site's cache, placed so that its
- * payload starts on a 64-byte boundary, and every further check costs a
- * hash and a cache line or a few.  Values are recognised by their TOAST
- * pointer (relation, value OID, sizes), which names one immutable value.
+ * When the same stored value comes back in later
+ * calls of the same query (a join or a scalar subquery against a filters
+ * row, the buckets of a window, a table of shards), it is read once into
+ * the query's cache, placed so that its payload starts on a 64-byte
+ * boundary, and every further check costs a hash and a cache line or a
+ * few.  Values are recognised by their TOAST pointer (relation, value OID,
+ * sizes), which names one immutable value; the cache's own comment below
+ * says why no query can meet a stale one.
  *
  * A check passes through few files: this one, type/toast.c for a
  * stored value's chunks, and the kind's core (the layout's file and
@@ -42,12 +44,17 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "access/detoast.h"
 #include "access/heaptoast.h"
 #include "access/table.h"
+#include "lib/ilist.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 #include "type/kind.h"
@@ -293,69 +300,279 @@ bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
 		pfree(buf);
 }
 
-/* ---- the call site's cache of stored values ---- */
+/* ---- the query's cache of stored values ---- */
 
 /*
- * fn_extra of a check: the out-of-line values the call site saw last.  A
- * join of requests against a few filters rows (one per region, say) sees
- * them in turn; holding several keeps each read once.  The value used least
- * recently gives way to a new one.
+ * A query that checks keys against several stored values in turn (the
+ * buckets of a rolling window, a table of shards, a join against a table
+ * of filters) would read each value's header, directory and spans again
+ * on every switch from one value to another.  So the values a query comes
+ * back to are held whole, in one cache per query shared by every check
+ * of that query: the cache belongs to the memory context the call sites'
+ * fn_extra lives in (the executor's per-query context), and goes with it
+ * at the end of the query.  A registry of the caches alive in the backend
+ * finds a query's cache from a call site's first call; a reset callback
+ * takes a cache out of it when its context goes.
+ *
+ * Keys.  An out-of-line value is named by its TOAST pointer: the TOAST
+ * relation, the value's OID and its two sizes (with the filter kind that
+ * reads it).  TOAST values are never changed in place: an UPDATE that
+ * changes a filter stores a new value under a new OID, so a held value
+ * is never stale for a pointer that names it.  The pair (relation, OID)
+ * could name another value only once the first is gone and its OID
+ * handed out again.  While a query runs, the rows it read stay visible to
+ * its snapshot, so VACUUM cannot remove their chunks, and the tables it
+ * read stay locked (AccessShareLock until the end of the transaction), so
+ * no TRUNCATE, VACUUM FULL or CLUSTER can rewrite them; its own
+ * transaction cannot rewrite a table the query is using either
+ * (CheckTableNotInUse).  Even where a value does go (a plpgsql simple
+ * expression's cache outlives statements), a new value takes the OID
+ * only after the cluster-wide OID counter has wrapped around its 2^32
+ * values.  In-line values are not held: they are in memory already.
+ *
+ * Memory.  The values held take at most bloomfilter.cache_memory (kB) per
+ * query, and each parallel worker's query its own; the bookkeeping of the
+ * values seen but not held takes at most BLOOM_CACHE_SEEN entries more
+ * (about 100 kB).  A value larger than the setting is never held: it is
+ * read by slices as a single check reads it, and a compressed one is
+ * decompressed for each check.  0 holds nothing.
+ *
+ * What is held.  A value is read whole only when that costs less than
+ * reading slices for what is left: after as many checks by slices as a
+ * 32nd of its chunks (1.2 MB of a million-key bucket: 20 checks), so that
+ * a query that checks one or two keys against each of many values reads
+ * slices only, and one that checks thousands reads each value once and a
+ * few slices before.  When the budget is full, the value used least
+ * recently gives way, but only if it has not been used since the new
+ * value's previous check: a query that cycles through more values than
+ * fit (a window longer than the budget) keeps those it holds and reads
+ * the others by slices, instead of evicting each value just before it is
+ * needed again, while a query that moves on to other values (shards
+ * checked in shard order) replaces the old ones.
  */
-#define BLOOM_PROBE_ENTRIES	8
+#define BLOOM_CACHE_DEFAULT_KB	(256 * 1024)
+#define BLOOM_CACHE_SEEN		1024
+#define BLOOM_CACHE_SIGHT_CHUNKS	32
 
-typedef struct BloomProbeEntry
+static int	bloom_cache_memory = BLOOM_CACHE_DEFAULT_KB;
+
+void
+bloom_probe_define_guc(void)
 {
-	bool		used;
-	struct varatt_external key; /* names one immutable value */
-	uint64		last_use;
-	BloomOpened value;			/* of the value held; payload NULL if none */
-	void	   *alloc;			/* what value.payload points into */
-	Size		bytes;			/* its size */
-} BloomProbeEntry;
+	DefineCustomIntVariable("bloomfilter.cache_memory",
+							"Memory a query may use to hold stored filters it checks repeatedly.",
+							"Each query, and each parallel worker, holds at most this much; a filter larger than this is read in slices on every check. 0 holds none.",
+							&bloom_cache_memory, BLOOM_CACHE_DEFAULT_KB, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+}
+
+static inline Size
+bloom_cache_budget(void)
+{
+	return (Size) bloom_cache_memory * 1024;
+}
+
+/* what names a stored value for a kind: the hash table's key */
+typedef struct BloomHeldKey
+{
+	struct varatt_external ptr;
+	const BloomKind *kind;
+} BloomHeldKey;
+
+typedef struct BloomHeld
+{
+	BloomHeldKey key;			/* first: the hash key */
+	dlist_node	node;			/* in the held list, or the seen list */
+	uint64		last_use;		/* the cache's clock at the last check */
+	uint64		sights;			/* checks so far, counting batch elements */
+	BloomOpened *value;			/* the value, opened, when held; else NULL */
+	Size		bytes;			/* the memory value takes */
+} BloomHeld;
+
+typedef struct BloomQueryCache
+{
+	dlist_node	registry;		/* in bloom_query_caches */
+	MemoryContext owner;		/* the query's memory */
+	MemoryContext cxt;			/* ours, a child of owner */
+	MemoryContextCallback on_reset;
+	HTAB	   *entries;
+	dlist_head	held;			/* most recently used first */
+	dlist_head	seen;			/* the others, most recently used first */
+	int			nseen;
+	Size		held_bytes;
+	uint64		clock;
+} BloomQueryCache;
+
+static dlist_head bloom_query_caches = DLIST_STATIC_INIT(bloom_query_caches);
 
 /*
- * The values held by one call site take at most this much memory, or
- * work_mem if that is more (and always one value, whatever its size).
+ * fn_extra of a check: the element's type, and the query's cache once the
+ * call site meets a second out-of-line value (or the first again).  A
+ * query that checks one stored value once, as a point check does, never
+ * makes a cache.
  */
-#define BLOOM_PROBE_CACHE_BYTES ((Size) 256 * 1024 * 1024)
-
 typedef struct BloomProbeCache
 {
 	BloomElemType elem;			/* first: see bloom_fn_cache */
-	uint64		clock;
-	BloomProbeEntry entries[BLOOM_PROBE_ENTRIES];
+	BloomQueryCache *qc;
+	bool		seen_one;
+	BloomHeldKey first;			/* the first value met, until qc is made */
 } BloomProbeCache;
 
+static void
+bloom_query_cache_gone(void *arg)
+{
+	BloomQueryCache *qc = arg;
+
+	dlist_delete(&qc->registry);
+}
+
+/* the cache of the query whose memory is owner, made if there is none */
+static BloomQueryCache *
+bloom_query_cache(MemoryContext owner)
+{
+	dlist_iter	it;
+	MemoryContext cxt;
+	BloomQueryCache *qc;
+	HASHCTL		ctl;
+
+	dlist_foreach(it, &bloom_query_caches)
+	{
+		qc = dlist_container(BloomQueryCache, registry, it.cur);
+		if (qc->owner == owner)
+			return qc;
+	}
+	cxt = AllocSetContextCreate(owner, "bloomfilter check cache", ALLOCSET_DEFAULT_SIZES);
+	qc = MemoryContextAllocZero(cxt, sizeof(BloomQueryCache));
+	qc->owner = owner;
+	qc->cxt = cxt;
+	ctl.keysize = sizeof(BloomHeldKey);
+	ctl.entrysize = sizeof(BloomHeld);
+	ctl.hcxt = cxt;
+	qc->entries = hash_create("bloomfilter check cache", 64, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	dlist_init(&qc->held);
+	dlist_init(&qc->seen);
+	qc->on_reset.func = bloom_query_cache_gone;
+	qc->on_reset.arg = qc;
+	MemoryContextRegisterResetCallback(cxt, &qc->on_reset);
+	dlist_push_head(&bloom_query_caches, &qc->registry);
+	return qc;
+}
+
+/* stop holding e's value; it stays known as seen */
+static void
+bloom_cache_release(BloomQueryCache *qc, BloomHeld *e)
+{
+	pfree(e->value);
+	e->value = NULL;
+	qc->held_bytes -= e->bytes;
+	dlist_delete(&e->node);
+	dlist_push_head(&qc->seen, &e->node);
+	qc->nseen++;
+}
+
 /*
- * Hold the whole value in the call site's memory, its payload on a cache
+ * The entry of key, moved to the front of its list, its clock reading
+ * before this check in *prev_use (0 if new).
+ */
+static BloomHeld *
+bloom_cache_entry(BloomQueryCache *qc, const BloomHeldKey *key, uint64 *prev_use)
+{
+	bool		found;
+	BloomHeld  *e = hash_search(qc->entries, key, HASH_ENTER, &found);
+
+	if (!found)
+	{
+		e->last_use = 0;
+		e->sights = 0;
+		e->value = NULL;
+		e->bytes = 0;
+		dlist_push_head(&qc->seen, &e->node);
+		/* forget the values seen longest ago; e is at the head */
+		if (++qc->nseen > BLOOM_CACHE_SEEN)
+		{
+			BloomHeld  *old = dlist_container(BloomHeld, node, dlist_tail_node(&qc->seen));
+
+			dlist_delete(&old->node);
+			qc->nseen--;
+			hash_search(qc->entries, &old->key, HASH_REMOVE, NULL);
+		}
+	}
+	else
+		dlist_move_head(e->value ? &qc->held : &qc->seen, &e->node);
+	*prev_use = e->last_use;
+	e->last_use = ++qc->clock;
+	return e;
+}
+
+/*
+ * Whether to read e's value whole now, making room for it: never if it is
+ * larger than the budget; a value that can be read in slices once it has
+ * been checked enough; and then only if the values it would replace have
+ * not been used since its previous check (prev_use).
+ */
+static bool
+bloom_cache_admit(BloomQueryCache *qc, BloomHeld *e, uint64 prev_use, bool sliceable)
+{
+	Size		budget = bloom_cache_budget();
+	Size		size = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr) :
+		(Size) e->key.ptr.va_rawsize;
+
+	e->bytes = MAXALIGN(sizeof(BloomOpened)) + size + VARHDRSZ + BLOOM_CACHE_LINE;
+	if (e->bytes > budget)
+		return false;
+	if (sliceable &&
+		(e->sights < 2 ||
+		 e->sights <= (size / TOAST_MAX_CHUNK_SIZE) / BLOOM_CACHE_SIGHT_CHUNKS))
+		return false;
+	while (qc->held_bytes + e->bytes > budget)
+	{
+		BloomHeld  *lru;
+
+		if (dlist_is_empty(&qc->held))
+			return false;		/* not reached: e alone fits the budget */
+		lru = dlist_container(BloomHeld, node, dlist_tail_node(&qc->held));
+		if (lru->last_use > prev_use)
+			return false;
+		bloom_cache_release(qc, lru);
+	}
+	return true;
+}
+
+/*
+ * Hold the whole value d in the cache's memory, its payload on a cache
  * line boundary.  An uncompressed out-of-line value is read from its TOAST
  * table straight into place; anything else is detoasted and copied.
  */
 static void
-bloom_probe_cache_load(FunctionCallInfo fcinfo, const BloomKind *kind,
-					   BloomProbeEntry *e, Datum d, bool sliceable)
+bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
 {
 	Size		size;
 	char	   *alloc;
+	char	   *room;
 	struct varlena *dst;
 	struct varlena *flat = NULL;
+	BloomOpened *o;
 
 	if (sliceable)
-		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(e->key);
+		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr);
 	else
 	{
 		flat = PG_DETOAST_DATUM(d);
 		size = VARSIZE(flat);
 	}
-	alloc = bloom_palloc(fcinfo->flinfo->fn_mcxt, size + BLOOM_CACHE_LINE);
+	alloc = bloom_palloc_present(qc->cxt, MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE);
+	o = (BloomOpened *) alloc;
+	room = alloc + MAXALIGN(sizeof(BloomOpened));
 	dst = (struct varlena *) (TYPEALIGN(BLOOM_CACHE_LINE,
-										alloc + VARHDRSZ + BLOOM_HEADER_SIZE) -
+										room + VARHDRSZ + BLOOM_HEADER_SIZE) -
 							  VARHDRSZ - BLOOM_HEADER_SIZE);
 	if (sliceable)
 	{
-		Relation	toastrel = table_open(e->key.va_toastrelid, AccessShareLock);
+		Relation	toastrel = table_open(e->key.ptr.va_toastrelid, AccessShareLock);
 
-		bloom_toast_fetch(toastrel, &e->key, 0, (int32) (size - VARHDRSZ), dst);
+		bloom_toast_fetch(toastrel, &e->key.ptr, 0, (int32) (size - VARHDRSZ), dst);
 		table_close(toastrel, AccessShareLock);
 	}
 	else
@@ -364,87 +581,56 @@ bloom_probe_cache_load(FunctionCallInfo fcinfo, const BloomKind *kind,
 		if (flat != (struct varlena *) DatumGetPointer(d))
 			pfree(flat);
 	}
-	e->alloc = alloc;
-	bloom_opened_begin(&e->value, kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
-	bloom_opened_walk_memory(&e->value, (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE);
+	bloom_opened_begin(o, e->key.kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
+	bloom_opened_walk_memory(o, (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE);
+	/* only now: an error above leaves the entry as it was, not held */
+	e->value = o;
+	e->bytes = MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE;
+	qc->held_bytes += e->bytes;
+	dlist_delete(&e->node);
+	qc->nseen--;
+	dlist_push_head(&qc->held, &e->node);
 }
 
 /*
- * The entry of the out-of-line value ptr; *is_new when the call site had not
- * seen it (among the last BLOOM_PROBE_ENTRIES), in which case the entry used
- * least recently now names it, its copy dropped.
+ * The out-of-line value d (pointer ptr) for a check of weight elements:
+ * held whole by the query's cache, read now if it is time to, or NULL if
+ * it is not held (then the caller reads what it needs).
  */
-static BloomProbeEntry *
-bloom_probe_entry(BloomProbeCache *pc, const struct varatt_external *ptr, bool *is_new)
-{
-	BloomProbeEntry *victim = &pc->entries[0];
-
-	for (int i = 0; i < BLOOM_PROBE_ENTRIES; i++)
-	{
-		BloomProbeEntry *e = &pc->entries[i];
-
-		if (e->used && memcmp(ptr, &e->key, sizeof(*ptr)) == 0)
-		{
-			e->last_use = ++pc->clock;
-			*is_new = false;
-			return e;
-		}
-		if (!e->used || (victim->used && e->last_use < victim->last_use))
-			victim = e;
-	}
-	if (victim->alloc)
-		pfree(victim->alloc);
-	victim->alloc = NULL;
-	victim->value.payload = NULL;
-	victim->key = *ptr;
-	victim->used = true;
-	victim->last_use = ++pc->clock;
-	*is_new = true;
-	return victim;
-}
-
-/* drop values held least recently until need more bytes fit */
-static void
-bloom_probe_make_room(BloomProbeCache *pc, BloomProbeEntry *keep, Size need)
-{
-	Size		budget = Max((Size) work_mem * 1024, BLOOM_PROBE_CACHE_BYTES);
-
-	for (;;)
-	{
-		Size		held = 0;
-		BloomProbeEntry *lru = NULL;
-
-		for (int i = 0; i < BLOOM_PROBE_ENTRIES; i++)
-		{
-			BloomProbeEntry *e = &pc->entries[i];
-
-			if (e->alloc == NULL || e == keep)
-				continue;
-			held += e->bytes;
-			if (lru == NULL || e->last_use < lru->last_use)
-				lru = e;
-		}
-		if (lru == NULL || held + need <= budget)
-			return;
-		pfree(lru->alloc);
-		lru->alloc = NULL;
-		lru->value.payload = NULL;
-		lru->bytes = 0;
-	}
-}
-
-/* the entry's whole value, read now if it is not held yet */
 static const BloomOpened *
-bloom_probe_cached(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
-				   BloomProbeEntry *e, Datum d, bool sliceable)
+bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
+				 Datum d, const struct varatt_external *ptr, bool sliceable, int weight)
 {
-	if (e->value.payload == NULL)
+	BloomHeldKey key;
+	BloomHeld  *e;
+	uint64		prev_use;
+
+	if (bloom_cache_memory == 0)
+		return NULL;
+	memset(&key, 0, sizeof(key));
+	key.ptr = *ptr;
+	key.kind = kind;
+	if (pc->qc == NULL)
 	{
-		e->bytes = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(e->key) : e->key.va_rawsize;
-		bloom_probe_make_room(pc, e, e->bytes);
-		bloom_probe_cache_load(fcinfo, kind, e, d, sliceable);
+		/* a call site's first value needs no cache, unless it is compressed */
+		if (!pc->seen_one && sliceable)
+		{
+			pc->seen_one = true;
+			pc->first = key;
+			return NULL;
+		}
+		pc->qc = bloom_query_cache(fcinfo->flinfo->fn_mcxt);
+		if (pc->seen_one)
+			bloom_cache_entry(pc->qc, &pc->first, &prev_use)->sights++;
 	}
-	return &e->value;
+	e = bloom_cache_entry(pc->qc, &key, &prev_use);
+	if (e->value != NULL)
+		return e->value;
+	e->sights += weight;
+	if (!bloom_cache_admit(pc->qc, e, prev_use, sliceable))
+		return NULL;
+	bloom_cache_load(pc->qc, e, d, sliceable);
+	return e->value;
 }
 
 /* ---- one element ---- */
@@ -506,14 +692,16 @@ bloom_probe_answer(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_ar
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
-		bool		is_new;
-		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
 
-		/* a value not seen before: remember it, answer from its spans */
-		if (is_new && sliceable)
+		o = bloom_probe_held(fcinfo, kind, pc, d, &ptr, sliceable, 1);
+		/* not held: answer from its spans, or decompress it for this check */
+		if (o == NULL && sliceable)
 			return bloom_probe_stored(kind, &pc->elem, &ptr, elem, count);
-		/* seen before, or compressed: hold it */
-		o = bloom_probe_cached(fcinfo, kind, pc, e, d, sliceable);
+		if (o == NULL)
+		{
+			bloom_open_memory(kind, d, &local);
+			o = &local;
+		}
 	}
 	else
 	{
@@ -765,20 +953,28 @@ bloom_probe_many(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 {
 	Datum		d = PG_GETARG_DATUM(0);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *flat;
 	BloomOpened local;
 
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
-		bool		is_new;
-		BloomProbeEntry *e = bloom_probe_entry(pc, &ptr, &is_new);
+		const BloomOpened *held = bloom_probe_held(fcinfo, kind, pc, d, &ptr, sliceable, n);
 
-		if (is_new && sliceable &&
+		if (held != NULL)
+		{
+			bloom_opened_test_many(held, &pc->elem, elems, nulls, n, found);
+			return;
+		}
+		if (sliceable &&
 			bloom_probe_many_stored(kind, &pc->elem, &ptr, elems, nulls, n, found))
 			return;
-		bloom_opened_test_many(bloom_probe_cached(fcinfo, kind, pc, e, d, sliceable),
-							   &pc->elem, elems, nulls, n, found);
+		/* not held, and most of it needed: read whole for this batch alone */
+		flat = PG_DETOAST_DATUM(d);
+		bloom_open_memory(kind, PointerGetDatum(flat), &local);
+		bloom_opened_test_many(&local, &pc->elem, elems, nulls, n, found);
+		pfree(flat);
 		return;
 	}
 	bloom_open_memory(kind, d, &local);

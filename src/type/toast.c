@@ -45,6 +45,7 @@
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_collation_d.h"
 #include "catalog/pg_type_d.h"
+#include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/array.h"
@@ -111,6 +112,16 @@ bloom_chunk_check_size(const BloomChunkReader *r, int32 seq, int32 size)
  * place in order, EXTERN_TUPLES_PER_PAGE to a page, as a value stored at
  * once into pages with no room left elsewhere does; false if that is past
  * the relation's end, or before its start.
+ *
+ * The end is the size the storage manager last saw, which costs no system
+ * call (an lseek was most of a point check's own time on a virtual
+ * machine, bench/RESULTS.md): it can only be too small, since the relation
+ * may have grown since, and a block below it exists.  The storage manager
+ * forgets it when the relation is truncated: VACUUM's truncation sends a
+ * shared invalidation that closes every backend's handle, and the reader
+ * takes its lock afresh (bloom_chunks_begin), which processes it; TRUNCATE
+ * and rewrites give the relation a new file.  A place past that size is
+ * checked against the relation's size, read once per reader.
  */
 static bool
 bloom_chunk_predict(BloomChunkReader *r, int32 seq, ItemPointer tid)
@@ -122,9 +133,16 @@ bloom_chunk_predict(BloomChunkReader *r, int32 seq, ItemPointer tid)
 	if (pos < 0)
 		return false;
 	if (r->nblocks == InvalidBlockNumber)
+		r->nblocks = RelationGetSmgr(r->toastrel)->smgr_cached_nblocks[MAIN_FORKNUM];
+	if (r->nblocks == InvalidBlockNumber || pos / EXTERN_TUPLES_PER_PAGE >= r->nblocks)
+	{
+		if (r->nblocks_exact)
+			return false;
 		r->nblocks = RelationGetNumberOfBlocks(r->toastrel);
-	if (pos / EXTERN_TUPLES_PER_PAGE >= r->nblocks)
-		return false;
+		r->nblocks_exact = true;
+		if (pos / EXTERN_TUPLES_PER_PAGE >= r->nblocks)
+			return false;
+	}
 	ItemPointerSet(tid, (BlockNumber) (pos / EXTERN_TUPLES_PER_PAGE),
 				   (OffsetNumber) (pos % EXTERN_TUPLES_PER_PAGE + FirstOffsetNumber));
 	return true;
@@ -164,6 +182,64 @@ bloom_chunk_fetch_predicted(BloomChunkReader *r, Snapshot snapshot, int32 seq,
 	fn(arg, index, data, size);
 	ReleaseBuffer(buf);
 	return true;
+}
+
+/*
+ * Where the backend last found a chunk of a value by the index, for the
+ * next reader of that value: a point check, which reads a value once per
+ * query, then finds its first chunk with one buffer instead of a descent
+ * of the TOAST index (a third of its own time).  A remembered place is
+ * only a prediction, checked as any other is (bloom_chunk_fetch_predicted:
+ * a tuple visible to the TOAST snapshot, with this value's OID and this
+ * chunk's number), so a place that is stale (the value deleted, moved by
+ * VACUUM FULL, the slot taken by another value) costs a buffer, never an
+ * answer.  A small table indexed by a hash of the pointer, in static
+ * memory; a collision forgets the older place.
+ */
+#define BLOOM_ANCHORS	64
+
+typedef struct BloomAnchor
+{
+	Oid			toastrelid;
+	Oid			valueid;
+	int32		seq;
+	ItemPointerData tid;
+} BloomAnchor;
+
+static BloomAnchor bloom_anchors[BLOOM_ANCHORS];
+
+static inline BloomAnchor *
+bloom_anchor_slot(const struct varatt_external *ptr)
+{
+	uint32		h = hash_combine(murmurhash32(ptr->va_valueid), ptr->va_toastrelid);
+
+	return &bloom_anchors[murmurhash32(h) % BLOOM_ANCHORS];
+}
+
+static void
+bloom_anchor_remember(const BloomChunkReader *r)
+{
+	BloomAnchor *a = bloom_anchor_slot(&r->ptr);
+
+	a->toastrelid = r->ptr.va_toastrelid;
+	a->valueid = r->ptr.va_valueid;
+	a->seq = r->anchor_seq;
+	a->tid = r->anchor_tid;
+}
+
+/* the place remembered for r's value as its anchor, if there is one */
+static void
+bloom_anchor_recall(BloomChunkReader *r)
+{
+	const BloomAnchor *a = bloom_anchor_slot(&r->ptr);
+
+	if (a->valueid == r->ptr.va_valueid && a->toastrelid == r->ptr.va_toastrelid &&
+		OidIsValid(a->valueid))
+	{
+		r->anchor_seq = a->seq;
+		r->anchor_tid = a->tid;
+		r->anchor_remembered = true;
+	}
 }
 
 /*
@@ -219,6 +295,7 @@ bloom_chunks_fetch_indexed(BloomChunkReader *r, Snapshot snapshot, const int32 *
 		{
 			r->anchor_seq = seq;
 			r->anchor_tid = tup->t_self;
+			bloom_anchor_remember(r);
 		}
 		fn(arg, map ? map[next] : next, data, size);
 		if ((++next & (BLOOM_CHUNK_INTERRUPT - 1)) == 0)
@@ -265,7 +342,22 @@ bloom_toast_fetch_chunks(BloomChunkReader *r, const int32 *seqs, int n, BloomChu
 		if ((i & (BLOOM_CHUNK_INTERRUPT - 1)) == BLOOM_CHUNK_INTERRUPT - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (bloom_chunk_fetch_predicted(r, snapshot, seqs[i], fn, arg, i))
+		{
+			r->anchor_remembered = false;	/* it holds */
 			continue;
+		}
+		if (r->anchor_remembered)
+		{
+			/* gone from where it was: the index finds this one and the rest */
+			r->anchor_seq = -1;
+			r->anchor_remembered = false;
+			for (; i < n; i++)
+			{
+				left[nleft] = seqs[i];
+				map[nleft++] = i;
+			}
+			break;
+		}
 		left[nleft] = seqs[i];
 		map[nleft++] = i;
 	}
@@ -288,6 +380,9 @@ bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr)
 	r->data = NULL;
 	r->anchor_seq = -1;
 	r->nblocks = InvalidBlockNumber;
+	r->nblocks_exact = false;
+	r->anchor_remembered = false;
+	bloom_anchor_recall(r);
 	r->toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
 }
 

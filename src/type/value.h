@@ -110,7 +110,9 @@ typedef struct BloomChunkReader
 	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
 	int32		anchor_seq;		/* a chunk found by the index; -1 before */
 	ItemPointerData anchor_tid; /* where it lies */
+	bool		anchor_remembered;	/* from an earlier reader, not yet seen to hold */
 	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
+	bool		nblocks_exact;	/* read now, rather than the size last seen */
 } BloomChunkReader;
 
 /* Spans here are (offset, length) in the value, header included. */
@@ -124,6 +126,7 @@ extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
 
 /* Values to write: private copies of either type (type/value.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
+extern void *bloom_palloc_present(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);
 extern struct varlena *bloom_value_copy(Datum d);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
@@ -138,6 +141,7 @@ extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
 extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
 									   int64 seed, int32 expansion);
 extern double bloom_cardinality(const BloomView *v);
+extern void bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type);
 
 /* type/io.c: literals of either filter type */
 extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
@@ -230,6 +234,7 @@ extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layou
  * unions with lists (type/agg_hashlist.c).
  */
 extern void bloom_hashes_define_guc(void);
+extern void bloom_probe_define_guc(void);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 										  double error_rate, uint32 expansion);
 extern void bloom_state_list_grow(BloomState *s);
@@ -254,7 +259,14 @@ bloom_state_add(BloomState *s, BloomHash h)
 	}
 	if (s->layout->grows && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
 		return;
-	s->pending[s->npending++] = h;
+	/*
+	 * Word by word: h arrives in two registers, and a 16-byte copy of it
+	 * would go through the stack, where reading back two 8-byte stores as
+	 * one load stalls (no store forwarding) on every row.
+	 */
+	s->pending[s->npending].h1 = h.h1;
+	s->pending[s->npending].h2 = h.h2;
+	s->npending++;
 	if (s->npending == BLOOM_PENDING || s->layout->grows)
 		bloom_state_flush(s);
 }

@@ -1,0 +1,116 @@
+#!/bin/bash
+# Batch checks against RedisBloom: bf_contains_all of 100 keys in a stored
+# filter, and bf_index_contains_all of a bloomfilter index of the same keys
+# (pgbench, one client, prepared) against BF.MEXISTS of 100 keys (redis-benchmark, one
+# connection), each server on one core, in checks per second.  Both filters
+# hold the same N keys (the even numbers 2 .. 2N) at 1%; the probes are
+# random numbers in 1 .. 2N, so about half are present.  RedisBloom takes
+# its keys as strings: the 12-digit zero-padded numbers redis-benchmark
+# writes for __rand_int__.
+#
+# RedisBloom is not built here: REDISBLOOM_MODULE names the module (default:
+# the path in /var/tmp/redisbloom/READY); without it, or without
+# redis-server and redis-benchmark, the row says SKIPPED.  bench.sh runs
+# this in its throwaway cluster; alone it uses the server of PGHOST/PGPORT.
+# BENCH_MEXISTS_N keys (default 1,000,000), BENCH_RUNS rounds (default 3),
+# BENCH_PGBENCH_SECONDS (default 5) per run; the two sides alternate and the
+# best round of each counts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N=${BENCH_MEXISTS_N:-1000000}
+RUNS=${BENCH_RUNS:-3}
+SECONDS_EACH=${BENCH_PGBENCH_SECONDS:-5}
+DB=bf_bench_mexists
+OUT=bench/out
+mkdir -p $OUT
+
+module=${REDISBLOOM_MODULE:-$(cat /var/tmp/redisbloom/READY 2> /dev/null || true)}
+row_head="| bf_contains_all of 100 keys vs BF.MEXISTS of 100, one core each (checks/s)"
+if [ -z "$module" ] || [ ! -f "$module" ]; then
+	echo "$row_head | SKIPPED: no RedisBloom module (set REDISBLOOM_MODULE) | | | >= 1.0x |"
+	exit 0
+fi
+if ! command -v redis-server > /dev/null || ! command -v redis-benchmark > /dev/null; then
+	echo "$row_head | SKIPPED: redis-server or redis-benchmark missing (apt-get install redis-server) | | | >= 1.0x |"
+	exit 0
+fi
+
+# our own redis-server: loopback, a random free port, no persistence
+port=$((20000 + RANDOM % 20000))
+while redis-cli -p $port ping > /dev/null 2>&1; do port=$((20000 + RANDOM % 20000)); done
+rdir=$(mktemp -d)
+redis-server --port $port --bind 127.0.0.1 --save '' --appendonly no --dir "$rdir" \
+	--loadmodule "$module" --daemonize no --logfile "$rdir/redis.log" &
+rpid=$!
+trap 'redis-cli -p $port shutdown nosave > /dev/null 2>&1 || kill $rpid; wait $rpid 2> /dev/null; rm -rf "$rdir"' EXIT
+for _ in $(seq 50); do redis-cli -p $port ping > /dev/null 2>&1 && break; sleep 0.1; done
+r() { redis-cli -p $port "$@"; }
+
+echo "mexists bench: $N keys, best of $RUNS rounds" >&2
+r BF.RESERVE f 0.01 "$N" > /dev/null
+python3 - "$N" <<'PY' | redis-cli -p $port --pipe > /dev/null
+import sys
+n = int(sys.argv[1])
+out = sys.stdout
+for start in range(0, n, 1000):
+    args = ['BF.MADD', 'f'] + ['%012d' % (2 * g) for g in range(start + 1, min(start + 1000, n) + 1)]
+    out.write('*%d\r\n' % len(args) + ''.join('$%d\r\n%s\r\n' % (len(a), a) for a in args))
+PY
+
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+psql -X -q -v ON_ERROR_STOP=1 -d $DB \
+	-c "CREATE EXTENSION bloomfilter" \
+	-c "CREATE TABLE filters (name text PRIMARY KEY, bf bloomfilter)" \
+	-c "INSERT INTO filters SELECT 'm', bf_agg(g * 2, $N, 0.01) FROM generate_series(1::bigint, $N) g" \
+	-c "VACUUM ANALYZE filters" \
+	-c "CREATE TABLE t (id int8)" \
+	-c "INSERT INTO t SELECT g * 2 FROM generate_series(1::bigint, $N) g" \
+	-c "CREATE INDEX t_id ON t USING bloomfilter (id) WITH (capacity = $N, error_rate = 0.01)" \
+	-c "VACUUM ANALYZE t"
+
+# the same answers on both sides for a sample of present keys
+present_pg=$(psql -X -A -t -d $DB -c "SELECT count(*) FILTER (WHERE a) FROM filters, unnest(bf_contains_all(bf, ARRAY(SELECT g * 2 FROM generate_series(1::bigint, 100) g))) a WHERE name = 'm'")
+present_rb=$(r BF.MEXISTS f $(for g in $(seq 100); do printf '%012d ' $((2 * g)); done) | grep -c '^1$' || true)
+
+# 100 keys bound as 100 parameters (pgbench cannot bind an array); one
+# client, one statement per round trip, and 16 statements pipelined
+sets="" arr=""
+for i in $(seq 100); do
+	sets+="\\set k$i random(1, $((2 * N)))\n"
+	arr+="${arr:+, }:k$i"
+done
+stmt="SELECT bf_contains_all(bf, ARRAY[$arr]::bigint[]) FROM filters WHERE name = 'm';"
+istmt="SELECT bf_index_contains_all('t_id', ARRAY[$arr]::bigint[]);"
+{ printf "$sets"; echo "$stmt"; } > $OUT/mexists.sql
+{ printf "$sets"; echo '\startpipeline'; for _ in $(seq 16); do echo "$istmt"; done; echo '\endpipeline'; } > $OUT/mexists_index.sql
+{ printf "$sets"; echo '\startpipeline'; for _ in $(seq 16); do echo "$stmt"; done; echo '\endpipeline'; } > $OUT/mexists_pipe.sql
+pg_cps() {	# pg_cps SCRIPT STATEMENTS: checks per second
+	pgbench -n -M prepared -c 1 -j 1 -T "$SECONDS_EACH" -f "$1" $DB 2> /dev/null |
+		sed -n 's/^tps = \([0-9.]*\).*/\1/p' | awk -v s="$2" '{ printf "%.0f", $1 * s * 100 }'
+}
+keys=$(for _ in $(seq 100); do printf '__rand_int__ '; done)
+rb_cps() {	# rb_cps: BF.MEXISTS checks per second, one connection, 16 pipelined
+	local n=$((SECONDS_EACH * 20000))
+	redis-benchmark -p $port -c 1 -P 16 -n $n -r $((2 * N)) -q BF.MEXISTS f $keys 2> /dev/null |
+		tr '\r' '\n' | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1 |
+		awk '{ printf "%.0f", $1 * 100 }'
+}
+best() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b > a ? b : a) }'; }
+pg1=0 pg16=0 idx16=0 rb=0
+for _ in $(seq "$RUNS"); do
+	pg1=$(best $pg1 "$(pg_cps $OUT/mexists.sql 1)")
+	pg16=$(best $pg16 "$(pg_cps $OUT/mexists_pipe.sql 16)")
+	idx16=$(best $idx16 "$(pg_cps $OUT/mexists_index.sql 16)")
+	rb=$(best $rb "$(rb_cps)")
+done
+ratio() { echo "scale=2; $1 / $2" | bc | sed 's/^\./0./'; }
+
+echo
+echo "| measure ($N keys, 1%) | bloomfilter | RedisBloom | ratio | target |"
+echo "|---|---|---|---|---|"
+echo "$row_head, 16 pipelined | $pg16 | $rb | $(ratio $pg16 $rb)x | >= 1.0x |"
+echo "| the same, bloomfilter without pipelining (one statement per round trip) | $pg1 | $rb | $(ratio $pg1 $rb)x | |"
+echo "| bf_index_contains_all of 100 keys (a bloomfilter index of the same keys), 16 pipelined | $idx16 | $rb | $(ratio $idx16 $rb)x | |"
+echo "| present among keys 2 .. 200 (both must say 100) | $present_pg | $present_rb | | 100 |"
+psql -X -q -d postgres -c "DROP DATABASE $DB"
