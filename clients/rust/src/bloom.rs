@@ -13,6 +13,9 @@ pub const LAYOUT_PLAIN: u8 = 1;
 pub const LAYOUT_COUNTING: u8 = 2;
 pub const LAYOUT_SCALABLE: u8 = 3;
 pub const LAYOUT_HASHES: u8 = 4;
+/// RedisBloom's chains (bloomfilter 1.5), with hash id 4: recognised, not read.
+pub const LAYOUT_REDISBLOOM: u8 = 6;
+const HASH_REDISBLOOM: u8 = 4;
 const PREFIX: usize = 16;
 const SUB_HEAD: usize = 8 + HEADER;
 const MAX_SUBS: usize = 64;
@@ -92,11 +95,29 @@ fn check_header(b: &[u8]) -> Result<()> {
     if b[4] != 1 {
         return Err(bad("The format version is not supported by this build."));
     }
-    if !(1..=4).contains(&layout) {
+    // 1.5's layouts: 5 (guava, src/guava.rs) and 6 (redisbloom) have hash
+    // ids of their own (3 and 4) and take no other; the others take 1 or 2
+    if !(1..=6).contains(&layout) {
         return Err(bad(E_LAYOUT));
     }
-    if b[6] != 1 && b[6] != 2 {
+    let own_hash = match layout {
+        crate::guava::LAYOUT_GUAVA => Some(crate::guava::HASH_GUAVA),
+        LAYOUT_REDISBLOOM => Some(HASH_REDISBLOOM),
+        _ => None,
+    };
+    if !(1..=4).contains(&b[6]) || own_hash.map_or(b[6] != 1 && b[6] != 2, |h| b[6] != h) {
         return Err(bad(E_HASH));
+    }
+    if layout == crate::guava::LAYOUT_GUAVA {
+        crate::guava::validate(b)?;
+        return Err(Error::Unsupported(
+            "a Guava filter (layout 5) is read by GuavaFilter::from_bytes or Filter::from_bytes".into(),
+        ));
+    }
+    if layout == LAYOUT_REDISBLOOM {
+        return Err(Error::Unsupported(
+            "a RedisBloom filter (layout 6) is not read by this client: check it on the server, or load bf_to_redisbloom's chunks into RedisBloom".into(),
+        ));
     }
     let key_type = ld32(b, 12);
     let readable = if key_type & keys::ROW_FLAG != 0 {

@@ -38,7 +38,7 @@ fn funnel_key_type(t: u32) -> bool {
 }
 
 /// The server's input check of a layout-5 value, in its order.
-fn validate(b: &[u8]) -> Result<()> {
+pub(crate) fn validate(b: &[u8]) -> Result<()> {
     if b.len() < HEADER {
         return Err(bad("The length does not match the header."));
     }

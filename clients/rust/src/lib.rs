@@ -28,7 +28,7 @@ mod pg;
 mod shard;
 mod sizing;
 
-pub use crate::bloom::{BloomFilter, LAYOUT_COUNTING, LAYOUT_HASHES, LAYOUT_PLAIN, LAYOUT_SCALABLE};
+pub use crate::bloom::{BloomFilter, LAYOUT_COUNTING, LAYOUT_HASHES, LAYOUT_PLAIN, LAYOUT_REDISBLOOM, LAYOUT_SCALABLE};
 pub use crate::cuckoo::CuckooFilter;
 pub use crate::error::{Error, Result};
 pub use crate::guava::{guava_size, GuavaFilter, HASH_GUAVA, LAYOUT_GUAVA};
