@@ -116,7 +116,7 @@ fn check_header(b: &[u8]) -> Result<()> {
     }
     if layout == LAYOUT_REDISBLOOM {
         return Err(Error::Unsupported(
-            "a RedisBloom filter (layout 6) is not read by this client: check it on the server, or load bf_to_redisbloom's chunks into RedisBloom".into(),
+            "a RedisBloom chain (layout 6) is read by RedisBloomFilter::from_bytes or Filter::from_bytes".into(),
         ));
     }
     let key_type = ld32(b, 12);

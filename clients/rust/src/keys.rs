@@ -213,6 +213,11 @@ impl Canon<'_> {
     }
 }
 
+/// The bytes of a canonical form.
+pub(crate) fn canon_vec(c: Canon) -> Vec<u8> {
+    c.into_vec()
+}
+
 /// The SQL name of a key type, for messages.
 pub fn type_name(oid: u32) -> String {
     let name = match oid {

@@ -23,6 +23,7 @@ mod error;
 mod guava;
 pub mod keys;
 mod murmur;
+mod redisbloom;
 #[cfg(feature = "postgres-types")]
 mod pg;
 mod shard;
@@ -33,6 +34,7 @@ pub use crate::cuckoo::CuckooFilter;
 pub use crate::error::{Error, Result};
 pub use crate::guava::{guava_size, GuavaFilter, HASH_GUAVA, LAYOUT_GUAVA};
 pub use crate::keys::Key;
+pub use crate::redisbloom::{murmur64a, RedisBloomFilter};
 pub use crate::murmur::{fmix64, hash128 as murmur3_x64_128};
 pub use crate::shard::{shard, shard_capacity, shard_typed, MAX_SHARDS, SHARD_SEED};
 pub use crate::sizing::{bloom_size, cuckoo_size, MAX_BYTES};
@@ -44,6 +46,8 @@ pub enum Filter {
     Cuckoo(CuckooFilter),
     /// Layout 5 (bloomfilter 1.5): Guava's bits, in a `bloomfilter` value.
     Guava(GuavaFilter),
+    /// Layout 6 (bloomfilter 1.5): a RedisBloom chain, in a `bloomfilter` value.
+    RedisBloom(RedisBloomFilter),
 }
 
 impl Filter {
@@ -54,6 +58,9 @@ impl Filter {
         }
         if bytes.len() >= crate::bloom::HEADER && bytes[..4] == *b"BLMF" && bytes[5] == LAYOUT_GUAVA {
             return GuavaFilter::from_bytes(bytes).map(Filter::Guava);
+        }
+        if bytes.len() >= crate::bloom::HEADER && bytes[..4] == *b"BLMF" && bytes[5] == LAYOUT_REDISBLOOM {
+            return RedisBloomFilter::from_bytes(bytes).map(Filter::RedisBloom);
         }
         BloomFilter::from_bytes(bytes).map(Filter::Bloom)
     }
@@ -68,6 +75,7 @@ impl Filter {
             Filter::Bloom(f) => f.to_bytes(),
             Filter::Cuckoo(f) => f.to_bytes(),
             Filter::Guava(f) => f.to_bytes(),
+            Filter::RedisBloom(f) => f.to_bytes(),
         }
     }
 
@@ -78,6 +86,7 @@ impl Filter {
             Filter::Bloom(f) => f.contains(key),
             Filter::Cuckoo(f) => f.contains(key),
             Filter::Guava(f) => f.contains(key),
+            Filter::RedisBloom(f) => f.contains(key),
         }
     }
 
@@ -87,6 +96,7 @@ impl Filter {
             Filter::Bloom(f) => f.count(key),
             Filter::Cuckoo(f) => f.count(key),
             Filter::Guava(f) => f.contains(key).map(|x| x as u32),
+            Filter::RedisBloom(f) => f.contains(key).map(|x| x as u32),
         }
     }
 
@@ -95,6 +105,7 @@ impl Filter {
             Filter::Bloom(f) => f.key_type(),
             Filter::Cuckoo(f) => f.key_type(),
             Filter::Guava(f) => f.key_type(),
+            Filter::RedisBloom(f) => f.key_type(),
         }
     }
 }
@@ -105,5 +116,6 @@ const _: () = {
     send_sync::<BloomFilter>();
     send_sync::<CuckooFilter>();
     send_sync::<GuavaFilter>();
+    send_sync::<RedisBloomFilter>();
     send_sync::<Filter>();
 };

@@ -71,7 +71,7 @@ impl ToSql for Filter {
         let ok = match self {
             Filter::Bloom(_) => is(ty, "bloomfilter"),
             Filter::Cuckoo(_) => is(ty, "cuckoofilter"),
-            Filter::Guava(_) => is(ty, "bloomfilter"),
+            Filter::Guava(_) | Filter::RedisBloom(_) => is(ty, "bloomfilter"),
         };
         if !ok {
             return Err(format!("a {:?} filter cannot be a parameter of type {}", self.key_type(), ty.name()).into());
