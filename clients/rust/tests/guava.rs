@@ -148,11 +148,15 @@ fn guava_layout_against_the_server() {
     let file = server.scratch("guava-mutations");
     write_lines(&file, cases.iter().enumerate().map(|(i, m)| format!("{}\t\\\\x{}", i, hex_encode(m))));
     let out = server.query(&format!("CREATE TEMP TABLE m (o int, b bytea); \\copy m FROM '{}'\nSELECT try_in(b) FROM m ORDER BY o", file.display()));
+    // the client knows 1.5's layout 6 (redisbloom): against a server without
+    // it, a value claiming it is refused by both, with another detail
+    let has_redis = server.psql("SELECT bf_create(10, layout => 'redisbloom')").is_ok();
     for (m, s) in cases.iter().zip(out.lines()) {
         let client = Filter::from_bytes(m);
+        let layout6 = !has_redis && m.len() > 5 && m[5] == 6;
         let agree = match (&client, s) {
             (Ok(_), "ok") => true,
-            (Err(Error::InvalidValue(msg)), s) if s.starts_with("22P03 ") => msg.ends_with(&s[6..]),
+            (Err(Error::InvalidValue(msg)), s) if s.starts_with("22P03 ") => msg.ends_with(&s[6..]) || layout6,
             _ => false,
         };
         if !agree {
