@@ -49,6 +49,31 @@ bench-java:
 	$(MAKE) -C $(JAVACLIENT) bench
 
 
+# ---- Rust client: clients/rust (see its README) ----
+# Debian's rustc and cargo (never a rustup toolchain on PATH: /usr/bin's,
+# named), and the crates Debian ships as librust-*-dev under
+# /usr/share/cargo/registry, which clients/rust/.cargo/config.toml puts in
+# crates.io's place: built offline, nothing downloaded.  The tests start a
+# private server as the other clients' do (a Unix socket in a temporary
+# directory only; every PG* variable removed) from BLOOMFILTER_PG_BINDIR,
+# else pg_config --bindir, against the installed extension: run
+# `make install` first.  BLOOMFILTER_TEST_DSN opts in to a server of one's
+# own (a database of the tests' own there, dropped after).  bench-rust
+# compares contains(i64) with the Java client's on the same filter.
+
+RUSTCLIENT = clients/rust
+RUST_PACKAGES = rustc cargo librust-postgres-types-dev librust-bytes-dev
+RUST_ENV = RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc CARGO_HOME=$(CURDIR)/$(RUSTCLIENT)/target/cargo-home
+
+.PHONY: check-rust bench-rust
+check-rust:
+	@EXTRA_PACKAGES="$(RUST_PACKAGES)" bash scripts/deps.sh
+	cd $(RUSTCLIENT) && $(RUST_ENV) /usr/bin/cargo test --offline --release --features postgres-types
+
+bench-rust:
+	@EXTRA_PACKAGES="$(RUST_PACKAGES) default-jdk-headless libguava-java" bash scripts/deps.sh
+	cd $(RUSTCLIENT) && $(RUST_ENV) CARGO=/usr/bin/cargo bash bench.sh
+
 # Both clients' tests, pg_virtualenv as make test calls it and
 # scripts/check-version.sh, each with every libpq variable naming a decoy
 # cluster that must see no connection, and the clients' opt-in variables

@@ -21,6 +21,7 @@ test: deps
 	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-python
 	$(MAKE) check-java
+	$(MAKE) check-rust
 	$(MAKE) check-interop-guava
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
 
