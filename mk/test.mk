@@ -7,8 +7,9 @@
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
 # installs, runs the core's unit tests, measures a check's path, runs every
-# pg_regress and isolation suite against a throwaway cluster, and both
-# clients' tests against servers of their own.
+# pg_regress and isolation suite against a throwaway cluster, the Python,
+# Java and Rust clients' tests and the Guava interop check against servers
+# of their own, and a short run of the equality oracle.
 test: deps
 	$(MAKE) check-style
 	$(MAKE) all
