@@ -258,7 +258,7 @@ bloom_am_probe_forget_index(Datum arg, Oid relid)
 			bloom_am_probes[i].indexoid = InvalidOid;
 }
 
-/* a pg_type invalidation: forget every entry (types change rarely) */
+/* a pg_type, pg_proc or pg_collation invalidation: forget every entry (they change rarely) */
 static void
 bloom_am_probe_forget_types(Datum arg, int cacheid, uint32 hashvalue)
 {
@@ -296,6 +296,9 @@ bloom_am_probe(Relation index, Oid keytype)
 	{
 		CacheRegisterRelcacheCallback(bloom_am_probe_forget_index, (Datum) 0);
 		CacheRegisterSyscacheCallback(TYPEOID, bloom_am_probe_forget_types, (Datum) 0);
+		/* the send and input functions fmgr resolved, the collation's kind */
+		CacheRegisterSyscacheCallback(PROCOID, bloom_am_probe_forget_types, (Datum) 0);
+		CacheRegisterSyscacheCallback(COLLOID, bloom_am_probe_forget_types, (Datum) 0);
 		bloom_am_probe_callbacks = true;
 	}
 

@@ -84,6 +84,7 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/inval.h"
 #include "utils/formatting.h"
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
@@ -161,6 +162,7 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 
 	memset(et, 0, sizeof(*et));
 	et->typid = typid;
+	et->base_typid = base;
 	et->mcxt = mcxt;
 	et->collation = collation;
 	et->nondeterministic = OidIsValid(collation) &&
@@ -801,6 +803,181 @@ bloom_declared_argtype(FunctionCallInfo fcinfo, int argno)
 	return typid;
 }
 
+/*
+ * The backend's memo of element types.  A call site's cache in fn_extra
+ * lives as long as its expression state, which for a prepared statement is
+ * one execution: without the memo each execution of a point check would
+ * look up the element's type (base type, length, element type, row type,
+ * send function, collation) and plan its key conversion again, about as
+ * many instructions as the rest of the check.  The memo keeps, per (type,
+ * collation), the element type bloom_elem_init made and the last plan a
+ * check made of it; a call site gets a copy of its own in fn_extra, so
+ * nothing a call site holds points into the memo, and forgetting an entry
+ * (below) never leaves a query with freed memory.
+ *
+ * What an entry was made from, and so what forgets it: pg_type (the type,
+ * its base type if a domain, its element type, whether it is an enum or a
+ * row type, its length, its send and input functions: ALTER TYPE, ALTER
+ * DOMAIN, DROP and CREATE of any type, an extension's types), pg_proc (the
+ * send function and the key type's input function, which fmgr resolved:
+ * CREATE OR REPLACE FUNCTION) and pg_collation (whether the collation is
+ * deterministic).  Any invalidation of those catalogs forgets every entry:
+ * they change rarely, and an entry costs one lookup to make again.  The
+ * typmod does not enter: no plan reads it (a row's is read per value).
+ * Session settings that a conversion reads (DateStyle, TimeZone, ...) are
+ * read when the text is, not kept.  Rows (their column cache is per value)
+ * and plans for rows are not kept.
+ */
+#define BLOOM_ELEM_MEMO_SIZE	8
+
+static bool bloom_is_textlike(Oid t);
+
+typedef struct BloomElemMemo
+{
+	uint32		gen;			/* valid while it is bloom_elem_memo_gen */
+	Oid			typid;
+	Oid			collation;
+	MemoryContext cxt;			/* et's nested types and functions */
+	BloomElemType et;
+} BloomElemMemo;
+
+static BloomElemMemo bloom_elem_memo[BLOOM_ELEM_MEMO_SIZE];
+static int	bloom_elem_memo_victim;
+static uint32 bloom_elem_memo_gen = 1;
+static bool bloom_elem_memo_callbacks;
+
+/* pg_type, pg_proc or pg_collation changed: forget every entry */
+static void
+bloom_elem_memo_forget(Datum arg, int cacheid, uint32 hashvalue)
+{
+	(void) arg;
+	(void) cacheid;
+	(void) hashvalue;
+	bloom_elem_memo_gen++;
+	/* 0 marks a type that did not come from the memo */
+	if (bloom_elem_memo_gen == 0)
+		bloom_elem_memo_gen = 1;
+	for (int i = 0; i < BLOOM_ELEM_MEMO_SIZE; i++)
+		bloom_elem_memo[i].gen = 0;
+}
+
+/* whether et and its nested types can be copied (rows hold a per-value cache) */
+static bool
+bloom_elem_copyable(const BloomElemType *et)
+{
+	if (et == NULL)
+		return true;
+	if (et->kind == BLOOM_ELEM_RECORD || et->conv == BLOOM_CONV_ROW ||
+		et->rec_cols != NULL)
+		return false;
+	return bloom_elem_copyable(et->elem) && bloom_elem_copyable(et->conv_out);
+}
+
+/* src with its nested types and functions copied into mcxt */
+static void
+bloom_elem_copy(BloomElemType *dst, BloomElemType *src, MemoryContext mcxt)
+{
+	memcpy(dst, src, sizeof(BloomElemType));
+	dst->mcxt = mcxt;
+	if (OidIsValid(src->send.fn_oid))
+		fmgr_info_copy(&dst->send, &src->send, mcxt);
+	if (OidIsValid(src->conv_input.fn_oid))
+		fmgr_info_copy(&dst->conv_input, &src->conv_input, mcxt);
+	if (src->elem != NULL)
+	{
+		dst->elem = MemoryContextAlloc(mcxt, sizeof(BloomElemType));
+		bloom_elem_copy(dst->elem, src->elem, mcxt);
+	}
+	if (src->conv_out != NULL)
+	{
+		dst->conv_out = MemoryContextAlloc(mcxt, sizeof(BloomElemType));
+		bloom_elem_copy(dst->conv_out, src->conv_out, mcxt);
+	}
+}
+
+static BloomElemMemo *
+bloom_elem_memo_find(Oid typid, Oid collation)
+{
+	for (int i = 0; i < BLOOM_ELEM_MEMO_SIZE; i++)
+	{
+		BloomElemMemo *m = &bloom_elem_memo[i];
+
+		if (m->gen == bloom_elem_memo_gen && m->typid == typid &&
+			m->collation == collation)
+			return m;
+	}
+	return NULL;
+}
+
+/* keep a copy of et (made now) in the memo, in place of an older entry */
+static void
+bloom_elem_memo_keep(BloomElemType *et)
+{
+	BloomElemMemo *m;
+
+	if (!bloom_elem_copyable(et))
+		return;
+	if (!bloom_elem_memo_callbacks)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, bloom_elem_memo_forget, (Datum) 0);
+		CacheRegisterSyscacheCallback(PROCOID, bloom_elem_memo_forget, (Datum) 0);
+		CacheRegisterSyscacheCallback(COLLOID, bloom_elem_memo_forget, (Datum) 0);
+		bloom_elem_memo_callbacks = true;
+	}
+	m = bloom_elem_memo_find(et->typid, et->collation);
+	if (m == NULL)
+	{
+		m = &bloom_elem_memo[bloom_elem_memo_victim];
+		bloom_elem_memo_victim = (bloom_elem_memo_victim + 1) % BLOOM_ELEM_MEMO_SIZE;
+	}
+	/* not valid until complete: an error below leaves no half-made entry */
+	m->gen = 0;
+	if (m->cxt == NULL)
+		m->cxt = AllocSetContextCreate(TopMemoryContext, "bloomfilter element types",
+									   ALLOCSET_SMALL_SIZES);
+	else
+		MemoryContextReset(m->cxt);
+	bloom_elem_copy(&m->et, et, m->cxt);
+	m->typid = et->typid;
+	m->collation = et->collation;
+	m->gen = bloom_elem_memo_gen;
+}
+
+/*
+ * et (of a call site) has a new plan: keep it in the memo if et came from
+ * the memo of this generation, so the call site's next execution starts
+ * with it.  Only a check's plans are kept, and none for rows: an add's
+ * plan differs only in refusing fewer untyped rows (refuse_untyped), and
+ * bloom_key_hash_add takes a check's plan as its own for every other key.
+ */
+static void
+bloom_elem_memo_replan(BloomElemType *et)
+{
+	if (et->memo_gen != bloom_elem_memo_gen || et->plan_add ||
+		et->plan_key == RECORDOID || (et->plan_key & BLOOM_KEY_ROW_FLAG))
+		return;
+	bloom_elem_memo_keep(et);
+}
+
+/*
+ * et as bloom_elem_init makes it, from the memo when it has the type, with
+ * the plan last kept for it.
+ */
+static void
+bloom_elem_init_memo(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
+{
+	BloomElemMemo *m = bloom_elem_memo_find(typid, collation);
+
+	if (m != NULL)
+		bloom_elem_copy(et, &m->et, mcxt);
+	else
+	{
+		bloom_elem_init(et, typid, collation, mcxt);
+		bloom_elem_memo_keep(et);
+	}
+	et->memo_gen = bloom_elem_memo_gen;
+}
+
 /* the slow path of bloom_fn_cache: the first call at a call site */
 void *
 bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size size)
@@ -824,12 +1001,13 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 					 errmsg("argument of type %s is not an array", format_type_be(typid))));
 		typid = elemtype;
 	}
-	else
-		bloom_check_implicit_text(fcinfo, argno, typid);
 
 	Assert(size >= sizeof(BloomElemType));
 	et = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);
-	bloom_elem_init(et, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+	bloom_elem_init_memo(et, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+	/* refused before fn_extra keeps it, or the next call would not be */
+	if (!array_element && bloom_is_textlike(et->base_typid))
+		bloom_check_implicit_text(fcinfo, argno, typid);
 	fcinfo->flinfo->fn_extra = et;
 	return et;
 }
@@ -1779,7 +1957,10 @@ bloom_key_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint32 key_type
 	BloomHashParams hp = {.seed = seed, .key_type = key_type, .hash_id = hash_id};
 
 	if (et->plan_key != hp.key_type || et->plan_hash_id != hp.hash_id)
+	{
 		bloom_key_plan(et, hp.key_type, hp.hash_id, false);
+		bloom_elem_memo_replan(et);
+	}
 	return bloom_key_hash_planned(et, value, hp, h);
 }
 

@@ -74,6 +74,7 @@ typedef struct BloomElemType BloomElemType;
 struct BloomElemType
 {
 	Oid			typid;
+	Oid			base_typid;		/* typid, or a domain's base type */
 	BloomElemKind kind;
 	int16		typlen;
 	bool		typbyval;
@@ -113,6 +114,8 @@ struct BloomElemType
 	/* BLOOM_CONV_ROW: the key types of the filter's row columns */
 	int			row_nkeys;
 	uint32		row_keys[BLOOM_ROW_MAX_COLUMNS];
+	/* copied from the backend's memo of that generation (0: not) */
+	uint32		memo_gen;
 };
 
 /*

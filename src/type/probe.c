@@ -653,19 +653,23 @@ bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
 		uint8	   *dsts[BLOOM_MAX_SPANS];
 		int			n;
 		Size		need = 0;
-		uint8	   *buf;
+		/* a blocked filter's span is one block: no palloc for it */
+		uint64		local[32];
+		uint8	   *buf = (uint8 *) local;
 
 		bloom_walk_stored(&o, &r, &h);
 		n = bloom_value_spans(&o, h, spans);
 
 		for (int i = 0; i < n; i++)
 			need += spans[i].len;
-		buf = palloc(Max(need, 1));
+		if (need > sizeof(local))
+			buf = palloc(need);
 		for (int i = 0, pos = 0; i < n; pos += spans[i++].len)
 			dsts[i] = buf + pos;
 		bloom_chunks_gather(&r, spans, dsts, n, r.nchunks);
 		result = o.answer(&o.dir, (const uint8 *const *) dsts, h, count);
-		pfree(buf);
+		if (buf != (uint8 *) local)
+			pfree(buf);
 	}
 	bloom_chunks_end(&r);
 	return result;

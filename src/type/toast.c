@@ -57,6 +57,13 @@
 /* chunks fetched between checks for a cancel (8 MB; a power of 2) */
 #define BLOOM_CHUNK_INTERRUPT	4096
 
+/*
+ * Working arrays of up to this many chunks, spans or pieces live on the
+ * stack: a point check needs a handful, and their pallocs and pfrees were
+ * a tenth of its own instructions.
+ */
+#define BLOOM_CHUNKS_LOCAL	16
+
 pg_noreturn static void
 bloom_chunk_corrupt(Relation toastrel, Oid valueid, const char *what, int32 got,
 					int32 expected)
@@ -326,8 +333,10 @@ bloom_toast_fetch_chunks(BloomChunkReader *r, const int32 *seqs, int n, BloomChu
 {
 	SnapshotData space;
 	Snapshot	snapshot = BLOOM_TOAST_SNAPSHOT(&space);
-	int32	   *left;
-	int		   *map;
+	int32		left_local[BLOOM_CHUNKS_LOCAL];
+	int			map_local[BLOOM_CHUNKS_LOCAL];
+	int32	   *left = left_local;
+	int		   *map = map_local;
 	int			nleft = 0;
 
 	if (r->anchor_seq < 0 || r->toastrel->rd_rel->relam != HEAP_TABLE_AM_OID)
@@ -335,8 +344,11 @@ bloom_toast_fetch_chunks(BloomChunkReader *r, const int32 *seqs, int n, BloomChu
 		bloom_chunks_fetch_indexed(r, snapshot, seqs, NULL, n, fn, arg);
 		return;
 	}
-	left = palloc(sizeof(int32) * n);
-	map = palloc(sizeof(int) * n);
+	if (n > BLOOM_CHUNKS_LOCAL)
+	{
+		left = palloc(sizeof(int32) * n);
+		map = palloc(sizeof(int) * n);
+	}
 	for (int i = 0; i < n; i++)
 	{
 		if ((i & (BLOOM_CHUNK_INTERRUPT - 1)) == BLOOM_CHUNK_INTERRUPT - 1)
@@ -363,8 +375,11 @@ bloom_toast_fetch_chunks(BloomChunkReader *r, const int32 *seqs, int n, BloomChu
 	}
 	if (nleft > 0)
 		bloom_chunks_fetch_indexed(r, snapshot, left, map, nleft, fn, arg);
-	pfree(left);
-	pfree(map);
+	if (left != left_local)
+	{
+		pfree(left);
+		pfree(map);
+	}
 }
 
 /* ---- a reader of one value's chunks ---- */
@@ -466,17 +481,20 @@ static void
 bloom_chunks_hold(BloomChunkReader *r, const BloomSpan *spans, int n)
 {
 	int			room = 0;
-	int32	   *seqs;
+	int32		seqs_local[BLOOM_CHUNKS_LOCAL];
+	char	   *dsts_local[BLOOM_CHUNKS_LOCAL];
+	int32	   *seqs = seqs_local;
 	int			nseqs = 0;
 	int			nmissing = 0;
-	char	  **dsts;
+	char	  **dsts = dsts_local;
 	int32	   *held;
 	char	   *data;
 	int			a = 0;
 
 	for (int i = 0; i < n; i++)
 		room += (int) (spans[i].len / TOAST_MAX_CHUNK_SIZE) + 2;
-	seqs = palloc(sizeof(int32) * Max(room, 1));
+	if (room > BLOOM_CHUNKS_LOCAL)
+		seqs = palloc(sizeof(int32) * room);
 	for (int i = 0; i < n; i++)
 		nseqs += bloom_span_chunks(&spans[i], seqs + nseqs);
 	nseqs = bloom_int32_unique(seqs, nseqs);
@@ -485,7 +503,8 @@ bloom_chunks_hold(BloomChunkReader *r, const BloomSpan *spans, int n)
 			seqs[nmissing++] = seqs[i];
 	if (nmissing > 0)
 	{
-		dsts = palloc(sizeof(char *) * nmissing);
+		if (nmissing > BLOOM_CHUNKS_LOCAL)
+			dsts = palloc(sizeof(char *) * nmissing);
 		held = palloc(sizeof(int32) * (r->nheld + nmissing));
 		data = palloc((Size) (r->nheld + nmissing) * TOAST_MAX_CHUNK_SIZE);
 		for (int k = 0, b = 0; k < r->nheld + nmissing; k++)
@@ -512,9 +531,11 @@ bloom_chunks_hold(BloomChunkReader *r, const BloomSpan *spans, int n)
 		r->held = held;
 		r->data = data;
 		r->nheld += nmissing;
-		pfree(dsts);
+		if (dsts != dsts_local)
+			pfree(dsts);
 	}
-	pfree(seqs);
+	if (seqs != seqs_local)
+		pfree(seqs);
 }
 
 /* copy bytes [offset, offset + len) of the value, from chunks held, to dst */
@@ -558,13 +579,17 @@ void
 bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span, const BloomSpan *also,
 				  int nalso, uint8 *dst)
 {
-	BloomSpan  *spans = palloc(sizeof(BloomSpan) * (nalso + 1));
+	BloomSpan	spans_local[BLOOM_CHUNKS_LOCAL];
+	BloomSpan  *spans = spans_local;
 
+	if (nalso + 1 > BLOOM_CHUNKS_LOCAL)
+		spans = palloc(sizeof(BloomSpan) * (nalso + 1));
 	spans[0] = *span;
 	memcpy(spans + 1, also, sizeof(BloomSpan) * nalso);
 	bloom_chunks_hold(r, spans, nalso + 1);
 	bloom_chunks_copy(r, span->offset, span->len, dst);
-	pfree(spans);
+	if (spans != spans_local)
+		pfree(spans);
 }
 
 /* ---- gathering spans from the chunks they lie in ---- */
@@ -632,7 +657,9 @@ bloom_pieces_of(const BloomSpan *spans, uint8 *const *dsts, int n, BloomPieces *
 
 	for (int i = 0; i < n; i++)
 		room += (int) (spans[i].len / TOAST_MAX_CHUNK_SIZE) + 2;
-	p->pieces = palloc(sizeof(BloomPiece) * Max(room, 1));
+	/* p->pieces is the caller's room for BLOOM_CHUNKS_LOCAL pieces */
+	if (room > BLOOM_CHUNKS_LOCAL)
+		p->pieces = palloc(sizeof(BloomPiece) * room);
 	p->n = 0;
 	for (int i = 0; i < n; i++)
 	{
@@ -666,13 +693,17 @@ bool
 bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *dsts,
 					int n, int max_fetch)
 {
+	BloomPiece	pieces_local[BLOOM_CHUNKS_LOCAL];
+	int32		seqs_local[BLOOM_CHUNKS_LOCAL];
 	BloomPieces p;
-	int32	   *seqs;
+	int32	   *seqs = seqs_local;
 	int			nseqs = 0;
 	BloomGatherFetch g;
 
+	p.pieces = pieces_local;
 	bloom_pieces_of(spans, dsts, n, &p);
-	seqs = palloc(sizeof(int32) * Max(p.n, 1));
+	if (p.n > BLOOM_CHUNKS_LOCAL)
+		seqs = palloc(sizeof(int32) * p.n);
 	for (int i = 0; i < p.n; i++)
 		if ((nseqs == 0 || seqs[nseqs - 1] != p.pieces[i].seq) &&
 			bloom_chunks_find(r, p.pieces[i].seq) < 0)
@@ -686,7 +717,9 @@ bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *d
 		if (nseqs > 0)
 			bloom_toast_fetch_chunks(r, seqs, nseqs, bloom_chunk_gather, &g);
 	}
-	pfree(seqs);
-	pfree(p.pieces);
+	if (seqs != seqs_local)
+		pfree(seqs);
+	if (p.pieces != pieces_local)
+		pfree(p.pieces);
 	return nseqs <= max_fetch;
 }
