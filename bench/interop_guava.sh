@@ -83,12 +83,27 @@ pipeline="'$BINDIR/psql' -X -A -t -q -h '$WORK/sock' -p $PORT -U postgres -d pos
 out=$WORK/times
 java -cp "$CP" GuavaJdbcExport "jdbc:postgresql://127.0.0.1:$PORT/postgres?user=postgres" \
 	"$N" "$ROUNDS" "$WARM" "$pipeline" >"$out"
-awk -v n="$N" -v rounds="$ROUNDS" '{ if (!($1 in best) || $2 + 0 < best[$1]) best[$1] = $2 + 0 } END {
+awk -v n="$N" -v rounds="$ROUNDS" '
+function median_ratio(a, b,    i, j, m, r, t) {
+	for (i = 1; i <= rounds; i++) {
+		t = v[a, i] / v[b, i]
+		for (j = i - 1; j >= 1 && r[j] > t; j--)
+			r[j + 1] = r[j]
+		r[j + 1] = t
+	}
+	m = int((rounds + 1) / 2)
+	return rounds % 2 ? r[m] : (r[m] + r[m + 1]) / 2
+}
+{
+	v[$1, ++cnt[$1]] = $2 + 0
+	if (!($1 in best) || $2 + 0 < best[$1]) best[$1] = $2 + 0
+} END {
 	printf "== ms, best of %d interleaved rounds (one JVM, warmed)\n", rounds
 	m = split("build_guava to_guava_server fetch_text export_text fetch_binary readfrom readfrom_buffered export_binary export_pipeline probe_guava probe_blocked", order, " ")
 	for (i = 1; i <= m; i++) printf "%-18s %10.1f\n", order[i], best[order[i]]
 	printf "export over JDBC, binary (bf_to_guava + fetch + readFrom + checks) / build: %.3f (target <= 0.25)\n", best["export_binary"] / best["build_guava"]
 	printf "export over JDBC, text/hex / build: %.3f\n", best["export_text"] / best["build_guava"]
+	printf "the same, median of the rounds\x27 own ratios: binary %.3f, text %.3f\n", median_ratio("export_binary", "build_guava"), median_ratio("export_text", "build_guava")
 	printf "extra: psql COPY | java GuavaReadFrom (JVM start included) / build: %.3f\n", best["export_pipeline"] / best["build_guava"]
 	printf "bf_to_guava in the server / build: %.3f\n", best["to_guava_server"] / best["build_guava"]
 	printf "probe guava / blocked512 (%d rows, half members): %.2f\n", n, best["probe_guava"] / best["probe_blocked"]
