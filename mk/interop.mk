@@ -37,13 +37,14 @@ check-interop-redis:
 	@EXTRA_PACKAGES="$(REDIS_PACKAGES)" bash scripts/deps.sh
 	@REDISBLOOM_MODULE="$(REDISBLOOM_MODULE)" $(INTEROP_PYTHON) test/interop/redis_interop.py
 
-# bf_to_guava + Guava's readFrom against bf_agg, checks against blocked512;
+# bf_to_guava fetched over JDBC + Guava's readFrom, in one running JVM,
+# against bf_agg, checks against blocked512;
 # bf_to_redisbloom + BF.LOADCHUNK of a BENCH_N-key filter (default 10M)
 # against pipelined BF.MADD of the same keys; results in bench/RESULTS.md
 bench-interop: bench-interop-guava bench-interop-redis
 
 bench-interop-guava:
-	@EXTRA_PACKAGES="$(GUAVA_PACKAGES)" bash scripts/deps.sh
+	@EXTRA_PACKAGES="$(GUAVA_PACKAGES) libpostgresql-jdbc-java" bash scripts/deps.sh
 	bash bench/interop_guava.sh
 
 bench-interop-redis:
