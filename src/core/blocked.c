@@ -322,16 +322,16 @@ blocked_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t 
 	return n;
 }
 
-static bool
-blocked_same_shape(const BloomHeader *a, const BloomHeader *b)
+bool
+bloom_bits_same_shape(const BloomHeader *a, const BloomHeader *b)
 {
 	return a->nhashes == b->nhashes && a->nbits == b->nbits;
 }
 
 /* OR or AND, a megabyte at a time so that a cancel is answered */
-static bool
-blocked_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *src_hdr,
-				 const uint8_t *src, bool intersect)
+bool
+bloom_bits_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *src_hdr,
+				   const uint8_t *src, bool intersect)
 {
 	size_t		nbytes = hdr->nbits / 8;
 	uint64_t	count = 0;
@@ -390,8 +390,8 @@ const BloomLayout bloom_blocked_layout = {
 	.answer = blocked_answer,
 	.add = blocked_add,
 	.remove = NULL,				/* a bit cannot tell how many set it */
-	.same_shape = blocked_same_shape,
-	.combine = blocked_combine,
+	.same_shape = bloom_bits_same_shape,
+	.combine = bloom_bits_combine,
 	.cardinality = blocked_cardinality,
 	.fpp = blocked_fpp,
 	.header_fpp = bloom_fill_fpp,

@@ -183,7 +183,17 @@ extern uint64_t bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 								const BloomHash *hashes, size_t n);
 extern uint64_t bloom_popcount(const uint8_t *bits, size_t nbytes);
 extern uint64_t bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
+
 extern uint64_t bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
+
+/*
+ * The layout callbacks of a payload that is one array of bits (layouts 1
+ * and 5): the same k and bits make the same shape; a union ORs, an
+ * intersection ANDs, and the bits set are counted again.
+ */
+extern bool bloom_bits_same_shape(const BloomHeader *a, const BloomHeader *b);
+extern bool bloom_bits_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *src_hdr,
+							   const uint8_t *src, bool intersect);
 
 /* estimates from the actual fill of every block */
 extern void bloom_cardinality_table(int nhashes, double table[BLOOM_BLOCK_BITS + 1]);

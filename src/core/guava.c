@@ -432,34 +432,6 @@ guava_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 	return n;
 }
 
-static bool
-guava_same_shape(const BloomHeader *a, const BloomHeader *b)
-{
-	return a->nhashes == b->nhashes && a->nbits == b->nbits;
-}
-
-/* OR (Guava's putAll) or AND, a megabyte at a time for a cancel */
-static bool
-guava_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *src_hdr,
-			  const uint8_t *src, bool intersect)
-{
-	size_t		nbytes = hdr->nbits / 8;
-	uint64_t	count = 0;
-
-	(void) src_hdr;				/* same shape: same size */
-	for (size_t off = 0; off < nbytes; off += BLOOM_INTERRUPT_BYTES)
-	{
-		size_t		len = nbytes - off < BLOOM_INTERRUPT_BYTES ?
-			nbytes - off : BLOOM_INTERRUPT_BYTES;
-
-		bloom_check_interrupts();
-		count += intersect ? bloom_intersect_into(dst + off, src + off, len)
-			: bloom_union_into(dst + off, src + off, len);
-	}
-	hdr->bits_set = count;
-	return true;
-}
-
 /*
  * approximateElementCount: -m ln(1 - x / m) / k for x bits set.  Guava
  * rounds it to a long, and fails on a filter with every bit set; here that
@@ -514,8 +486,8 @@ const BloomLayout bloom_guava_layout = {
 	.answer = guava_answer,
 	.add = guava_add,
 	.remove = NULL,				/* a bit cannot tell how many set it */
-	.same_shape = guava_same_shape,
-	.combine = guava_combine,
+	.same_shape = bloom_bits_same_shape,
+	.combine = bloom_bits_combine,	/* Guava's putAll, or AND */
 	.cardinality = guava_cardinality,
 	.fpp = guava_fpp,
 	.header_fpp = bloom_fill_fpp,
