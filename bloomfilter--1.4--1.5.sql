@@ -56,3 +56,58 @@ COMMENT ON FUNCTION bf_to_redisbloom(bloomfilter) IS 'the (iter, chunk) rows tha
 CREATE FUNCTION bf_from_redisbloom(iters bigint[], chunks bytea[], key_type regtype DEFAULT NULL) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloomfilter_from_redisbloom' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bf_from_redisbloom(bigint[], bytea[], regtype) IS 'the RedisBloom filter whose BF.SCANDUMP gave these (iter, chunk) pairs, of keys of type key_type (else untyped)';
+
+-- ---- cuckoofilter's planner support and estimators ----
+
+-- cuckoofilter_support, cuckoofilter_contsel and cuckoofilter_contjoinsel
+-- were bloomfilter_support, bloomfilter_contsel and bloomfilter_contjoinsel
+-- under other names (the same C functions, which tell the two types apart
+-- by their arguments).  The extension's checks and operators now name
+-- bloomfilter's, and the three go; if objects of the database name one (a
+-- function of the user's with SUPPORT, an operator with RESTRICT or
+-- JOIN), it stays for them, answering as before.
+DO $bf$
+DECLARE
+	ext pg_catalog.oid := (SELECT e.oid FROM pg_catalog.pg_extension e
+						   WHERE e.extname OPERATOR(pg_catalog.=) 'bloomfilter');
+	r record;
+BEGIN
+	FOR r IN
+		SELECT p.oid::pg_catalog.regprocedure AS f
+		FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_depend d
+		  ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+		 AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.refobjid OPERATOR(pg_catalog.=) ext
+		 AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		WHERE p.prosupport OPERATOR(pg_catalog.=) 'cuckoofilter_support(pg_catalog.internal)'::pg_catalog.regprocedure
+	LOOP
+		EXECUTE pg_catalog.format('ALTER FUNCTION %s SUPPORT bloomfilter_support', r.f);
+	END LOOP;
+	FOR r IN
+		SELECT o.oid::pg_catalog.regoperator AS op
+		FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_depend d
+		  ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+		 AND d.objid OPERATOR(pg_catalog.=) o.oid AND d.refobjid OPERATOR(pg_catalog.=) ext
+		 AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		WHERE o.oprrest OPERATOR(pg_catalog.=) 'cuckoofilter_contsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)'::pg_catalog.regprocedure
+	LOOP
+		EXECUTE pg_catalog.format('ALTER OPERATOR %s SET (RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel)', r.op);
+	END LOOP;
+	FOR r IN
+		SELECT f FROM pg_catalog.unnest(ARRAY[
+			'cuckoofilter_support(pg_catalog.internal)',
+			'cuckoofilter_contsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
+			'cuckoofilter_contjoinsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int2, pg_catalog.internal)'
+		]::pg_catalog.regprocedure[]) AS f
+	LOOP
+		IF EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+				   WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+					 AND d.refobjid OPERATOR(pg_catalog.=) r.f
+					 AND d.deptype OPERATOR(pg_catalog.<>) 'e') THEN
+			RAISE WARNING 'function % is kept for the objects that name it', r.f::pg_catalog.text
+				USING HINT = 'It is the same C function as the bloomfilter_ one of the same suffix: name that instead, then drop this one.';
+		ELSE
+			EXECUTE pg_catalog.format('DROP FUNCTION %s', r.f);
+		END IF;
+	END LOOP;
+END
+$bf$;

@@ -182,12 +182,12 @@ SELECT within_2x, actual FROM estimate(
 -- which is the filter, whatever the name or the side
 CREATE FUNCTION cp_has(cuckoofilter, anyelement) RETURNS boolean
 	AS '$libdir/bloomfilter', 'cuckoofilter_contains' LANGUAGE C IMMUTABLE STRICT
-	SUPPORT cuckoofilter_support;
+	SUPPORT bloomfilter_support;
 CREATE FUNCTION cp_in(int, cuckoofilter) RETURNS boolean
 	LANGUAGE sql IMMUTABLE STRICT AS 'SELECT cf_contains($2, $1)'
-	SUPPORT cuckoofilter_support;
+	SUPPORT bloomfilter_support;
 CREATE OPERATOR &? (LEFTARG = int, RIGHTARG = cuckoofilter, FUNCTION = cp_in,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 SELECT within_2x, actual FROM estimate(
 	'SELECT * FROM cp_requests r WHERE cp_has(cp_filter(''some''), r.user_id)');
 SELECT within_2x, actual FROM estimate(
@@ -221,15 +221,15 @@ SELECT round((total_cost('SELECT * FROM cp_requests r WHERE cf_create(10) @> r.u
 CREATE TABLE cp_rb AS SELECT g AS i, g::text AS t FROM generate_series(1, 1000) g;
 ANALYZE cp_rb;
 CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = int4eq,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 CREATE OPERATOR ### (LEFTARG = text, RIGHTARG = text, FUNCTION = texteq,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 CREATE FUNCTION cp_same(cuckoofilter, bloomfilter) RETURNS boolean
 	LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN true; END';
 CREATE OPERATOR ### (LEFTARG = cuckoofilter, RIGHTARG = bloomfilter, FUNCTION = cp_same,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 CREATE OPERATOR #~> (LEFTARG = bloomfilter, RIGHTARG = anycompatible, FUNCTION = bf_contains,
-	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+	RESTRICT = bloomfilter_contsel, JOIN = bloomfilter_contjoinsel);
 CREATE TABLE cp_pairs AS SELECT cf_add(cf_create(100), g) AS cf, bf_add(bf_create(100), g) AS bf
 	FROM generate_series(1, 1000) g;
 ANALYZE cp_pairs;

@@ -147,5 +147,34 @@ CREATE EXTENSION bloomfilter VERSION '1.4';
 ALTER EXTENSION bloomfilter UPDATE TO '1.5';
 SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 DROP EXTENSION bloomfilter;
+
+-- 1.4 to 1.5: cuckoofilter's planner support and estimators, the same C
+-- functions as bloomfilter's under other names, go; the checks and
+-- operators name bloomfilter's, and a user's objects that name one keep it
+CREATE EXTENSION bloomfilter VERSION '1.4';
+CREATE FUNCTION uk_cf_has(cuckoofilter, int8) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT AS 'SELECT cf_contains($1, $2)'
+	SUPPORT cuckoofilter_support;
+CREATE FUNCTION uk_cf_in(int8, cuckoofilter) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT AS 'SELECT cf_contains($2, $1)';
+CREATE OPERATOR &? (LEFTARG = int8, RIGHTARG = cuckoofilter, FUNCTION = uk_cf_in,
+	RESTRICT = cuckoofilter_contsel, JOIN = cuckoofilter_contjoinsel);
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+SELECT p.oid::regprocedure AS kept FROM pg_proc p WHERE p.proname LIKE 'cuckoofilter\_cont%' OR p.proname = 'cuckoofilter_support'
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+SELECT o.oid::regoperator AS operator, o.oprrest, o.oprjoin FROM pg_operator o
+WHERE 'cuckoofilter'::regtype IN (o.oprleft, o.oprright) AND o.oprrest <> 0
+ORDER BY o.oid::regoperator::text COLLATE "C";
+SELECT p.oid::regprocedure AS function, p.prosupport FROM pg_proc p
+WHERE p.prosupport <> 0 AND p.proname LIKE '%cf%' ORDER BY p.oid::regprocedure::text COLLATE "C";
+SELECT uk_cf_has(cf_add(cf_create(100), 7::int8), 7) AS has, 7::int8 &? cf_add(cf_create(100), 7::int8) AS op;
+DROP OPERATOR &? (int8, cuckoofilter);
+DROP FUNCTION uk_cf_has(cuckoofilter, int8), uk_cf_in(int8, cuckoofilter);
+DROP EXTENSION bloomfilter;
+-- with nothing naming them, they are gone
+CREATE EXTENSION bloomfilter VERSION '1.4';
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+SELECT count(*) AS cuckoofilter_estimators FROM pg_proc WHERE proname IN ('cuckoofilter_support', 'cuckoofilter_contsel', 'cuckoofilter_contjoinsel');
+DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
