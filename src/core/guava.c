@@ -310,8 +310,6 @@ bloom_guava_check_message(BloomGuavaCheck check)
 static BloomCheck
 guava_check_header(const BloomHeader *hdr, size_t payload_len)
 {
-	if (hdr->hash_id != BLOOM_HASH_GUAVA)
-		return BLOOM_BAD_HASH;
 	if (hdr->seed != 0)
 		return BLOOM_BAD_RESERVED;
 	if (!bloom_guava_key_type(hdr->key_type))

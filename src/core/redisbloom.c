@@ -479,8 +479,6 @@ bloom_redis_key_type_ok(uint32_t key_type)
 static BloomCheck
 rb_check_header(const BloomHeader *hdr, size_t payload_len)
 {
-	if (hdr->hash_id != BLOOM_HASH_REDISBLOOM)
-		return BLOOM_BAD_HASH;
 	if (hdr->seed != 0)
 		return BLOOM_BAD_RESERVED;
 	if (hdr->nhashes == 0 || hdr->nhashes > RB_MAX_LINKS)
