@@ -4,7 +4,9 @@
 -- from one value to another, within bloomfilter.cache_memory; past it,
 -- values are read by slices, and every answer is the one the uncached
 -- path gives.  Buffer counts (EXPLAIN (ANALYZE, BUFFERS)) show the reads.
+-- Values kept between queries (sql/session_cache) would hide them: off.
 SET max_parallel_workers_per_gather = 0;
+SET bloomfilter.session_cache_memory = 0;
 
 -- 24 hourly buckets of 100,000 keys at 1% (120 kB, about 60 TOAST chunks
 -- each, out of line and uncompressed): bucket h holds h * 1000000 + 1 ..

@@ -335,7 +335,8 @@ bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
  * values seen but not held takes at most BLOOM_CACHE_SEEN entries more
  * (about 100 kB).  A value larger than the setting is never held: it is
  * read by slices as a single check reads it, and a compressed one is
- * decompressed for each check.  0 holds nothing.
+ * decompressed for each check.  0 holds nothing, and keeps nothing
+ * between queries either.
  *
  * What is held.  A value is read whole only when that costs less than
  * reading slices for what is left: after as many checks by slices as a
@@ -349,27 +350,31 @@ bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
  * the others by slices, instead of evicting each value just before it is
  * needed again, while a query that moves on to other values (shards
  * checked in shard order) replaces the old ones.
+ *
+ * The values kept between queries (below) are held by the same rules, by
+ * one more cache of the same kind that lives as long as the backend.
  */
 #define BLOOM_CACHE_DEFAULT_KB	(256 * 1024)
+#define BLOOM_KEEP_DEFAULT_KB	(16 * 1024)
 #define BLOOM_CACHE_SEEN		1024
 #define BLOOM_CACHE_SIGHT_CHUNKS	32
 
 static int	bloom_cache_memory = BLOOM_CACHE_DEFAULT_KB;
+static int	bloom_keep_memory = BLOOM_KEEP_DEFAULT_KB;
 
 void
 bloom_probe_define_guc(void)
 {
 	DefineCustomIntVariable("bloomfilter.cache_memory",
 							"Memory a query may use to hold stored filters it checks repeatedly.",
-							"Each query, and each parallel worker, holds at most this much; a filter larger than this is read in slices on every check. 0 holds none.",
+							"Each query, and each parallel worker, holds at most this much; a filter larger than this is read in slices on every check. 0 holds none, and keeps none between queries.",
 							&bloom_cache_memory, BLOOM_CACHE_DEFAULT_KB, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
-}
-
-static inline Size
-bloom_cache_budget(void)
-{
-	return (Size) bloom_cache_memory * 1024;
+	DefineCustomIntVariable("bloomfilter.session_cache_memory",
+							"Memory a session may use to keep stored filters it checks query after query.",
+							"A kept filter is lent to later queries after one read of its first chunk shows it unchanged. 0 keeps none.",
+							&bloom_keep_memory, BLOOM_KEEP_DEFAULT_KB, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }
 
 /* what names a stored value for a kind: the hash table's key */
@@ -379,6 +384,22 @@ typedef struct BloomHeldKey
 	const BloomKind *kind;
 } BloomHeldKey;
 
+/*
+ * A value read whole into the backend's memory, kept between queries.  It
+ * is freed when nothing pins it: the backend's cache pins it while it
+ * keeps it, and each query cache or call site it is lent to while that
+ * uses it.  first_tid and first_xmin name its first chunk's tuple.
+ */
+typedef struct BloomKeptValue
+{
+	MemoryContext cxt;			/* holds this and the value */
+	BloomOpened *value;
+	Size		bytes;
+	int			pins;
+	ItemPointerData first_tid;
+	TransactionId first_xmin;
+} BloomKeptValue;
+
 typedef struct BloomHeld
 {
 	BloomHeldKey key;			/* first: the hash key */
@@ -387,29 +408,41 @@ typedef struct BloomHeld
 	uint64		sights;			/* checks so far, counting batch elements */
 	BloomOpened *value;			/* the value, opened, when held; else NULL */
 	Size		bytes;			/* the memory value takes */
+	BloomKeptValue *kept;		/* value's owner when kept: pinned; else NULL */
 } BloomHeld;
 
-typedef struct BloomQueryCache
+/* the entries of a cache of either lifetime, and its budget */
+typedef struct BloomCache
 {
-	dlist_node	registry;		/* in bloom_query_caches */
-	MemoryContext owner;		/* the query's memory */
-	MemoryContext cxt;			/* ours, a child of owner */
-	MemoryContextCallback on_reset;
+	MemoryContext cxt;			/* the entries' */
 	HTAB	   *entries;
 	dlist_head	held;			/* most recently used first */
 	dlist_head	seen;			/* the others, most recently used first */
 	int			nseen;
 	Size		held_bytes;
 	uint64		clock;
+	int		   *budget_kb;		/* the setting that bounds held_bytes */
+	bool		recount;		/* a value let go starts its count anew */
+} BloomCache;
+
+typedef struct BloomQueryCache
+{
+	BloomCache	c;
+	dlist_node	registry;		/* in bloom_query_caches */
+	MemoryContext owner;		/* the query's memory */
+	MemoryContextCallback on_reset;
 } BloomQueryCache;
 
 static dlist_head bloom_query_caches = DLIST_STATIC_INIT(bloom_query_caches);
+
+/* the backend's cache of kept values; entries NULL until first needed */
+static BloomCache bloom_kept = {.budget_kb = &bloom_keep_memory, .recount = true};
 
 /*
  * fn_extra of a check: the element's type, and the query's cache once the
  * call site meets a second out-of-line value (or the first again).  A
  * query that checks one stored value once, as a point check does, never
- * makes a cache.
+ * makes a cache; if that value is kept, the call site borrows it alone.
  */
 typedef struct BloomProbeCache
 {
@@ -417,14 +450,46 @@ typedef struct BloomProbeCache
 	BloomQueryCache *qc;
 	bool		seen_one;
 	BloomHeldKey first;			/* the first value met, until qc is made */
+	BloomKeptValue *first_kept; /* first, lent by the kept values: pinned */
+	MemoryContextCallback unpin;
 } BloomProbeCache;
 
+static void
+bloom_kept_unpin(BloomKeptValue *kv)
+{
+	if (--kv->pins == 0)
+		MemoryContextDelete(kv->cxt);
+}
+
+static void
+bloom_cache_init(BloomCache *c, MemoryContext cxt, const char *name)
+{
+	HASHCTL		ctl;
+
+	c->cxt = cxt;
+	ctl.keysize = sizeof(BloomHeldKey);
+	ctl.entrysize = sizeof(BloomHeld);
+	ctl.hcxt = cxt;
+	c->entries = hash_create(name, 64, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	dlist_init(&c->held);
+	dlist_init(&c->seen);
+}
+
+/* a query's memory goes: the values it borrowed are given back */
 static void
 bloom_query_cache_gone(void *arg)
 {
 	BloomQueryCache *qc = arg;
+	dlist_iter	it;
 
 	dlist_delete(&qc->registry);
+	dlist_foreach(it, &qc->c.held)
+	{
+		BloomHeld  *e = dlist_container(BloomHeld, node, it.cur);
+
+		if (e->kept)
+			bloom_kept_unpin(e->kept);
+	}
 }
 
 /* the cache of the query whose memory is owner, made if there is none */
@@ -434,7 +499,6 @@ bloom_query_cache(MemoryContext owner)
 	dlist_iter	it;
 	MemoryContext cxt;
 	BloomQueryCache *qc;
-	HASHCTL		ctl;
 
 	dlist_foreach(it, &bloom_query_caches)
 	{
@@ -445,14 +509,8 @@ bloom_query_cache(MemoryContext owner)
 	cxt = AllocSetContextCreate(owner, "bloomfilter check cache", ALLOCSET_DEFAULT_SIZES);
 	qc = MemoryContextAllocZero(cxt, sizeof(BloomQueryCache));
 	qc->owner = owner;
-	qc->cxt = cxt;
-	ctl.keysize = sizeof(BloomHeldKey);
-	ctl.entrysize = sizeof(BloomHeld);
-	ctl.hcxt = cxt;
-	qc->entries = hash_create("bloomfilter check cache", 64, &ctl,
-							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	dlist_init(&qc->held);
-	dlist_init(&qc->seen);
+	qc->c.budget_kb = &bloom_cache_memory;
+	bloom_cache_init(&qc->c, cxt, "bloomfilter check cache");
 	qc->on_reset.func = bloom_query_cache_gone;
 	qc->on_reset.arg = qc;
 	MemoryContextRegisterResetCallback(cxt, &qc->on_reset);
@@ -462,14 +520,34 @@ bloom_query_cache(MemoryContext owner)
 
 /* stop holding e's value; it stays known as seen */
 static void
-bloom_cache_release(BloomQueryCache *qc, BloomHeld *e)
+bloom_cache_release(BloomCache *c, BloomHeld *e)
 {
-	pfree(e->value);
+	if (e->kept)
+		bloom_kept_unpin(e->kept);
+	else
+		pfree(e->value);
 	e->value = NULL;
-	qc->held_bytes -= e->bytes;
+	e->kept = NULL;
+	c->held_bytes -= e->bytes;
+	if (c->recount)
+		e->sights = 0;
 	dlist_delete(&e->node);
-	dlist_push_head(&qc->seen, &e->node);
-	qc->nseen++;
+	dlist_push_head(&c->seen, &e->node);
+	c->nseen++;
+}
+
+/* e now holds value (owned by kept, pinned for e, if not NULL) */
+static void
+bloom_cache_hold(BloomCache *c, BloomHeld *e, BloomOpened *value, Size bytes,
+				 BloomKeptValue *kept)
+{
+	e->value = value;
+	e->bytes = bytes;
+	e->kept = kept;
+	c->held_bytes += bytes;
+	dlist_delete(&e->node);
+	c->nseen--;
+	dlist_push_head(&c->held, &e->node);
 }
 
 /*
@@ -477,10 +555,10 @@ bloom_cache_release(BloomQueryCache *qc, BloomHeld *e)
  * before this check in *prev_use (0 if new).
  */
 static BloomHeld *
-bloom_cache_entry(BloomQueryCache *qc, const BloomHeldKey *key, uint64 *prev_use)
+bloom_cache_entry(BloomCache *c, const BloomHeldKey *key, uint64 *prev_use)
 {
 	bool		found;
-	BloomHeld  *e = hash_search(qc->entries, key, HASH_ENTER, &found);
+	BloomHeld  *e = hash_search(c->entries, key, HASH_ENTER, &found);
 
 	if (!found)
 	{
@@ -488,22 +566,33 @@ bloom_cache_entry(BloomQueryCache *qc, const BloomHeldKey *key, uint64 *prev_use
 		e->sights = 0;
 		e->value = NULL;
 		e->bytes = 0;
-		dlist_push_head(&qc->seen, &e->node);
+		e->kept = NULL;
+		dlist_push_head(&c->seen, &e->node);
 		/* forget the values seen longest ago; e is at the head */
-		if (++qc->nseen > BLOOM_CACHE_SEEN)
+		if (++c->nseen > BLOOM_CACHE_SEEN)
 		{
-			BloomHeld  *old = dlist_container(BloomHeld, node, dlist_tail_node(&qc->seen));
+			BloomHeld  *old = dlist_container(BloomHeld, node, dlist_tail_node(&c->seen));
 
 			dlist_delete(&old->node);
-			qc->nseen--;
-			hash_search(qc->entries, &old->key, HASH_REMOVE, NULL);
+			c->nseen--;
+			hash_search(c->entries, &old->key, HASH_REMOVE, NULL);
 		}
 	}
 	else
-		dlist_move_head(e->value ? &qc->held : &qc->seen, &e->node);
+		dlist_move_head(e->value ? &c->held : &c->seen, &e->node);
 	*prev_use = e->last_use;
-	e->last_use = ++qc->clock;
+	e->last_use = ++c->clock;
 	return e;
+}
+
+/* the memory a value of key takes when held */
+static Size
+bloom_held_bytes(const BloomHeldKey *key, bool sliceable)
+{
+	Size		size = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(key->ptr) :
+		(Size) key->ptr.va_rawsize;
+
+	return MAXALIGN(sizeof(BloomOpened)) + size + VARHDRSZ + BLOOM_CACHE_LINE;
 }
 
 /*
@@ -513,40 +602,41 @@ bloom_cache_entry(BloomQueryCache *qc, const BloomHeldKey *key, uint64 *prev_use
  * not been used since its previous check (prev_use).
  */
 static bool
-bloom_cache_admit(BloomQueryCache *qc, BloomHeld *e, uint64 prev_use, bool sliceable)
+bloom_cache_admit(BloomCache *c, BloomHeld *e, uint64 prev_use, bool sliceable)
 {
-	Size		budget = bloom_cache_budget();
-	Size		size = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr) :
-		(Size) e->key.ptr.va_rawsize;
+	Size		budget = (Size) *c->budget_kb * 1024;
+	Size		bytes = bloom_held_bytes(&e->key, sliceable);
 
-	e->bytes = MAXALIGN(sizeof(BloomOpened)) + size + VARHDRSZ + BLOOM_CACHE_LINE;
-	if (e->bytes > budget)
+	if (bytes > budget)
 		return false;
 	if (sliceable &&
 		(e->sights < 2 ||
-		 e->sights <= (size / TOAST_MAX_CHUNK_SIZE) / BLOOM_CACHE_SIGHT_CHUNKS))
+		 e->sights <= (VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr) / TOAST_MAX_CHUNK_SIZE) /
+		 BLOOM_CACHE_SIGHT_CHUNKS))
 		return false;
-	while (qc->held_bytes + e->bytes > budget)
+	while (c->held_bytes + bytes > budget)
 	{
 		BloomHeld  *lru;
 
-		if (dlist_is_empty(&qc->held))
+		if (dlist_is_empty(&c->held))
 			return false;		/* not reached: e alone fits the budget */
-		lru = dlist_container(BloomHeld, node, dlist_tail_node(&qc->held));
+		lru = dlist_container(BloomHeld, node, dlist_tail_node(&c->held));
 		if (lru->last_use > prev_use)
 			return false;
-		bloom_cache_release(qc, lru);
+		bloom_cache_release(c, lru);
 	}
 	return true;
 }
 
 /*
- * Hold the whole value d in the cache's memory, its payload on a cache
- * line boundary.  An uncompressed out-of-line value is read from its TOAST
- * table straight into place; anything else is detoasted and copied.
+ * The whole value d (named by key) in cxt, opened, its payload on a cache
+ * line boundary; *bytes what it takes.  An uncompressed out-of-line value
+ * is read from its TOAST table straight into place; anything else is
+ * detoasted and copied.
  */
-static void
-bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
+static BloomOpened *
+bloom_read_whole(MemoryContext cxt, const BloomHeldKey *key, Datum d, bool sliceable,
+				 Size *bytes)
 {
 	Size		size;
 	char	   *alloc;
@@ -556,13 +646,14 @@ bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
 	BloomOpened *o;
 
 	if (sliceable)
-		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr);
+		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(key->ptr);
 	else
 	{
 		flat = PG_DETOAST_DATUM(d);
 		size = VARSIZE(flat);
 	}
-	alloc = bloom_palloc_present(qc->cxt, MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE);
+	*bytes = MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE;
+	alloc = bloom_palloc_present(cxt, *bytes);
 	o = (BloomOpened *) alloc;
 	room = alloc + MAXALIGN(sizeof(BloomOpened));
 	dst = (struct varlena *) (TYPEALIGN(BLOOM_CACHE_LINE,
@@ -570,9 +661,9 @@ bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
 							  VARHDRSZ - BLOOM_HEADER_SIZE);
 	if (sliceable)
 	{
-		Relation	toastrel = table_open(e->key.ptr.va_toastrelid, AccessShareLock);
+		Relation	toastrel = table_open(key->ptr.va_toastrelid, AccessShareLock);
 
-		bloom_toast_fetch(toastrel, &e->key.ptr, 0, (int32) (size - VARHDRSZ), dst);
+		bloom_toast_fetch(toastrel, &key->ptr, 0, (int32) (size - VARHDRSZ), dst);
 		table_close(toastrel, AccessShareLock);
 	}
 	else
@@ -581,21 +672,131 @@ bloom_cache_load(BloomQueryCache *qc, BloomHeld *e, Datum d, bool sliceable)
 		if (flat != (struct varlena *) DatumGetPointer(d))
 			pfree(flat);
 	}
-	bloom_opened_begin(o, e->key.kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
+	bloom_opened_begin(o, key->kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
 	bloom_opened_walk_memory(o, (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE);
-	/* only now: an error above leaves the entry as it was, not held */
-	e->value = o;
-	e->bytes = MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE;
-	qc->held_bytes += e->bytes;
-	dlist_delete(&e->node);
-	qc->nseen--;
-	dlist_push_head(&qc->held, &e->node);
+	return o;
+}
+
+/* where the first chunk of the value ptr names lies, and who inserted it */
+static void
+bloom_first_chunk(const struct varatt_external *ptr, ItemPointer tid, TransactionId *xmin)
+{
+	BloomChunkReader r;
+
+	bloom_chunks_begin(&r, ptr);
+	bloom_chunks_first(&r, tid, xmin);
+	bloom_chunks_end(&r);
+}
+
+/* ---- values kept between queries ---- */
+
+/*
+ * A session that checks the same stored value query after query (a
+ * service asking bf_contains_all of one filters row, point checks of a
+ * blacklist) would read its chunks again in every query, since a query's
+ * cache goes with the query.  So the backend keeps values too, in the
+ * cache bloom_kept, up to bloomfilter.session_cache_memory, by the rules
+ * above counted over the session: a value is read whole once it has been
+ * checked as often as a 32nd of its chunks, and gives way only to a value
+ * checked more recently than itself was used.  A value that gives way
+ * starts its count anew, so that a session cycling through more values
+ * than fit cannot read each one whole again and again.
+ *
+ * Between queries a TOAST pointer no longer names one value for sure:
+ * once the rows holding a value are deleted and vacuumed, its OID can go
+ * to a new value of the same TOAST relation (after the OID counter wraps),
+ * and a dropped relation's OID to a new relation.  So a kept value is lent
+ * to a query only after its first chunk, fetched again under the query's
+ * TOAST snapshot, is found where it lay when the value was read and
+ * inserted by the same transaction (bloom_chunks_first): the same tuple,
+ * so the same value.  That costs a query one chunk, at its remembered
+ * place, instead of the value's chunks.
+ *
+ * A value is lent pinned, to a query's cache or to a call site's single
+ * value, and unpinned when that memory goes (its reset callback, on error
+ * too), so a value the backend lets go while a query uses it is freed when
+ * that query ends: until then the backend's memory can exceed the setting
+ * by such values.
+ */
+
+/* a call site's memory goes: its single borrowed value is given back */
+static void
+bloom_probe_unpin(void *arg)
+{
+	BloomProbeCache *pc = arg;
+
+	if (pc->first_kept)
+		bloom_kept_unpin(pc->first_kept);
+	pc->first_kept = NULL;
+}
+
+/* read e's value whole and keep it, for the first query to borrow it */
+static void
+bloom_kept_load(BloomHeld *e, Datum d)
+{
+	/* the value's own memory: a child of the query's until it is complete */
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter kept value",
+											  ALLOCSET_SMALL_SIZES);
+	BloomKeptValue *kv = MemoryContextAllocZero(cxt, sizeof(BloomKeptValue));
+
+	bloom_first_chunk(&e->key.ptr, &kv->first_tid, &kv->first_xmin);
+	kv->value = bloom_read_whole(cxt, &e->key, d, true, &kv->bytes);
+	kv->cxt = cxt;
+	kv->pins = 1;
+	MemoryContextSetParent(cxt, bloom_kept.cxt);
+	bloom_cache_hold(&bloom_kept, e, kv->value, kv->bytes, kv);
+}
+
+/*
+ * The kept value that key (an uncompressed out-of-line value d) names,
+ * pinned for the caller, for a check of weight elements: after its first
+ * chunk shows it unchanged, or read whole now if it is time to keep it;
+ * NULL if it is not kept.
+ */
+static BloomKeptValue *
+bloom_kept_lend(const BloomHeldKey *key, Datum d, int weight)
+{
+	BloomHeld  *e;
+	uint64		prev_use;
+
+	/* a setting lowered since lets values go now */
+	while (bloom_kept.held_bytes > (Size) bloom_keep_memory * 1024)
+		bloom_cache_release(&bloom_kept, dlist_container(BloomHeld, node,
+														 dlist_tail_node(&bloom_kept.held)));
+	if (bloom_keep_memory == 0)
+		return NULL;
+	if (bloom_kept.entries == NULL)
+		bloom_cache_init(&bloom_kept,
+						 AllocSetContextCreate(TopMemoryContext, "bloomfilter kept values",
+											   ALLOCSET_DEFAULT_SIZES),
+						 "bloomfilter kept values");
+	e = bloom_cache_entry(&bloom_kept, key, &prev_use);
+	if (e->kept)
+	{
+		ItemPointerData tid;
+		TransactionId xmin;
+
+		bloom_first_chunk(&key->ptr, &tid, &xmin);
+		if (!ItemPointerEquals(&tid, &e->kept->first_tid) ||
+			!TransactionIdEquals(xmin, e->kept->first_xmin))
+			bloom_cache_release(&bloom_kept, e);
+	}
+	if (e->kept == NULL)
+	{
+		e->sights += weight;
+		if (!bloom_cache_admit(&bloom_kept, e, prev_use, true))
+			return NULL;
+		bloom_kept_load(e, d);
+	}
+	e->kept->pins++;
+	return e->kept;
 }
 
 /*
  * The out-of-line value d (pointer ptr) for a check of weight elements:
- * held whole by the query's cache, read now if it is time to, or NULL if
- * it is not held (then the caller reads what it needs).
+ * held whole by the query's cache (its own, or lent by the kept values),
+ * read now if it is time to, or NULL if it is not held (then the caller
+ * reads what it needs).
  */
 static const BloomOpened *
 bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
@@ -604,6 +805,9 @@ bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 	BloomHeldKey key;
 	BloomHeld  *e;
 	uint64		prev_use;
+	BloomKeptValue *kv;
+	BloomOpened *o;
+	Size		bytes;
 
 	if (bloom_cache_memory == 0)
 		return NULL;
@@ -617,20 +821,36 @@ bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 		{
 			pc->seen_one = true;
 			pc->first = key;
-			return NULL;
+			pc->first_kept = bloom_kept_lend(&key, d, weight);
+			if (pc->first_kept == NULL)
+				return NULL;
+			pc->unpin.func = bloom_probe_unpin;
+			pc->unpin.arg = pc;
+			MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, &pc->unpin);
+			return pc->first_kept->value;
 		}
+		/* ... and the same again, if it is kept */
+		if (pc->first_kept && memcmp(&key, &pc->first, sizeof(key)) == 0)
+			return pc->first_kept->value;
 		pc->qc = bloom_query_cache(fcinfo->flinfo->fn_mcxt);
 		if (pc->seen_one)
-			bloom_cache_entry(pc->qc, &pc->first, &prev_use)->sights++;
+			bloom_cache_entry(&pc->qc->c, &pc->first, &prev_use)->sights++;
 	}
-	e = bloom_cache_entry(pc->qc, &key, &prev_use);
+	e = bloom_cache_entry(&pc->qc->c, &key, &prev_use);
 	if (e->value != NULL)
 		return e->value;
 	e->sights += weight;
-	if (!bloom_cache_admit(pc->qc, e, prev_use, sliceable))
+	/* kept values are lent outside the query's budget: they are counted in theirs */
+	if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
+	{
+		bloom_cache_hold(&pc->qc->c, e, kv->value, 0, kv);
+		return e->value;
+	}
+	if (!bloom_cache_admit(&pc->qc->c, e, prev_use, sliceable))
 		return NULL;
-	bloom_cache_load(pc->qc, e, d, sliceable);
-	return e->value;
+	o = bloom_read_whole(pc->qc->c.cxt, &key, d, sliceable, &bytes);
+	bloom_cache_hold(&pc->qc->c, e, o, bytes, NULL);
+	return o;
 }
 
 /* ---- one element ---- */

@@ -155,6 +155,17 @@ bloom_chunk_predict(BloomChunkReader *r, int32 seq, ItemPointer tid)
 	return true;
 }
 
+/* keep where chunk 0 lies and who inserted it (bloom_chunks_first) */
+static inline void
+bloom_chunk_note_first(BloomChunkReader *r, HeapTuple tup, int32 seq)
+{
+	if (seq != 0)
+		return;
+	r->first_known = true;
+	r->first_tid = tup->t_self;
+	r->first_xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+}
+
 /*
  * Chunk seq at its predicted place: handed to fn as index if the tuple
  * there is visible and is that chunk of this value (the unique index on
@@ -186,6 +197,7 @@ bloom_chunk_fetch_predicted(BloomChunkReader *r, Snapshot snapshot, int32 seq,
 	data = bloom_chunk_data(&tup, r->toastrel->rd_att, r->toastrel, r->ptr.va_valueid,
 							&got, &size);
 	bloom_chunk_check_size(r, seq, size);
+	bloom_chunk_note_first(r, &tup, seq);
 	fn(arg, index, data, size);
 	ReleaseBuffer(buf);
 	return true;
@@ -298,6 +310,7 @@ bloom_chunks_fetch_indexed(BloomChunkReader *r, Snapshot snapshot, const int32 *
 			bloom_chunk_corrupt(r->toastrel, r->ptr.va_valueid, "unexpected chunk number",
 								seq, next < n ? seqs[next] : -1);
 		bloom_chunk_check_size(r, seq, size);
+		bloom_chunk_note_first(r, tup, seq);
 		if (r->anchor_seq < 0)
 		{
 			r->anchor_seq = seq;
@@ -397,6 +410,7 @@ bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr)
 	r->nblocks = InvalidBlockNumber;
 	r->nblocks_exact = false;
 	r->anchor_remembered = false;
+	r->first_known = false;
 	bloom_anchor_recall(r);
 	r->toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
 }
@@ -722,4 +736,29 @@ bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *d
 	if (p.pieces != pieces_local)
 		pfree(p.pieces);
 	return nseqs <= max_fetch;
+}
+
+/*
+ * Where the first chunk of r's value lies and the raw xmin of the tuple
+ * there, fetched now unless it has been: together they name that chunk's
+ * tuple, not just a value OID, for type/probe.c's values kept between
+ * queries.  A value's chunks are inserted together and never changed, and
+ * its OID goes to another value only after they are all removed, so a
+ * chunk 0 found again at the same place, inserted by the same
+ * transaction, is the same value's.  PostgreSQL knows its own cached
+ * functions again the same way (their pg_proc tuple's xmin and place).
+ */
+void
+bloom_chunks_first(BloomChunkReader *r, ItemPointer tid, TransactionId *xmin)
+{
+	if (!r->first_known)
+	{
+		BloomSpan	first = {0, 1};
+
+		bloom_chunks_hold(r, &first, 1);
+	}
+	if (!r->first_known)
+		elog(ERROR, "chunk 0 of toast value %u was not fetched", r->ptr.va_valueid);
+	*tid = r->first_tid;
+	*xmin = r->first_xmin;
 }

@@ -113,6 +113,9 @@ typedef struct BloomChunkReader
 	bool		anchor_remembered;	/* from an earlier reader, not yet seen to hold */
 	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
 	bool		nblocks_exact;	/* read now, rather than the size last seen */
+	bool		first_known;	/* chunk 0 fetched: first_tid and first_xmin */
+	ItemPointerData first_tid;	/* where chunk 0 lies */
+	TransactionId first_xmin;	/* its inserting transaction, raw */
 } BloomChunkReader;
 
 /* Spans here are (offset, length) in the value, header included. */
@@ -123,6 +126,7 @@ extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
 							  const BloomSpan *also, int nalso, uint8 *dst);
 extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
 								uint8 *const *dsts, int n, int max_fetch);
+extern void bloom_chunks_first(BloomChunkReader *r, ItemPointer tid, TransactionId *xmin);
 
 /* Values to write: private copies of either type (type/value.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
