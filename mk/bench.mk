@@ -6,6 +6,10 @@
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
 
+# bench/mexists.sh's client: one int8[] parameter in binary, pipelined
+bench/mexists_client: bench/mexists_client.c
+	$(CC) -O2 -Wall -o $@ bench/mexists_client.c -I$(shell $(PG_CONFIG) --includedir) -lpq
+
 bench-hash: bench/hash_micro
 	./bench/hash_micro
 
