@@ -421,6 +421,7 @@ typedef struct BloomCache
 	int			nseen;
 	Size		held_bytes;
 	uint64		clock;
+	uint64		releases;		/* values let go so far */
 	int		   *budget_kb;		/* the setting that bounds held_bytes */
 	bool		recount;		/* a value let go starts its count anew */
 } BloomCache;
@@ -452,6 +453,8 @@ typedef struct BloomProbeCache
 	BloomHeldKey first;			/* the first value met, until qc is made */
 	BloomKeptValue *first_kept; /* first, lent by the kept values: pinned */
 	MemoryContextCallback unpin;
+	BloomHeld  *last;			/* qc's entry the last check used, held ... */
+	uint64		last_releases;	/* ... while qc has let no value go since */
 } BloomProbeCache;
 
 static void
@@ -529,6 +532,7 @@ bloom_cache_release(BloomCache *c, BloomHeld *e)
 	e->value = NULL;
 	e->kept = NULL;
 	c->held_bytes -= e->bytes;
+	c->releases++;
 	if (c->recount)
 		e->sights = 0;
 	dlist_delete(&e->node);
@@ -836,21 +840,33 @@ bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 		if (pc->seen_one)
 			bloom_cache_entry(&pc->qc->c, &pc->first, &prev_use)->sights++;
 	}
-	e = bloom_cache_entry(&pc->qc->c, &key, &prev_use);
-	if (e->value != NULL)
-		return e->value;
-	e->sights += weight;
-	/* kept values are lent outside the query's budget: they are counted in theirs */
-	if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
+	/* a join or a subquery checks one value row after row: no lookup */
+	e = pc->last;
+	if (e != NULL && pc->last_releases == pc->qc->c.releases &&
+		memcmp(&e->key, &key, sizeof(key)) == 0)
 	{
-		bloom_cache_hold(&pc->qc->c, e, kv->value, 0, kv);
+		e->last_use = ++pc->qc->c.clock;
+		dlist_move_head(&pc->qc->c.held, &e->node);
 		return e->value;
 	}
-	if (!bloom_cache_admit(&pc->qc->c, e, prev_use, sliceable))
-		return NULL;
-	o = bloom_read_whole(pc->qc->c.cxt, &key, d, sliceable, &bytes);
-	bloom_cache_hold(&pc->qc->c, e, o, bytes, NULL);
-	return o;
+	e = bloom_cache_entry(&pc->qc->c, &key, &prev_use);
+	if (e->value == NULL)
+	{
+		e->sights += weight;
+		/* kept values are lent outside the query's budget: they count in theirs */
+		if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
+			bloom_cache_hold(&pc->qc->c, e, kv->value, 0, kv);
+		else if (bloom_cache_admit(&pc->qc->c, e, prev_use, sliceable))
+		{
+			o = bloom_read_whole(pc->qc->c.cxt, &key, d, sliceable, &bytes);
+			bloom_cache_hold(&pc->qc->c, e, o, bytes, NULL);
+		}
+		else
+			return NULL;
+	}
+	pc->last = e;
+	pc->last_releases = pc->qc->c.releases;
+	return e->value;
 }
 
 /* ---- one element ---- */
