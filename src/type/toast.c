@@ -738,6 +738,16 @@ bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans, uint8 *const *d
 	return nseqs <= max_fetch;
 }
 
+/* a BloomChunkFn for a chunk fetched only to be found */
+static void
+bloom_chunk_ignore(void *arg, int index, const char *data, int32 size)
+{
+	(void) arg;
+	(void) index;
+	(void) data;
+	(void) size;
+}
+
 /*
  * Where the first chunk of r's value lies and the raw xmin of the tuple
  * there, fetched now unless it has been: together they name that chunk's
@@ -753,9 +763,9 @@ bloom_chunks_first(BloomChunkReader *r, ItemPointer tid, TransactionId *xmin)
 {
 	if (!r->first_known)
 	{
-		BloomSpan	first = {0, 1};
+		int32		seq = 0;
 
-		bloom_chunks_hold(r, &first, 1);
+		bloom_toast_fetch_chunks(r, &seq, 1, bloom_chunk_ignore, NULL);
 	}
 	if (!r->first_known)
 		elog(ERROR, "chunk 0 of toast value %u was not fetched", r->ptr.va_valueid);
