@@ -44,6 +44,20 @@ SELECT count(*) AS elements,
 	count(*) FILTER (WHERE r.answer IS NOT DISTINCT FROM bf_index_contains('ic_id', r.key)) AS same,
 	count(*) FILTER (WHERE r.answer) AS found
 FROM a, unnest(a.keys, bf_index_contains_all('ic_id', a.keys)) AS r(key, answer);
+-- ... and in an index of 600 pages, a few keys at a time (sorted by
+-- comparison) and many (counted by page): each answer bf_index_contains's
+CREATE TABLE ic_big (id int8);
+INSERT INTO ic_big SELECT g FROM generate_series(1, 5000) g;
+CREATE INDEX ic_big_id ON ic_big USING bloomfilter (id) WITH (capacity = 4000000);
+SELECT n, count(*) AS elements,
+	count(*) FILTER (WHERE r.answer IS NOT DISTINCT FROM bf_index_contains('ic_big_id', r.key)) AS same,
+	count(*) FILTER (WHERE r.answer AND r.key <= 5000) AS members_found,
+	count(*) FILTER (WHERE r.key <= 5000) AS members
+FROM (VALUES (3), (10), (80), (100), (3000)) v(n),
+	LATERAL (SELECT ARRAY(SELECT (g * 7919) % 10000 + 1 FROM generate_series(1, n) g) AS keys) a,
+	unnest(a.keys, bf_index_contains_all('ic_big_id', a.keys)) AS r(key, answer)
+GROUP BY n ORDER BY n;
+DROP TABLE ic_big;
 
 -- REINDEX after half the keys left: the old pages said present
 DELETE FROM ic WHERE id <= 1000;
