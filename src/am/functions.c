@@ -448,8 +448,11 @@ bloom_am_pin_ahead(Relation index, uint64 nblocks, const uint64 *keys, int i, in
 	__builtin_prefetch(page);
 	__builtin_prefetch((char *) page + BLCKSZ - MAXALIGN(sizeof(BloomAmPageOpaque)));
 	for (; i < n && BLOOM_AM_KEY_PAGE(keys[i]) == blkno; i++)
-		__builtin_prefetch(bloom_am_block_in_page(page, bloom_block_of(hashes[BLOOM_AM_KEY_ITEM(keys[i])].h1,
-																	   nblocks)));
+	{
+		uint64		b = bloom_block_of(hashes[BLOOM_AM_KEY_ITEM(keys[i])].h1, nblocks);
+
+		__builtin_prefetch(bloom_am_block_in_page(page, b));
+	}
 	*end = i;
 	return buf;
 }
