@@ -29,7 +29,9 @@
  * boundary, and every further check costs a hash and a cache line or a
  * few.  Values are recognised by their TOAST pointer (relation, value OID,
  * sizes), which names one immutable value; the cache's own comment below
- * says why no query can meet a stale one.
+ * says why no query can meet a stale one.  A value a session checks query
+ * after query is kept by the backend as well, and lent to each later query
+ * once its first chunk shows it is still the same value.
  *
  * A check passes through few files: this one, type/toast.c for a
  * stored value's chunks, and the kind's core (the layout's file and
