@@ -1,6 +1,7 @@
 -- Values kept between queries (type/probe.c): a session that checks one
--- stored filter query after query reads it whole once and lends it to each
--- later query after one read of its first chunk, within
+-- stored filter query after query reads it whole once (in its second
+-- statement at the earliest) and lends it to each later query after one
+-- read of its first chunk, within
 -- bloomfilter.session_cache_memory.  Whatever happens to the row (an
 -- UPDATE, a DELETE with VACUUM and a new row, VACUUM FULL, TRUNCATE, DROP
 -- and a new table of the same name, a rolled-back change), the next query
@@ -45,10 +46,12 @@ SELECT sc_buffers(:'batch') AS off_1, sc_buffers(:'batch') AS off_2 \gset
 SELECT kept AS kept_when_off FROM sc_kept;
 RESET bloomfilter.session_cache_memory;
 SELECT sc_buffers(:'batch') AS on_1 \gset
-SELECT sc_buffers(:'batch') AS on_2, sc_buffers(:'batch') AS on_3, sc_buffers(:'point') AS on_point \gset
+SELECT sc_buffers(:'batch') AS on_2 \gset
+SELECT sc_buffers(:'batch') AS on_3, sc_buffers(:'batch') AS on_4, sc_buffers(:'point') AS on_point \gset
 SELECT :off_1 > 40 AND :off_2 > 40 AS slices_each_query,
-	:on_1 >= :toast_pages AS read_whole_once,
-	:on_2 <= 3 AND :on_3 <= 3 AND :on_point <= 3 AS first_chunk_after,
+	:on_1 > 40 AND :on_1 < :toast_pages AS first_statement_slices,
+	:on_2 >= :toast_pages AS second_reads_whole,
+	:on_3 <= 3 AND :on_4 <= 3 AND :on_point <= 3 AS first_chunk_after,
 	(SELECT kept FROM sc_kept) AS kept;
 
 -- Point checks alone keep a value once they have read as many chunks as
@@ -142,6 +145,7 @@ SELECT bf_contains(bf, 1::bigint) FROM sc WHERE name = 'a';
 SELECT kept AS kept_under_64kb FROM sc_kept;
 RESET bloomfilter.session_cache_memory;
 SELECT sc_agree(1, 300000);
+SELECT sc_agree(1, 300000);
 SELECT kept AS kept_again FROM sc_kept;
 -- the batch borrows the value; then keeping is turned off inside the
 -- query, and the next check lets it go: it lives until the query ends
@@ -152,6 +156,7 @@ SELECT bf_contains_all(bf, ARRAY[1, 2, 3]::bigint[]) AS borrowed,
 FROM sc WHERE name = 'a';
 SELECT kept AS after FROM sc_kept;
 RESET bloomfilter.session_cache_memory;
+SELECT sc_agree(1, 300000);
 SELECT sc_agree(1, 300000);
 SELECT kept AS kept_again FROM sc_kept;
 SELECT bf_contains_all(bf, ARRAY[1, 2, 3]::bigint[]) AS borrowed,

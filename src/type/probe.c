@@ -51,6 +51,7 @@
 #include "access/detoast.h"
 #include "access/heaptoast.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "lib/ilist.h"
 #include "miscadmin.h"
 #include "utils/array.h"
@@ -408,6 +409,7 @@ typedef struct BloomHeld
 	dlist_node	node;			/* in the held list, or the seen list */
 	uint64		last_use;		/* the cache's clock at the last check */
 	uint64		sights;			/* checks so far, counting batch elements */
+	TimestampTz first_stmt;		/* kept values: the statement of the first */
 	BloomOpened *value;			/* the value, opened, when held; else NULL */
 	Size		bytes;			/* the memory value takes */
 	BloomKeptValue *kept;		/* value's owner when kept: pinned; else NULL */
@@ -536,7 +538,10 @@ bloom_cache_release(BloomCache *c, BloomHeld *e)
 	c->held_bytes -= e->bytes;
 	c->releases++;
 	if (c->recount)
+	{
 		e->sights = 0;
+		e->first_stmt = 0;
+	}
 	dlist_delete(&e->node);
 	dlist_push_head(&c->seen, &e->node);
 	c->nseen++;
@@ -570,6 +575,7 @@ bloom_cache_entry(BloomCache *c, const BloomHeldKey *key, uint64 *prev_use)
 	{
 		e->last_use = 0;
 		e->sights = 0;
+		e->first_stmt = 0;
 		e->value = NULL;
 		e->bytes = 0;
 		e->kept = NULL;
@@ -703,8 +709,10 @@ bloom_first_chunk(const struct varatt_external *ptr, ItemPointer tid, Transactio
  * cache goes with the query.  So the backend keeps values too, in the
  * cache bloom_kept, up to bloomfilter.session_cache_memory, by the rules
  * above counted over the session: a value is read whole once it has been
- * checked as often as a 32nd of its chunks, and gives way only to a value
- * checked more recently than itself was used.  A value that gives way
+ * checked as often as a 32nd of its chunks, by more than one statement (a
+ * value one statement checks alone, however many times, is that
+ * statement's business), and gives way only to a value checked more
+ * recently than itself was used.  A value that gives way
  * starts its count anew, so that a session cycling through more values
  * than fit cannot read each one whole again and again.
  *
@@ -789,8 +797,13 @@ bloom_kept_lend(const BloomHeldKey *key, Datum d, int weight)
 	}
 	if (e->kept == NULL)
 	{
+		/* a value one statement alone checks is that statement's business */
+		TimestampTz stmt = GetCurrentStatementStartTimestamp();
+
+		if (e->sights == 0)
+			e->first_stmt = stmt;
 		e->sights += weight;
-		if (!bloom_cache_admit(&bloom_kept, e, prev_use, true))
+		if (e->first_stmt == stmt || !bloom_cache_admit(&bloom_kept, e, prev_use, true))
 			return NULL;
 		bloom_kept_load(e, d);
 	}
