@@ -428,6 +428,15 @@ typedef struct BloomCache
 	uint64		releases;		/* values let go so far */
 	int		   *budget_kb;		/* the setting that bounds held_bytes */
 	bool		recount;		/* a value let go starts its count anew */
+
+	/*
+	 * A query's cache: the kept values it holds, pinned, in memory of cxt
+	 * itself (the entries are in the hash table's own context, a child of
+	 * cxt, which is gone by the time cxt's reset callback runs).
+	 */
+	BloomKeptValue **lent;
+	int			nlent;
+	int			lent_room;
 } BloomCache;
 
 typedef struct BloomQueryCache
@@ -487,16 +496,10 @@ static void
 bloom_query_cache_gone(void *arg)
 {
 	BloomQueryCache *qc = arg;
-	dlist_iter	it;
 
 	dlist_delete(&qc->registry);
-	dlist_foreach(it, &qc->c.held)
-	{
-		BloomHeld  *e = dlist_container(BloomHeld, node, it.cur);
-
-		if (e->kept)
-			bloom_kept_unpin(e->kept);
-	}
+	for (int i = 0; i < qc->c.nlent; i++)
+		bloom_kept_unpin(qc->c.lent[i]);
 }
 
 /* the cache of the query whose memory is owner, made if there is none */
@@ -525,10 +528,29 @@ bloom_query_cache(MemoryContext owner)
 	return qc;
 }
 
+/* room in qc's list of lent values for one more, made before it is lent */
+static void
+bloom_query_cache_lend_room(BloomQueryCache *qc)
+{
+	BloomCache *c = &qc->c;
+
+	if (c->nlent < c->lent_room)
+		return;
+	c->lent_room = Max(8, 2 * c->lent_room);
+	c->lent = c->lent ? repalloc(c->lent, sizeof(BloomKeptValue *) * c->lent_room) :
+		MemoryContextAlloc(c->cxt, sizeof(BloomKeptValue *) * c->lent_room);
+}
+
 /* stop holding e's value; it stays known as seen */
 static void
 bloom_cache_release(BloomCache *c, BloomHeld *e)
 {
+	for (int i = 0; i < c->nlent; i++)
+		if (c->lent[i] == e->kept)
+		{
+			c->lent[i] = c->lent[--c->nlent];
+			break;
+		}
 	if (e->kept)
 		bloom_kept_unpin(e->kept);
 	else
@@ -869,8 +891,12 @@ bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 	{
 		e->sights += weight;
 		/* kept values are lent outside the query's budget: they count in theirs */
+		bloom_query_cache_lend_room(pc->qc);
 		if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
+		{
+			pc->qc->c.lent[pc->qc->c.nlent++] = kv;
 			bloom_cache_hold(&pc->qc->c, e, kv->value, 0, kv);
+		}
 		else if (bloom_cache_admit(&pc->qc->c, e, prev_use, sliceable))
 		{
 			o = bloom_read_whole(pc->qc->c.cxt, &key, d, sliceable, &bytes);
