@@ -20,6 +20,7 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) check-path
 	$(PG_VIRTUALENV) $(MAKE) installcheck
+	$(MAKE) check-asan
 	$(MAKE) check-python
 	$(MAKE) check-java
 	$(MAKE) check-rust
@@ -120,6 +121,13 @@ HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/ha
 # Everything: the fast suite, then each heavy check (test/hardening/*.sh)
 # against its own throwaway cluster, all of them even if one fails, then the
 # fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.
+# the pg_regress and isolation suites once more against a library built
+# with AddressSanitizer and UBSan (test/hardening/asan.sh, about 3 minutes):
+# a read of freed or unowned memory rarely fails a test otherwise
+.PHONY: check-asan
+check-asan:
+	$(PG_VIRTUALENV) bash test/hardening/asan.sh
+
 check-all: test
 	@failed=""; \
 	for script in $(HARDENING_SCRIPTS); do \
