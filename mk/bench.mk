@@ -1,7 +1,7 @@
 # Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
 # results in bench/RESULTS.md).  None is part of make test.
 
-.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-hash bench-sizing
+.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-hash bench-sizing
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
@@ -41,6 +41,13 @@ bench-mexists: deps
 	$(MAKE) all
 	$(MAKE) install
 	$(PG_VIRTUALENV) bash bench/mexists.sh
+
+# point checks of a stored filter and of the index against the one-row
+# read and the bare statement, prepared and simple (bench/point_checks.sh)
+bench-points: deps
+	$(MAKE) all
+	$(MAKE) install
+	$(PG_VIRTUALENV) bash bench/point_checks.sh
 
 # checks against many stored filters in one query: rolling windows of 8, 24
 # and 168 hourly buckets, 64 and 256 shards, "seen in the last 24 hours"
