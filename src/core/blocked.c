@@ -84,10 +84,13 @@ bloom_block_test(const uint8_t *block, const BloomMask *mask)
  * without bloom_draw_next: on the build path, where it runs once per row,
  * one flat loop over 64-bit words, with the drawn set and the block word
  * sharing the bit arithmetic, is cheaper than the general walk.  The unit
- * tests and fuzzers hold it to bloom_mask.
+ * tests and fuzzers hold it to bloom_mask.  Always inline, so that the
+ * batch below runs it without a call: the exported bloom_block_add_hash
+ * (the index's one-row inserts) is a call through the PLT from anywhere in
+ * the shared library, and bloom_add was two.
  */
-int
-bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes)
+static BLOOM_ALWAYS_INLINE int
+bloom_block_add_bits(uint8_t *block, BloomHash h, int nhashes)
 {
 	uint64_t	drawn[BLOOM_BLOCK_BYTES / 8] = {0};
 	uint64_t	x = h.h2;
@@ -106,7 +109,7 @@ bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes)
 		pos = (unsigned) (x >> 55);
 		w = pos >> 6;
 		bit = UINT64_C(1) << (pos & 63);
-		if (drawn[w] & bit)
+		if (bloom_unlikely(drawn[w] & bit))
 			continue;
 		drawn[w] |= bit;
 		got++;
@@ -119,17 +122,23 @@ bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes)
 }
 
 int
+bloom_block_add_hash(uint8_t *block, BloomHash h, int nhashes)
+{
+	return bloom_block_add_bits(block, h, nhashes);
+}
+
+int
 bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h)
 {
-	return bloom_block_add_hash(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
+	return bloom_block_add_bits(bits + bloom_block_of(h.h1, nblocks) * BLOOM_BLOCK_BYTES,
 								h, nhashes);
 }
 
 /*
  * Add many hashes at once.  A large filter misses cache on every add; with
- * the block of the element BLOOM_ADD_BATCH places further on requested
- * while the current one is applied, those misses overlap instead of queueing
- * one behind another.  A whole batch of lines (16 kB) stays well inside L1.
+ * the block of the element BLOOM_PREFETCH_AHEAD places further on
+ * requested while the current one is applied, those misses overlap instead
+ * of queueing one behind another.
  */
 uint64_t
 bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
@@ -137,14 +146,15 @@ bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 {
 	uint64_t	added = 0;
 
-	for (size_t i = 0; i < n && i < BLOOM_ADD_BATCH; i++)
+	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
 		__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES, 1);
 	for (size_t i = 0; i < n; i++)
 	{
-		if (i + BLOOM_ADD_BATCH < n)
-			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_ADD_BATCH].h1,
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_PREFETCH_AHEAD].h1,
 													 nblocks) * BLOOM_BLOCK_BYTES, 1);
-		added += bloom_add(bits, nblocks, nhashes, hashes[i]);
+		added += bloom_block_add_bits(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES,
+									  hashes[i], nhashes);
 	}
 	return added;
 }

@@ -145,21 +145,50 @@ counting_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, b
 	return count ? least : least > 0;
 }
 
-static void
-counting_add_one(BloomHeader *hdr, uint8_t *block, BloomHash h)
+/*
+ * Increment an element's k counters, as a walk with bloom_draw_next and
+ * counter_get/counter_set would, in one flat loop as bloom_block_add_bits
+ * (core/blocked.c) does for bits: the drawn set in eight words, each
+ * counter read and written in the little-endian 64-bit word of sixteen
+ * that holds it, the increment and the count of counters leaving zero
+ * without a branch.  Cell c is nibble c & 15 of word c >> 4: byte c >> 1,
+ * the low nibble for even c, exactly the layout's definition.  Returns how
+ * many counters left zero.  The unit tests hold it to the walk.
+ */
+static BLOOM_ALWAYS_INLINE uint64_t
+counting_add_cells(uint8_t *block, BloomHash h, int nhashes)
 {
-	BloomDraw	d;
-	int			cell;
+	uint64_t	drawn[BLOOM_BLOCK_BITS / 64] = {0};
+	uint64_t	x = h.h2;
+	uint64_t	c = h.h1 | 1;
+	uint64_t	fresh = 0;
+	int			got = 0;
 
-	bloom_draw_init(&d, h, hdr->nhashes);
-	while ((cell = bloom_draw_next(&d)) >= 0)
+	for (int draws = 0; got < nhashes && draws < BLOOM_MAX_DRAWS; draws++)
 	{
-		int			c = counter_get(block, cell);
+		unsigned	pos;
+		uint64_t	bit;
+		uint8_t    *word;
+		unsigned	shift;
+		uint64_t	v;
+		uint64_t	cnt;
 
-		hdr->bits_set += (c == 0);
-		if (c < COUNTING_MAX)
-			counter_set(block, cell, c + 1);
+		x = x * BLOOM_LCG_MULT + c;
+		pos = (unsigned) (x >> 55);
+		bit = UINT64_C(1) << (pos & 63);
+		if (bloom_unlikely(drawn[pos >> 6] & bit))
+			continue;
+		drawn[pos >> 6] |= bit;
+		got++;
+		word = block + 8 * (pos >> 4);
+		shift = 4 * (pos & 15);
+		v = bloom_load64le(word);
+		cnt = (v >> shift) & 0xF;
+		fresh += cnt == 0;
+		/* a saturated counter stays (sticky) */
+		bloom_store64le(word, v + ((uint64_t) (cnt < COUNTING_MAX) << shift));
 	}
+	return fresh;
 }
 
 static void
@@ -171,20 +200,23 @@ counting_prefetch(const uint8_t *payload, uint64_t nblocks, BloomHash h)
 		__builtin_prefetch(block + line, 1);
 }
 
-/* as bloom_add_batch: the block BLOOM_ADD_BATCH hashes ahead is requested */
+/* as bloom_add_batch: the block BLOOM_PREFETCH_AHEAD hashes ahead is requested */
 static size_t
 counting_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 {
 	uint64_t	nblocks = counting_nblocks(hdr);
+	uint64_t	fresh = 0;
 
-	for (size_t i = 0; i < n && i < BLOOM_ADD_BATCH; i++)
+	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
 		counting_prefetch(payload, nblocks, hashes[i]);
 	for (size_t i = 0; i < n; i++)
 	{
-		if (i + BLOOM_ADD_BATCH < n)
-			counting_prefetch(payload, nblocks, hashes[i + BLOOM_ADD_BATCH]);
-		counting_add_one(hdr, payload + counting_span_of(hdr, hashes[i]), hashes[i]);
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			counting_prefetch(payload, nblocks, hashes[i + BLOOM_PREFETCH_AHEAD]);
+		fresh += counting_add_cells(payload + counting_span_of(hdr, hashes[i]),
+									hashes[i], hdr->nhashes);
 	}
+	hdr->bits_set += fresh;
 	return n;
 }
 
