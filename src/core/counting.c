@@ -147,18 +147,18 @@ counting_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, b
 
 /*
  * Increment an element's k counters, as a walk with bloom_draw_next and
- * counter_get/counter_set would, in one flat loop as bloom_block_add_bits
- * (core/blocked.c) does for bits: the drawn set in eight words, each
- * counter read and written in the little-endian 64-bit word of sixteen
- * that holds it, the increment and the count of counters leaving zero
- * without a branch.  Cell c is nibble c & 15 of word c >> 4: byte c >> 1,
- * the low nibble for even c, exactly the layout's definition.  Returns how
- * many counters left zero.  The unit tests hold it to the walk.
+ * counter_get/counter_set would, in one flat loop as the blocked layout's
+ * batch does (core/blocked.c, bloom_block_add_stamped): a draw is new when
+ * seen[pos] is not this element's stamp, and each counter is read and
+ * written in its own byte (cell c: byte c >> 1, the low nibble for even c),
+ * the increment and the count of counters leaving zero without a branch.
+ * Returns how many counters left zero.  The unit tests hold it to the
+ * definition.
  */
 static BLOOM_ALWAYS_INLINE uint64_t
-counting_add_cells(uint8_t *block, BloomHash h, int nhashes)
+counting_add_cells(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
+				   uint16_t stamp)
 {
-	uint64_t	drawn[BLOOM_BLOCK_BITS / 64] = {0};
 	uint64_t	x = h.h2;
 	uint64_t	c = h.h1 | 1;
 	uint64_t	fresh = 0;
@@ -167,26 +167,22 @@ counting_add_cells(uint8_t *block, BloomHash h, int nhashes)
 	for (int draws = 0; got < nhashes && draws < BLOOM_MAX_DRAWS; draws++)
 	{
 		unsigned	pos;
-		uint64_t	bit;
-		uint8_t    *word;
 		unsigned	shift;
-		uint64_t	v;
-		uint64_t	cnt;
+		unsigned	v;
+		unsigned	cnt;
 
 		x = x * BLOOM_LCG_MULT + c;
 		pos = (unsigned) (x >> 55);
-		bit = UINT64_C(1) << (pos & 63);
-		if (bloom_unlikely(drawn[pos >> 6] & bit))
+		if (bloom_unlikely(seen[pos] == stamp))
 			continue;
-		drawn[pos >> 6] |= bit;
+		seen[pos] = stamp;
 		got++;
-		word = block + 8 * (pos >> 4);
-		shift = 4 * (pos & 15);
-		v = bloom_load64le(word);
+		shift = 4 * (pos & 1);
+		v = block[pos >> 1];
 		cnt = (v >> shift) & 0xF;
 		fresh += cnt == 0;
 		/* a saturated counter stays (sticky) */
-		bloom_store64le(word, v + ((uint64_t) (cnt < COUNTING_MAX) << shift));
+		block[pos >> 1] = (uint8_t) (v + ((unsigned) (cnt < COUNTING_MAX) << shift));
 	}
 	return fresh;
 }
@@ -206,15 +202,24 @@ counting_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t
 {
 	uint64_t	nblocks = counting_nblocks(hdr);
 	uint64_t	fresh = 0;
+	uint16_t	seen[BLOOM_BLOCK_BITS];
+	uint16_t	stamp = 0;
 
+	memset(seen, 0, sizeof(seen));
 	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
 		counting_prefetch(payload, nblocks, hashes[i]);
 	for (size_t i = 0; i < n; i++)
 	{
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			counting_prefetch(payload, nblocks, hashes[i + BLOOM_PREFETCH_AHEAD]);
+		/* a stamp per element; after 65535 of them, the marks start over */
+		if (bloom_unlikely(++stamp == 0))
+		{
+			memset(seen, 0, sizeof(seen));
+			stamp = 1;
+		}
 		fresh += counting_add_cells(payload + counting_span_of(hdr, hashes[i]),
-									hashes[i], hdr->nhashes);
+									hashes[i], hdr->nhashes, seen, stamp);
 	}
 	hdr->bits_set += fresh;
 	return n;
