@@ -523,13 +523,18 @@ typedef struct BloomLayout
  * Callers that buffer hashes (the aggregate's state, the index build) hand
  * a layout's add this many at a time.  The add requests the cells of the
  * hash BLOOM_PREFETCH_AHEAD places ahead while it applies the current one,
- * so that cache misses overlap: enough requests in flight to cover a miss,
- * few enough that they fit the core's miss buffers and that no line comes
- * in long before its add (a whole batch requested at once, as 1.4 did,
- * measured slower: bench/RESULTS.md, "Builds, second pass").
+ * so that cache misses overlap.  In a backend's build, requesting a whole
+ * batch before its first add measured fastest (probably because between two
+ * batches the scan evicts the filter's lines and page-table entries, so
+ * that each add pays a walk as well as a miss, and more of them in flight
+ * overlap better): shorter
+ * distances (16, 32, 48) measured 5-25% slower in builds (counting ones
+ * most, whose elements have four lines each), though in a C loop over
+ * hashes alone they were a little faster (bench/RESULTS.md, "Builds,
+ * second pass").
  */
 #define BLOOM_ADD_BATCH		256
-#define BLOOM_PREFETCH_AHEAD	16
+#define BLOOM_PREFETCH_AHEAD	BLOOM_ADD_BATCH
 
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);
