@@ -527,11 +527,10 @@ typedef struct BloomLayout
  * batch before its first add measured fastest (probably because between two
  * batches the scan evicts the filter's lines and page-table entries, so
  * that each add pays a walk as well as a miss, and more of them in flight
- * overlap better): shorter
- * distances (16, 32, 48) measured 5-25% slower in builds (counting ones
- * most, whose elements have four lines each), though in a C loop over
- * hashes alone they were a little faster (bench/RESULTS.md, "Builds,
- * second pass").
+ * overlap better): distances of 16, 32 and 48 measured 5-25% slower
+ * there (counting builds most, whose elements have four lines each), though
+ * in a C loop over hashes alone they were a little faster (bench/RESULTS.md,
+ * "Builds, second pass").
  */
 #define BLOOM_ADD_BATCH		256
 #define BLOOM_PREFETCH_AHEAD	BLOOM_ADD_BATCH
