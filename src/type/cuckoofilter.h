@@ -57,9 +57,8 @@ extern void cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *has
  * flat value, grown in place, its open view, and what element hashing
  * reads of its header.
  */
-/* a build's hashes added at once, the buckets of later ones requested ahead */
+/* a build's hashes added at once (core/cuckoo.c, cuckoo_add_batch) */
 #define CF_PENDING		128
-#define CF_PREFETCH_AHEAD	16
 
 typedef struct CuckooState
 {
