@@ -187,7 +187,8 @@ counting_add_cells(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
 	return fresh;
 }
 
-static void
+/* forced inline: GCC drops calls to a function whose only effect is a prefetch */
+static BLOOM_ALWAYS_INLINE void
 counting_prefetch(const uint8_t *payload, uint64_t nblocks, BloomHash h)
 {
 	const uint8_t *block = payload + bloom_block_of(h.h1, nblocks) * COUNTING_BLOCK_BYTES;

@@ -1177,7 +1177,7 @@ cuckoo_add(CuckooView *v, BloomHash h)
  * the cache misses of a large filter overlap instead of queueing.  Only a
  * hint: the filter is not read or changed.
  */
-static inline void
+static BLOOM_ALWAYS_INLINE void
 cuckoo_prefetch_buckets(const CuckooView *v, BloomHash h)
 {
 	const CuckooSub *s = &v->sub[v->hdr.nsub - 1];
@@ -1197,8 +1197,12 @@ cuckoo_prefetch_buckets(const CuckooView *v, BloomHash h)
  * common case (one sub-filter below its room: cuckoo_add_one's shortcut).
  * A wrong guess (an add in between changed a bucket) costs a useless
  * request, never a wrong answer: nothing is written.
+ *
+ * This and cuckoo_prefetch_buckets are forced inline: a function whose only
+ * effect is a prefetch is one GCC's interprocedural analysis finds to have
+ * none, and then drops every call to it.
  */
-static void
+static BLOOM_ALWAYS_INLINE void
 cuckoo_prefetch_walk(const CuckooView *v, BloomHash h, int steps)
 {
 	const CuckooSub *s = &v->sub[0];
