@@ -37,3 +37,29 @@ SELECT md5(string_agg(md5(bf::bytea) || md5(cf::bytea), ',' ORDER BY i)) AS runn
 FROM (SELECT i, bf_agg(i, 200, 0.01) OVER w AS bf, cf_agg(i, 100) OVER w AS cf
 	  FROM bd WHERE i <= 300 WINDOW w AS (ORDER BY i)) s;
 DROP TABLE bd;
+
+-- 1.5's second pass over the builds (a batch's marks of drawn cells, the
+-- counting add's flat loop, the cuckoo batch and its walks followed
+-- ahead): counters that saturate, more hashes per element, bf_add_all,
+-- cf_add_all sized and growing, and the index build, whose snapshot is
+-- bf_add_all's bytes.  These digests were made by the code before that
+-- pass (main at 72cedd7).
+CREATE TABLE bd2 (i int8);
+INSERT INTO bd2 SELECT g FROM generate_series(1, 30000) g;
+SELECT 'bf counting saturated' AS build, md5(bf_agg(i % 50, bf_create(1000, 0.01, counting => true))::bytea) FROM bd2
+UNION ALL
+SELECT 'bf counting k14', md5(bf_agg(i, bf_create(30000, 0.0001, counting => true))::bytea) FROM bd2
+UNION ALL
+SELECT 'bf sized k14', md5(bf_agg(i, 30000, 0.0001)::bytea) FROM bd2
+UNION ALL
+SELECT 'bf_add_all', md5(bf_add_all(bf_create(30000, 0.01), array_agg(i))::bytea) FROM bd2
+UNION ALL
+SELECT 'bf_add_all counting', md5(bf_add_all(bf_create(3000, 0.01, counting => true), array_agg(i % 700))::bytea) FROM bd2
+UNION ALL
+SELECT 'cf_add_all', md5(cf_add_all(cf_create(30000, 0.01), array_agg(i))::bytea) FROM bd2
+UNION ALL
+SELECT 'cf_add_all growing', md5(cf_add_all(cf_create(1000, 0.01), array_agg(i))::bytea) FROM bd2
+ORDER BY 1;
+CREATE INDEX bd2_bf ON bd2 USING bloomfilter (i) WITH (capacity = 30000, error_rate = 0.01);
+SELECT 'index build' AS build, md5(bf_index_filter('bd2_bf')::bytea);
+DROP TABLE bd2;

@@ -452,26 +452,184 @@ test_measured_fpr(void)
 	}
 }
 
+/*
+ * Hashes for a batch long enough that its marks of drawn cells start over
+ * (65535 elements): element i is a when i % 65535 is 0, else b, whose k
+ * cells differ from a's, so that marks left from the first element would
+ * hide the cells of the one that reuses its stamp.
+ */
+static void
+fill_long_batch(BloomHash *hashes, size_t n, int k)
+{
+	BloomHash	a = bloom_hash_int64(1, 7);
+	BloomHash	b;
+	BloomMask	ma,
+				mb;
+
+	bloom_mask(a, k, &ma);
+	for (int64_t v = 2;; v++)
+	{
+		bool		apart = true;
+
+		b = bloom_hash_int64(v, 7);
+		bloom_mask(b, k, &mb);
+		for (int w = 0; w < BLOOM_BLOCK_BYTES / 8; w++)
+			apart &= (ma.w[w] & mb.w[w]) == 0;
+		if (apart)
+			break;
+	}
+	for (size_t i = 0; i < n; i++)
+		hashes[i] = i % 65535 == 0 ? a : b;
+}
+
+/*
+ * The batch (marks of drawn cells shared by the batch, bytes changed one at
+ * a time, blocks requested ahead) sets and counts what single adds do: every
+ * k a header may hold, batches of every length around the prefetch
+ * distance, repeated hashes, and one batch long enough that the marks start
+ * over (65535 elements).
+ */
 static void
 test_batch_matches_single(void)
 {
 	const uint64_t nblocks = 97;
 	uint8_t    *a = calloc(nblocks, BLOOM_BLOCK_BYTES);
 	uint8_t    *b = calloc(nblocks, BLOOM_BLOCK_BYTES);
-	BloomHash	hashes[1000];
-	uint64_t	sa = 0,
-				sb;
+	size_t		nlong = 70000;
+	BloomHash  *hashes = malloc(nlong * sizeof(BloomHash));
+	bool		same = true;
 
-	for (int i = 0; i < 1000; i++)
+	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
 	{
-		hashes[i] = bloom_hash_int64(i % 700, 3);	/* with repeats */
-		sa += bloom_add(a, nblocks, 6, hashes[i]);
+		size_t		n = (size_t) (k * 37) % (3 * BLOOM_PREFETCH_AHEAD + 2);
+		uint64_t	sa = 0,
+					sb;
+
+		memset(a, 0, nblocks * BLOOM_BLOCK_BYTES);
+		memset(b, 0, nblocks * BLOOM_BLOCK_BYTES);
+		for (int round = 0; round < 40; round++)
+		{
+			for (size_t i = 0; i < n; i++)
+			{
+				hashes[i] = bloom_hash_int64((int64_t) ((round * n + i) % 700), 3);	/* with repeats */
+				sa += bloom_add(a, nblocks, k, hashes[i]);
+			}
+			sb = bloom_add_batch(b, nblocks, k, hashes, n);
+			sa -= sb;
+			if (sa != 0 || memcmp(a, b, nblocks * BLOOM_BLOCK_BYTES) != 0)
+				same = false;
+		}
 	}
-	sb = bloom_add_batch(b, nblocks, 6, hashes, 1000);
-	CHECK(memcmp(a, b, nblocks * BLOOM_BLOCK_BYTES) == 0 && sa == sb,
-		  "batched adds differ from single adds");
+	CHECK(same, "batched adds differ from single adds");
+
+	/* past 65535 elements the batch's marks start over */
+	{
+		uint64_t	sa = 0,
+					sb;
+		uint8_t    *c = calloc(nblocks * 64, BLOOM_BLOCK_BYTES);
+		uint8_t    *d = calloc(nblocks * 64, BLOOM_BLOCK_BYTES);
+
+		fill_long_batch(hashes, nlong, 3);
+		for (size_t i = 0; i < nlong; i++)
+			sa += bloom_add(c, nblocks * 64, 3, hashes[i]);
+		sb = bloom_add_batch(d, nblocks * 64, 3, hashes, nlong);
+		CHECK(sa == sb && memcmp(c, d, nblocks * 64 * BLOOM_BLOCK_BYTES) == 0,
+			  "a batch of %zu adds differs from single adds", nlong);
+		free(c);
+		free(d);
+	}
+	free(hashes);
 	free(a);
 	free(b);
+}
+
+/* the counting layout's add of one hash by its definition; returns counters leaving zero */
+static uint64_t
+counting_ref_add(uint8_t *payload, uint64_t nblocks, int k, BloomHash h, uint64_t *saturated)
+{
+	uint8_t    *block = payload + bloom_block_of(h.h1, nblocks) * (BLOOM_BLOCK_BITS / 2);
+	BloomMask	mask;
+	uint64_t	fresh = 0;
+
+	bloom_mask(h, k, &mask);
+	for (int cell = 0; cell < BLOOM_BLOCK_BITS; cell++)
+	{
+		int			shift = (cell & 1) * 4;
+		int			cnt;
+
+		if (!(mask.w[cell >> 6] >> (cell & 63) & 1))
+			continue;
+		cnt = (block[cell >> 1] >> shift) & 0xF;
+		fresh += cnt == 0;
+		if (cnt < 15)
+			block[cell >> 1] = (uint8_t) (block[cell >> 1] + (1 << shift));
+		else
+			(*saturated)++;
+	}
+	return fresh;
+}
+
+/*
+ * The counting layout's add (one flat loop, marks of drawn cells shared by
+ * the batch, prefetching ahead) against the definition walked literally:
+ * the element's block of 256 bytes, its k distinct cells from bloom_mask,
+ * cell c the low nibble of byte c >> 1 if c is even, else the high one,
+ * incremented up to 15, and bits_set counting the counters that leave zero.
+ * Small filters and many repeats, so that counters saturate; every k a
+ * header may hold; batches of every length up to past the prefetch
+ * distance; and one batch long enough that the marks start over.
+ */
+static void
+test_counting_add_matches_walk(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_COUNTING4);
+	bool		same = true;
+	uint64_t	saturated = 0;
+	size_t		nlong = 70000;
+	BloomHash  *hashes = malloc(nlong * sizeof(BloomHash));
+
+	for (int k = 1; k <= BLOOM_MAX_HASHES + 1; k++)
+	{
+		/* the last round: one long batch into a larger filter */
+		bool		lng = k > BLOOM_MAX_HASHES;
+		uint64_t	nblocks = lng ? 4096 : 1 + (uint64_t) (k * 7) % 13;
+		size_t		bytes = nblocks * BLOOM_BLOCK_BITS / 2;
+		uint8_t    *a = calloc(bytes, 1);
+		uint8_t    *b = calloc(bytes, 1);
+		BloomHeader ha = {0};
+		uint64_t	ref_set = 0;
+		int			kk = lng ? 4 : k;
+		size_t		done = 0;
+
+		ha.layout = BLOOM_LAYOUT_COUNTING4;
+		ha.nhashes = (uint8_t) kk;
+		ha.nbits = nblocks * BLOOM_BLOCK_BITS;
+		for (int batch = 0; done < (lng ? nlong : 4000); batch++)
+		{
+			size_t		n = lng ? nlong : (size_t) batch % (3 * BLOOM_PREFETCH_AHEAD + 6);
+
+			if (lng)
+				fill_long_batch(hashes, n, kk);
+			for (size_t i = 0; i < n; i++)
+			{
+				if (!lng)
+					hashes[i] = bloom_hash_int64((int64_t) ((done + i) % 300), (uint32_t) k);
+				ref_set += counting_ref_add(b, nblocks, kk, hashes[i], &saturated);
+			}
+			CHECK(l->add(&ha, a, hashes, n) == n, "counting add took fewer hashes than given");
+			done += n;
+		}
+		if (memcmp(a, b, bytes) != 0 || ha.bits_set != ref_set)
+		{
+			same = false;
+			printf("# k=%d: counting add differs from the walk\n", kk);
+		}
+		free(a);
+		free(b);
+	}
+	free(hashes);
+	CHECK(same, "the counting layout's add differs from its definition");
+	CHECK(saturated > 0, "no counter saturated: the test misses the sticky case");
 }
 
 static void
@@ -1140,6 +1298,7 @@ main(void)
 	test_sizing();
 	test_measured_fpr();
 	test_batch_matches_single();
+	test_counting_add_matches_walk();
 	test_union_intersect();
 	test_base64();
 	test_readme_recipe();

@@ -145,24 +145,50 @@ counting_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, b
 	return count ? least : least > 0;
 }
 
-static void
-counting_add_one(BloomHeader *hdr, uint8_t *block, BloomHash h)
+/*
+ * Increment an element's k counters, as a walk with bloom_draw_next and
+ * counter_get/counter_set would, in one flat loop as the blocked layout's
+ * batch does (core/blocked.c, bloom_block_add_stamped): a draw is new when
+ * seen[pos] is not this element's stamp, and each counter is read and
+ * written in its own byte (cell c: byte c >> 1, the low nibble for even c),
+ * the increment and the count of counters leaving zero without a branch.
+ * Returns how many counters left zero.  The unit tests hold it to the
+ * definition.
+ */
+static BLOOM_ALWAYS_INLINE uint64_t
+counting_add_cells(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
+				   uint16_t stamp)
 {
-	BloomDraw	d;
-	int			cell;
+	uint64_t	x = h.h2;
+	uint64_t	c = h.h1 | 1;
+	uint64_t	fresh = 0;
+	int			got = 0;
 
-	bloom_draw_init(&d, h, hdr->nhashes);
-	while ((cell = bloom_draw_next(&d)) >= 0)
+	for (int draws = 0; got < nhashes && draws < BLOOM_MAX_DRAWS; draws++)
 	{
-		int			c = counter_get(block, cell);
+		unsigned	pos;
+		unsigned	shift;
+		unsigned	v;
+		unsigned	cnt;
 
-		hdr->bits_set += (c == 0);
-		if (c < COUNTING_MAX)
-			counter_set(block, cell, c + 1);
+		x = x * BLOOM_LCG_MULT + c;
+		pos = (unsigned) (x >> 55);
+		if (bloom_unlikely(seen[pos] == stamp))
+			continue;
+		seen[pos] = stamp;
+		got++;
+		shift = 4 * (pos & 1);
+		v = block[pos >> 1];
+		cnt = (v >> shift) & 0xF;
+		fresh += cnt == 0;
+		/* a saturated counter stays (sticky) */
+		block[pos >> 1] = (uint8_t) (v + ((unsigned) (cnt < COUNTING_MAX) << shift));
 	}
+	return fresh;
 }
 
-static void
+/* forced inline: GCC drops calls to a function whose only effect is a prefetch */
+static BLOOM_ALWAYS_INLINE void
 counting_prefetch(const uint8_t *payload, uint64_t nblocks, BloomHash h)
 {
 	const uint8_t *block = payload + bloom_block_of(h.h1, nblocks) * COUNTING_BLOCK_BYTES;
@@ -171,20 +197,32 @@ counting_prefetch(const uint8_t *payload, uint64_t nblocks, BloomHash h)
 		__builtin_prefetch(block + line, 1);
 }
 
-/* as bloom_add_batch: the block BLOOM_ADD_BATCH hashes ahead is requested */
+/* as bloom_add_batch: the block BLOOM_PREFETCH_AHEAD hashes ahead is requested */
 static size_t
 counting_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 {
 	uint64_t	nblocks = counting_nblocks(hdr);
+	uint64_t	fresh = 0;
+	uint16_t	seen[BLOOM_BLOCK_BITS];
+	uint16_t	stamp = 0;
 
-	for (size_t i = 0; i < n && i < BLOOM_ADD_BATCH; i++)
+	memset(seen, 0, sizeof(seen));
+	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
 		counting_prefetch(payload, nblocks, hashes[i]);
 	for (size_t i = 0; i < n; i++)
 	{
-		if (i + BLOOM_ADD_BATCH < n)
-			counting_prefetch(payload, nblocks, hashes[i + BLOOM_ADD_BATCH]);
-		counting_add_one(hdr, payload + counting_span_of(hdr, hashes[i]), hashes[i]);
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			counting_prefetch(payload, nblocks, hashes[i + BLOOM_PREFETCH_AHEAD]);
+		/* a stamp per element; after 65535 of them, the marks start over */
+		if (bloom_unlikely(++stamp == 0))
+		{
+			memset(seen, 0, sizeof(seen));
+			stamp = 1;
+		}
+		fresh += counting_add_cells(payload + counting_span_of(hdr, hashes[i]),
+									hashes[i], hdr->nhashes, seen, stamp);
 	}
+	hdr->bits_set += fresh;
 	return n;
 }
 

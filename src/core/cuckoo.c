@@ -1146,10 +1146,12 @@ cuckoo_add_steps(CuckooView *v, uint64_t h1, uint64_t h2)
 /*
  * One sub-filter below its room, the common case: whether the element
  * matches or not, the steps come to placing, then kicking, there; so no
- * probe first.
+ * probe first.  Static so that the batch below runs it without a call
+ * through the PLT (as every exported function is, from inside the shared
+ * library).
  */
-bool
-cuckoo_add(CuckooView *v, BloomHash h)
+static inline bool
+cuckoo_add_one(CuckooView *v, BloomHash h)
 {
 	CuckooSub  *s = &v->sub[0];
 	uint64_t	bucket;
@@ -1162,15 +1164,21 @@ cuckoo_add(CuckooView *v, BloomHash h)
 	return cuckoo_place(v, s, bucket, fp) || cuckoo_kick(v, s, bucket, fp, h.h2);
 }
 
+bool
+cuckoo_add(CuckooView *v, BloomHash h)
+{
+	return cuckoo_add_one(v, h);
+}
+
 /*
  * Ask for the lines an add of h will read in the sub-filter it goes to
- * first (the last), both buckets, without reading them: a build calls this
- * for an element some places ahead of the one it adds, so that the cache
- * misses of a large filter overlap instead of queueing.  Only a hint: the
- * filter is not read or changed.
+ * first (the last), both buckets, without reading them: the batch below
+ * does this for an element some places ahead of the one it adds, so that
+ * the cache misses of a large filter overlap instead of queueing.  Only a
+ * hint: the filter is not read or changed.
  */
-void
-cuckoo_add_prefetch(const CuckooView *v, BloomHash h)
+static BLOOM_ALWAYS_INLINE void
+cuckoo_prefetch_buckets(const CuckooView *v, BloomHash h)
 {
 	const CuckooSub *s = &v->sub[v->hdr.nsub - 1];
 	uint64_t	bucket = cuckoo_fastrange(h.h1, s->nbuckets);
@@ -1179,6 +1187,95 @@ cuckoo_add_prefetch(const CuckooView *v, BloomHash h)
 	cuckoo_prefetch(s, b, bucket);
 	cuckoo_prefetch(s, b, cuckoo_alt(bucket, cuckoo_fingerprint(h.h2, s->fp_bits),
 									 s->nbuckets));
+}
+
+/*
+ * Ask for the bucket the steps-th kick of h's add would move an entry to,
+ * if the filter stays as it is until then: cuckoo_kick's walk followed
+ * without changing anything, reading the buckets of the earlier steps,
+ * which a call with fewer steps some places before requested.  Only in the
+ * common case (one sub-filter below its room: cuckoo_add_one's shortcut).
+ * A wrong guess (an add in between changed a bucket) costs a useless
+ * request, never a wrong answer: nothing is written.
+ *
+ * This and cuckoo_prefetch_buckets are forced inline: a function whose only
+ * effect is a prefetch is one GCC's interprocedural analysis finds to have
+ * none, and then drops every call to it.
+ */
+static BLOOM_ALWAYS_INLINE void
+cuckoo_prefetch_walk(const CuckooView *v, BloomHash h, int steps)
+{
+	const CuckooSub *s = &v->sub[0];
+	int			b = v->hdr.bucket_size;
+	uint64_t	bucket = cuckoo_fastrange(h.h1, s->nbuckets);
+	uint32_t	hand = cuckoo_fingerprint(h.h2, s->fp_bits);
+	uint64_t	other = cuckoo_alt(bucket, hand, s->nbuckets);
+	uint64_t	r = h.h2;
+
+	if (cuckoo_find(s, b, bucket, 0) >= 0 || cuckoo_find(s, b, other, 0) >= 0)
+		return;					/* placed without a kick */
+	r = cuckoo_next(r);
+	bucket = (r >> 63) ? other : bucket;
+	for (int step = 1; step <= steps; step++)
+	{
+		r = cuckoo_next(r);
+		hand = cuckoo_get(s, bucket * b + ((int) (r >> 61) & (b - 1)));
+		bucket = cuckoo_alt(bucket, hand, s->nbuckets);
+		if (step == steps)
+			cuckoo_prefetch(s, b, bucket);
+		else if (cuckoo_find(s, b, bucket, 0) >= 0)
+			return;				/* the walk ends there */
+	}
+}
+
+/*
+ * Add hashes[0..n-1] in order, as n calls of cuckoo_add would, and return
+ * how many went in: fewer than n when one found no room (the value is then
+ * as that add left it, exactly as before it: the caller grows the filter
+ * and calls again from that hash).
+ *
+ * A large filter misses cache on every add: the buckets of the hash
+ * CUCKOO_PREFETCH_AHEAD places on are requested while the current one goes
+ * in.  Near its room a sub-filter kicks on most adds, and each kick reads a
+ * bucket known only from the one before, a miss no distance ahead can start
+ * early; so there the walks of the next few adds are also followed ahead,
+ * one step further each time an add comes closer (the first kick of the
+ * hash CUCKOO_WALK_AHEAD places on, the second of the one half as far,
+ * ...), and their first kicks come from cache.  Below that fill walks are
+ * rare and following them costs more than they save (bench/RESULTS.md,
+ * "Builds, second pass").
+ */
+#define CUCKOO_PREFETCH_AHEAD	16
+#define CUCKOO_WALK_AHEAD		8
+#define CUCKOO_WALK_STEPS		3
+/* a sub-filter kicks often past this share of its room: 7/8 */
+#define CUCKOO_WALK_FILL(room)	((room) - (room) / 8)
+
+size_t
+cuckoo_add_batch(CuckooView *v, const BloomHash *hashes, size_t n)
+{
+	const CuckooSub *s = &v->sub[0];
+	bool		walks = v->hdr.nsub == 1 && s->count >= CUCKOO_WALK_FILL(s->room);
+
+	for (size_t i = 0; i < n && i < CUCKOO_PREFETCH_AHEAD; i++)
+		cuckoo_prefetch_buckets(v, hashes[i]);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i + CUCKOO_PREFETCH_AHEAD < n)
+			cuckoo_prefetch_buckets(v, hashes[i + CUCKOO_PREFETCH_AHEAD]);
+		/* the walks are followed only below the room, where adds kick */
+		if (walks && s->count < s->room)
+		{
+			size_t		ahead = CUCKOO_WALK_AHEAD;
+
+			for (int steps = 1; steps <= CUCKOO_WALK_STEPS && ahead > 0; steps++, ahead /= 2)
+				if (i + ahead < n)
+					cuckoo_prefetch_walk(v, hashes[i + ahead], steps);
+		}
+		if (!cuckoo_add_one(v, hashes[i]))
+			return i;
+	}
+	return n;
 }
 
 /*

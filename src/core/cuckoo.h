@@ -188,7 +188,12 @@ extern int	cuckoo_answer(const BloomDir *dir, const uint8_t *const *spans, Bloom
  * succeeds.
  */
 extern bool cuckoo_add(CuckooView *v, BloomHash h);
-extern void cuckoo_add_prefetch(const CuckooView *v, BloomHash h);
+/*
+ * hashes[0..n-1] added in order as by cuckoo_add, requesting ahead what
+ * later adds will read; returns how many went in (fewer than n: the next
+ * found no room, and the value is as before it).
+ */
+extern size_t cuckoo_add_batch(CuckooView *v, const BloomHash *hashes, size_t n);
 
 typedef enum CuckooDelete
 {

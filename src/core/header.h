@@ -167,6 +167,19 @@ typedef enum BloomCheck
 /* little-endian access and bit counts, shared by the core and the layouts */
 
 /*
+ * The core builds without server headers, so it has its own spellings of
+ * the server's pg_attribute_always_inline and unlikely, for the per-row
+ * build paths.
+ */
+#if defined(__GNUC__)
+#define BLOOM_ALWAYS_INLINE		__attribute__((always_inline)) inline
+#define bloom_unlikely(x)		__builtin_expect((x) != 0, 0)
+#else
+#define BLOOM_ALWAYS_INLINE		inline
+#define bloom_unlikely(x)		((x) != 0)
+#endif
+
+/*
  * Bit count of a word.  Without -mpopcnt the compiler's builtin is a libgcc
  * call; this is a handful of inline instructions either way.
  */
@@ -507,12 +520,20 @@ typedef struct BloomLayout
 } BloomLayout;
 
 /*
- * A layout's add requests the cells of the hash this many places ahead
- * while it applies the current one, so that cache misses overlap.  Callers
- * that buffer hashes (the aggregate's state) buffer this many, so that a
- * whole batch is requested before the first of it is applied.
+ * Callers that buffer hashes (the aggregate's state, the index build) hand
+ * a layout's add this many at a time.  The add requests the cells of the
+ * hash BLOOM_PREFETCH_AHEAD places ahead while it applies the current one,
+ * so that cache misses overlap.  In a backend's build, requesting a whole
+ * batch before its first add measured fastest (probably because between two
+ * batches the scan evicts the filter's lines and page-table entries, so
+ * that each add pays a walk as well as a miss, and more of them in flight
+ * overlap better): distances of 16, 32 and 48 measured 5-25% slower
+ * there (counting builds most, whose elements have four lines each), though
+ * in a C loop over hashes alone they were a little faster (bench/RESULTS.md,
+ * "Builds, second pass").
  */
 #define BLOOM_ADD_BATCH		256
+#define BLOOM_PREFETCH_AHEAD	BLOOM_ADD_BATCH
 
 /* NULL for a layout id this build does not know */
 extern const BloomLayout *bloom_layout_for(uint8_t id);

@@ -27,19 +27,6 @@
 
 /* ---- what both types' states share ---- */
 
-/* d's expanded object if it has methods m (and is read-write if rw_only) */
-static ExpandedObjectHeader *
-bloom_expanded_of(Datum d, const ExpandedObjectMethods *m, bool rw_only)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-
-	if (rw_only ? !VARATT_IS_EXTERNAL_EXPANDED_RW(raw) : !VARATT_IS_EXTERNAL_EXPANDED(raw))
-		return NULL;
-	if (DatumGetEOHP(d)->eoh_methods != m)
-		return NULL;
-	return DatumGetEOHP(d);
-}
-
 /* ---- the bloomfilter state ---- */
 
 static Size
@@ -72,7 +59,7 @@ bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 	bloom_header_encode(&hdr, bf->data);
 }
 
-static const ExpandedObjectMethods bloom_state_methods = {
+const ExpandedObjectMethods bloom_state_methods = {
 	bloom_state_flat_size,
 	bloom_state_flatten_into
 };
@@ -81,13 +68,6 @@ static bool
 bloom_is_expanded(Datum d)
 {
 	return bloom_expanded_of(d, &bloom_state_methods, false) != NULL;
-}
-
-/* our state passed read-write, which only its aggregate can do; else NULL */
-BloomState *
-bloom_state_of(Datum d)
-{
-	return (BloomState *) bloom_expanded_of(d, &bloom_state_methods, true);
 }
 
 /*
@@ -299,7 +279,7 @@ cf_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 	memcpy(result, ((CuckooState *) eoh)->flat, size);
 }
 
-static const ExpandedObjectMethods cf_state_methods = {
+const ExpandedObjectMethods cf_state_methods = {
 	cf_state_flat_size,
 	cf_state_flatten_into
 };
@@ -362,12 +342,3 @@ cf_state_flush(CuckooState *s)
 	cf_add_hashes(&s->flat, &s->view, s->pending, n, s->eoh.eoh_context);
 }
 
-/* add h to the state (pending until CF_PENDING have come or the value is read) */
-void
-cf_state_add(CuckooState *s, BloomHash h)
-{
-	s->pending[s->npending].h1 = h.h1;
-	s->pending[s->npending].h2 = h.h2;
-	if (++s->npending == CF_PENDING)
-		cf_state_flush(s);
-}

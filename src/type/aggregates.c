@@ -73,32 +73,40 @@ bloom_agg_start(FunctionCallInfo fcinfo, BloomAggCache *cache, MemoryContext agg
 }
 
 /*
+ * A group's first row, or a state that is not ours: the state made by
+ * start, or a private expanded copy of a flat state.  Out of line, so that
+ * the per-row path keeps no frame for it (a view on the stack, the stack
+ * protector's check).
+ */
+static pg_noinline BloomState *
+bloom_agg_first(FunctionCallInfo fcinfo, BloomAggCache *cache,
+				BloomState *(*start) (FunctionCallInfo, BloomAggCache *, MemoryContext))
+{
+	MemoryContext aggcxt;
+	BloomView	v;
+
+	bloom_require_aggregate(fcinfo, &aggcxt, "bloomfilter_agg_trans", "bf_agg");
+	if (PG_ARGISNULL(0))
+		return start(fcinfo, cache, aggcxt);
+	/* a flat state (not one we made): a private expanded copy */
+	bloom_read(PG_GETARG_DATUM(0), &v);
+	return bloom_state_new(aggcxt, &v.hdr, v.payload);
+}
+
+/*
  * One row: the state (made on a group's first row by start), the element
  * added unless NULL.  Every row but a group's first finds the state it
  * made, passed read-write, and needs no checks.
  */
-static Datum
+static pg_attribute_always_inline Datum
 bloom_agg_step(FunctionCallInfo fcinfo,
 			   BloomState *(*start) (FunctionCallInfo, BloomAggCache *, MemoryContext))
 {
 	BloomAggCache *cache = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomAggCache));
 	BloomState *s = PG_ARGISNULL(0) ? NULL : bloom_state_of(PG_GETARG_DATUM(0));
-	MemoryContext aggcxt;
 
-	if (s == NULL)
-	{
-		bloom_require_aggregate(fcinfo, &aggcxt, "bloomfilter_agg_trans", "bf_agg");
-		if (PG_ARGISNULL(0))
-			s = start(fcinfo, cache, aggcxt);
-		else
-		{
-			/* a flat state (not one we made): a private expanded copy */
-			BloomView	v;
-
-			bloom_read(PG_GETARG_DATUM(0), &v);
-			s = bloom_state_new(aggcxt, &v.hdr, v.payload);
-		}
-	}
+	if (unlikely(s == NULL))
+		s = bloom_agg_first(fcinfo, cache, start);
 	if (!PG_ARGISNULL(1))
 	{
 		bloom_key_first_add(&cache->elem, &s->hdr.key_type,
@@ -174,6 +182,26 @@ PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
 /* cf_agg(element, capacity): the rate bf_agg(element, capacity) has too */
 #define CF_AGG_DEFAULT_RATE		0.01
 
+/* a group's first row, or a state that is not ours: out of line, as bf_agg's */
+static pg_noinline CuckooState *
+cf_agg_first(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcxt;
+	CuckooState *s;
+
+	bloom_require_aggregate(fcinfo, &aggcxt, "cuckoofilter_agg_trans", "cf_agg");
+	if (PG_ARGISNULL(0) &&
+		(PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3))))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg capacity and error rate must not be null")));
+	s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
+					 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
+					 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE);
+	s->hash = cf_hash_params(&s->view.hdr);
+	return s;
+}
+
 /*
  * cuckoofilter_agg_trans(state, element, capacity [, error_rate])
  *
@@ -185,23 +213,11 @@ Datum
 cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	BloomElemType *et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
-	CuckooState *s = PG_ARGISNULL(0) ? NULL : cf_state_of(PG_GETARG_DATUM(0), true);
+	CuckooState *s = PG_ARGISNULL(0) ? NULL :
+		(CuckooState *) bloom_expanded_of(PG_GETARG_DATUM(0), &cf_state_methods, true);
 
 	if (unlikely(s == NULL))
-	{
-		MemoryContext aggcxt;
-
-		bloom_require_aggregate(fcinfo, &aggcxt, "cuckoofilter_agg_trans", "cf_agg");
-		if (PG_ARGISNULL(0) &&
-			(PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3))))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("cf_agg capacity and error rate must not be null")));
-		s = cf_state_new(aggcxt, PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
-						 PG_ARGISNULL(0) ? PG_GETARG_INT64(2) : 0,
-						 PG_ARGISNULL(0) && PG_NARGS() > 3 ? PG_GETARG_FLOAT8(3) : CF_AGG_DEFAULT_RATE);
-		s->hash = cf_hash_params(&s->view.hdr);
-	}
+		s = cf_agg_first(fcinfo);
 	if (!PG_ARGISNULL(1))
 	{
 		if (unlikely(s->hash.key_type == 0 || s->hash.key_type == RECORDOID) &&

@@ -57,9 +57,8 @@ extern void cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *has
  * flat value, grown in place, its open view, and what element hashing
  * reads of its header.
  */
-/* a build's hashes added at once, the buckets of later ones requested ahead */
+/* a build's hashes added at once (core/cuckoo.c, cuckoo_add_batch) */
 #define CF_PENDING		128
-#define CF_PREFETCH_AHEAD	16
 
 typedef struct CuckooState
 {
@@ -75,8 +74,22 @@ typedef struct CuckooState
 extern CuckooState *cf_state_of(Datum d, bool rw_only);
 extern CuckooState *cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity,
 								 double error_rate);
-extern void cf_state_add(CuckooState *s, BloomHash h);
+/* the state's methods, by which type/value.h's bloom_expanded_of finds it */
+extern const ExpandedObjectMethods cf_state_methods;
 extern void cf_state_flush(CuckooState *s);
+
+/*
+ * Add h to the state (pending until CF_PENDING have come or the value is
+ * read); inline, as it runs once a row.
+ */
+static inline void
+cf_state_add(CuckooState *s, BloomHash h)
+{
+	s->pending[s->npending].h1 = h.h1;
+	s->pending[s->npending].h2 = h.h2;
+	if (++s->npending == CF_PENDING)
+		cf_state_flush(s);
+}
 
 /* what hashing an element reads of a cuckoo filter, as of a bloom filter */
 static inline BloomHashParams

@@ -276,21 +276,23 @@ cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 
 /*
  * Add n hashes in order to a value of ours (reallocated in place when it
- * grows), as n calls of cf_add_hash would.  A large filter misses cache on
- * every add; the buckets of the hash CF_PREFETCH_AHEAD places on are
- * requested while the current one goes in, so the misses overlap.
+ * grows), as n calls of cf_add_hash would: the core's batch adds them,
+ * requesting ahead what later adds read, up to one that finds no room,
+ * which goes in again after the growth cf_add_hash would make.
  */
 void
 cf_add_hashes(CuckooFilter **cf, CuckooView *v, const BloomHash *hashes, int n,
 			  MemoryContext cxt)
 {
-	for (int i = 0; i < n && i < CF_PREFETCH_AHEAD; i++)
-		cuckoo_add_prefetch(v, hashes[i]);
-	for (int i = 0; i < n; i++)
+	size_t		done = 0;
+
+	while ((done += cuckoo_add_batch(v, hashes + done, (size_t) n - done)) < (size_t) n)
 	{
-		if (i + CF_PREFETCH_AHEAD < n)
-			cuckoo_add_prefetch(v, hashes[i + CF_PREFETCH_AHEAD]);
-		cf_add_hash(cf, v, hashes[i], cxt, true);
+		uint64		nbuckets;
+		int			f;
+
+		cf_next_growth(v, &nbuckets, &f);
+		cf_grow(cf, v, nbuckets, f, cxt, true);
 	}
 }
 

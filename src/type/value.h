@@ -219,7 +219,32 @@ typedef struct BloomState
 	BloomHash	pending[BLOOM_PENDING];
 } BloomState;
 
-extern BloomState *bloom_state_of(Datum d);
+/*
+ * d's expanded object if it has methods m (and is read-write if rw_only),
+ * else NULL; inline, as the aggregates' transition functions ask it once a
+ * row (type/agg_state.c owns both types' states).
+ */
+static inline ExpandedObjectHeader *
+bloom_expanded_of(Datum d, const ExpandedObjectMethods *m, bool rw_only)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (rw_only ? !VARATT_IS_EXTERNAL_EXPANDED_RW(raw) : !VARATT_IS_EXTERNAL_EXPANDED(raw))
+		return NULL;
+	if (DatumGetEOHP(d)->eoh_methods != m)
+		return NULL;
+	return DatumGetEOHP(d);
+}
+
+extern const ExpandedObjectMethods bloom_state_methods;
+
+/* our state passed read-write, which only its aggregate can do; else NULL */
+static inline BloomState *
+bloom_state_of(Datum d)
+{
+	return (BloomState *) bloom_expanded_of(d, &bloom_state_methods, true);
+}
+
 extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 									Datum template);
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
