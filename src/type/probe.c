@@ -409,7 +409,7 @@ typedef struct BloomHeld
 	dlist_node	node;			/* in the held list, or the seen list */
 	uint64		last_use;		/* the cache's clock at the last check */
 	uint64		sights;			/* checks so far, counting batch elements */
-	TimestampTz first_stmt;		/* kept values: the statement of the first */
+	TimestampTz first_stmt;		/* kept values: when the first check's statement began */
 	BloomOpened *value;			/* the value, opened, when held; else NULL */
 	Size		bytes;			/* the memory value takes */
 	BloomKeptValue *kept;		/* value's owner when kept: pinned; else NULL */
