@@ -129,6 +129,69 @@ bloom_draw_next(BloomDraw *d)
 }
 
 /*
+ * The same sequence for one element of a batch of adds (core/blocked.c,
+ * core/counting.c): a draw is new unless seen[pos] already holds this
+ * element's stamp.  seen is the batch's, BLOOM_BLOCK_BITS stamps: nothing
+ * is cleared per element, and a load of seen[pos] meets an earlier store
+ * of this element only on a true repeat, where BloomDraw's mask words are
+ * shared by most draws.  bloom_stamp_next gives each element its stamp.
+ */
+typedef struct BloomStampedDraw
+{
+	uint64_t	x;
+	uint64_t	c;
+	int			nhashes;
+	int			got;
+	int			draws;
+	uint16_t   *seen;
+	uint16_t	stamp;
+} BloomStampedDraw;
+
+/* the next element's stamp; after 65535 of them the marks start over */
+static BLOOM_ALWAYS_INLINE uint16_t
+bloom_stamp_next(uint16_t *seen, uint16_t stamp)
+{
+	if (bloom_unlikely(++stamp == 0))
+	{
+		memset(seen, 0, sizeof(uint16_t) * BLOOM_BLOCK_BITS);
+		stamp = 1;
+	}
+	return stamp;
+}
+
+static BLOOM_ALWAYS_INLINE void
+bloom_stamped_init(BloomStampedDraw *d, BloomHash h, int nhashes, uint16_t *seen,
+				   uint16_t stamp)
+{
+	d->x = h.h2;
+	d->c = h.h1 | 1;
+	d->nhashes = nhashes;
+	d->got = 0;
+	d->draws = 0;
+	d->seen = seen;
+	d->stamp = stamp;
+}
+
+static BLOOM_ALWAYS_INLINE int
+bloom_stamped_next(BloomStampedDraw *d)
+{
+	while (d->got < d->nhashes && d->draws < BLOOM_MAX_DRAWS)
+	{
+		unsigned	pos;
+
+		d->draws++;
+		d->x = d->x * BLOOM_LCG_MULT + d->c;
+		pos = (unsigned) (d->x >> 55);
+		if (bloom_unlikely(d->seen[pos] == d->stamp))
+			continue;
+		d->seen[pos] = d->stamp;
+		d->got++;
+		return (int) pos;
+	}
+	return -1;
+}
+
+/*
  * Check an element against its block, stopping at the first clear bit, so
  * that most absent elements are ruled out after a draw or two instead of k.
  * The draws are tested two at a time: at the usual fill a single bit is a

@@ -148,8 +148,8 @@ counting_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, b
 /*
  * Increment an element's k counters, as a walk with bloom_draw_next and
  * counter_get/counter_set would, in one flat loop as the blocked layout's
- * batch does (core/blocked.c, bloom_block_add_stamped): a draw is new when
- * seen[pos] is not this element's stamp, and each counter is read and
+ * batch does (core/blocked.c, bloom_block_add_stamped): the draws told new
+ * by the batch's stamps (bloom_stamped_next), each counter read and
  * written in its own byte (cell c: byte c >> 1, the low nibble for even c),
  * the increment and the count of counters leaving zero without a branch.
  * Returns how many counters left zero.  The unit tests hold it to the
@@ -159,27 +159,17 @@ static BLOOM_ALWAYS_INLINE uint64_t
 counting_add_cells(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
 				   uint16_t stamp)
 {
-	uint64_t	x = h.h2;
-	uint64_t	c = h.h1 | 1;
+	BloomStampedDraw d;
+	int			pos;
 	uint64_t	fresh = 0;
-	int			got = 0;
 
-	for (int draws = 0; got < nhashes && draws < BLOOM_MAX_DRAWS; draws++)
+	bloom_stamped_init(&d, h, nhashes, seen, stamp);
+	while ((pos = bloom_stamped_next(&d)) >= 0)
 	{
-		unsigned	pos;
-		unsigned	shift;
-		unsigned	v;
-		unsigned	cnt;
+		unsigned	shift = 4 * (pos & 1);
+		unsigned	v = block[pos >> 1];
+		unsigned	cnt = (v >> shift) & 0xF;
 
-		x = x * BLOOM_LCG_MULT + c;
-		pos = (unsigned) (x >> 55);
-		if (bloom_unlikely(seen[pos] == stamp))
-			continue;
-		seen[pos] = stamp;
-		got++;
-		shift = 4 * (pos & 1);
-		v = block[pos >> 1];
-		cnt = (v >> shift) & 0xF;
 		fresh += cnt == 0;
 		/* a saturated counter stays (sticky) */
 		block[pos >> 1] = (uint8_t) (v + ((unsigned) (cnt < COUNTING_MAX) << shift));
@@ -213,12 +203,7 @@ counting_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t
 	{
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			counting_prefetch(payload, nblocks, hashes[i + BLOOM_PREFETCH_AHEAD]);
-		/* a stamp per element; after 65535 of them, the marks start over */
-		if (bloom_unlikely(++stamp == 0))
-		{
-			memset(seen, 0, sizeof(seen));
-			stamp = 1;
-		}
+		stamp = bloom_stamp_next(seen, stamp);
 		fresh += counting_add_cells(payload + counting_span_of(hdr, hashes[i]),
 									hashes[i], hdr->nhashes, seen, stamp);
 	}
