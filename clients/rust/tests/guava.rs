@@ -3,38 +3,8 @@
 
 mod common;
 
-use common::{hex_decode, hex_encode, write_lines, Rng, Server};
-use pgbloomfilter::{keys, Error, Filter, GuavaFilter, Key};
-
-#[derive(Clone, Debug)]
-enum Val {
-    Int(i64),
-    Text(String),
-    Bytes(Vec<u8>),
-    Float(f64),
-    Numeric(String),
-}
-
-impl Val {
-    fn key(&self) -> Key {
-        match self {
-            Val::Int(v) => Key::Int(*v),
-            Val::Text(s) => Key::Text(s),
-            Val::Bytes(b) => Key::Bytes(b),
-            Val::Float(d) => Key::Float(*d),
-            Val::Numeric(s) => Key::Numeric(s),
-        }
-    }
-    fn copy_text(&self) -> String {
-        match self {
-            Val::Int(v) => v.to_string(),
-            Val::Text(s) => s.replace('\\', "\\\\"),
-            Val::Bytes(b) => format!("\\\\x{}", hex_encode(b)),
-            Val::Float(d) => format!("{:?}", d),
-            Val::Numeric(s) => s.clone(),
-        }
-    }
-}
+use common::{hex_decode, hex_encode, write_lines, Rng, Server, Val};
+use pgbloomfilter::{keys, Error, Filter, GuavaFilter};
 
 #[test]
 fn guava_layout_against_the_server() {

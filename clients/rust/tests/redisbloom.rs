@@ -4,32 +4,8 @@
 
 mod common;
 
-use common::{hex_decode, hex_encode, write_lines, Rng, Server};
-use pgbloomfilter::{keys, Filter, Key, RedisBloomFilter};
-
-#[derive(Clone, Debug)]
-enum Val {
-    Int(i64),
-    Text(String),
-    Bytes(Vec<u8>),
-}
-
-impl Val {
-    fn key(&self) -> Key {
-        match self {
-            Val::Int(v) => Key::Int(*v),
-            Val::Text(s) => Key::Text(s),
-            Val::Bytes(b) => Key::Bytes(b),
-        }
-    }
-    fn copy_text(&self) -> String {
-        match self {
-            Val::Int(v) => v.to_string(),
-            Val::Text(s) => s.replace('\\', "\\\\"),
-            Val::Bytes(b) => format!("\\\\x{}", hex_encode(b)),
-        }
-    }
-}
+use common::{hex_decode, write_lines, Rng, Server, Val};
+use pgbloomfilter::{keys, Filter, RedisBloomFilter};
 
 #[test]
 fn redisbloom_layout_against_the_server() {

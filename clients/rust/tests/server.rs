@@ -11,115 +11,11 @@ mod common;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use common::{hex_decode, hex_encode, write_lines, Rng, Server};
+use common::{date_text, hex_decode, hex_encode, ts_text, write_lines, Rng, Server, Val};
 use pgbloomfilter::{keys, BloomFilter, CuckooFilter, Error, Filter, Key};
 
 const N: usize = 100_000;
 const THREADS: usize = 8;
-
-/// An owned key, and how COPY spells it.
-#[derive(Clone, Debug)]
-enum Val {
-    Int(i64),
-    Text(String),
-    Bytes(Vec<u8>),
-    Uuid([u8; 16]),
-    Float(f64),
-    Numeric(String),
-    Bool(bool),
-    Date(i32),
-    Ts(i64),
-    Tstz(i64),
-    Row(Vec<Val>),
-}
-
-impl Val {
-    fn with_key<R>(&self, f: &mut dyn FnMut(Key) -> R) -> R {
-        match self {
-            Val::Int(v) => f(Key::Int(*v)),
-            Val::Text(s) => f(Key::Text(s)),
-            Val::Bytes(b) => f(Key::Bytes(b)),
-            Val::Uuid(u) => f(Key::Uuid(*u)),
-            Val::Float(d) => f(Key::Float(*d)),
-            Val::Numeric(s) => f(Key::Numeric(s)),
-            Val::Bool(b) => f(Key::Bool(*b)),
-            Val::Date(d) => f(Key::Date(*d)),
-            Val::Ts(t) => f(Key::Timestamp(*t)),
-            Val::Tstz(t) => f(Key::TimestampTz(*t)),
-            Val::Row(cols) => {
-                let mut ks: Vec<Key> = Vec::new();
-                // columns are scalars here: their keys borrow from cols
-                for c in cols {
-                    ks.push(match c {
-                        Val::Int(v) => Key::Int(*v),
-                        Val::Text(s) => Key::Text(s),
-                        Val::Uuid(u) => Key::Uuid(*u),
-                        Val::Date(d) => Key::Date(*d),
-                        Val::Numeric(s) => Key::Numeric(s),
-                        Val::Float(d) => Key::Float(*d),
-                        other => panic!("no such row column in these tests: {:?}", other),
-                    });
-                }
-                f(Key::Row(&ks))
-            }
-        }
-    }
-
-    /// COPY text format, one column (a row: its columns, tab-separated).
-    fn copy_text(&self) -> String {
-        match self {
-            Val::Int(v) => v.to_string(),
-            Val::Text(s) => s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r"),
-            Val::Bytes(b) => format!("\\\\x{}", hex_encode(b)),
-            Val::Uuid(u) => {
-                let h = hex_encode(u);
-                format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
-            }
-            Val::Float(d) => float_text(*d),
-            Val::Numeric(s) => s.clone(),
-            Val::Bool(b) => (if *b { "t" } else { "f" }).into(),
-            Val::Date(d) => date_text(*d as i64),
-            Val::Ts(t) => ts_text(*t),
-            Val::Tstz(t) => format!("{}+00", ts_text(*t)),
-            Val::Row(cols) => cols.iter().map(|c| c.copy_text()).collect::<Vec<_>>().join("\t"),
-        }
-    }
-}
-
-fn float_text(d: f64) -> String {
-    if d.is_nan() {
-        "NaN".into()
-    } else if d.is_infinite() {
-        (if d > 0.0 { "Infinity" } else { "-Infinity" }).into()
-    } else {
-        format!("{:?}", d)
-    }
-}
-
-/// Proleptic Gregorian (y, m, d) of days since 2000-01-01.
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 730_425;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + (m <= 2) as i64, m, d)
-}
-
-fn date_text(days: i64) -> String {
-    let (y, m, d) = civil(days);
-    format!("{:04}-{:02}-{:02}", y, m, d)
-}
-
-fn ts_text(t: i64) -> String {
-    let day = 86_400_000_000i64;
-    let (d, us) = (t.div_euclid(day), t.rem_euclid(day));
-    let s = us / 1_000_000;
-    format!("{} {:02}:{:02}:{:02}.{:06}", date_text(d), s / 3600, s / 60 % 60, s % 60, us % 1_000_000)
-}
 
 const ALPHABET: &[&str] = &["a", "b", "c", "x", "z", "0", "9", " ", "_", "-", "é", "日本", "\u{a0}", "😀", "\u{301}", "'", "\""];
 

@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use pgbloomfilter::Key;
+
 pub struct Server {
     bindir: PathBuf,
     tmp: PathBuf,
@@ -220,4 +222,105 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         ((self.next() as u128 * n as u128) >> 64) as u64
     }
+}
+
+/// An owned key, and how COPY spells it.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Int(i64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Uuid([u8; 16]),
+    Float(f64),
+    Numeric(String),
+    Bool(bool),
+    Date(i32),
+    Ts(i64),
+    Tstz(i64),
+    Row(Vec<Val>),
+}
+
+impl Val {
+    /// The key of a scalar (a row's key borrows its columns' keys: with_key).
+    pub fn key(&self) -> Key<'_> {
+        match self {
+            Val::Int(v) => Key::Int(*v),
+            Val::Text(s) => Key::Text(s),
+            Val::Bytes(b) => Key::Bytes(b),
+            Val::Uuid(u) => Key::Uuid(*u),
+            Val::Float(d) => Key::Float(*d),
+            Val::Numeric(s) => Key::Numeric(s),
+            Val::Bool(b) => Key::Bool(*b),
+            Val::Date(d) => Key::Date(*d),
+            Val::Ts(t) => Key::Timestamp(*t),
+            Val::Tstz(t) => Key::TimestampTz(*t),
+            Val::Row(_) => panic!("a row's key: with_key"),
+        }
+    }
+
+    pub fn with_key<R>(&self, f: &mut dyn FnMut(Key) -> R) -> R {
+        match self {
+            Val::Row(cols) => {
+                // columns are scalars here: their keys borrow from cols
+                let ks: Vec<Key> = cols.iter().map(|c| c.key()).collect();
+                f(Key::Row(&ks))
+            }
+            scalar => f(scalar.key()),
+        }
+    }
+
+    /// COPY text format, one column (a row: its columns, tab-separated).
+    pub fn copy_text(&self) -> String {
+        match self {
+            Val::Int(v) => v.to_string(),
+            Val::Text(s) => s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r"),
+            Val::Bytes(b) => format!("\\\\x{}", hex_encode(b)),
+            Val::Uuid(u) => {
+                let h = hex_encode(u);
+                format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+            }
+            Val::Float(d) => float_text(*d),
+            Val::Numeric(s) => s.clone(),
+            Val::Bool(b) => (if *b { "t" } else { "f" }).into(),
+            Val::Date(d) => date_text(*d as i64),
+            Val::Ts(t) => ts_text(*t),
+            Val::Tstz(t) => format!("{}+00", ts_text(*t)),
+            Val::Row(cols) => cols.iter().map(|c| c.copy_text()).collect::<Vec<_>>().join("\t"),
+        }
+    }
+}
+
+fn float_text(d: f64) -> String {
+    if d.is_nan() {
+        "NaN".into()
+    } else if d.is_infinite() {
+        (if d > 0.0 { "Infinity" } else { "-Infinity" }).into()
+    } else {
+        format!("{:?}", d)
+    }
+}
+
+/// Proleptic Gregorian (y, m, d) of days since 2000-01-01.
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 730_425;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + (m <= 2) as i64, m, d)
+}
+
+pub fn date_text(days: i64) -> String {
+    let (y, m, d) = civil(days);
+    format!("{:04}-{:02}-{:02}", y, m, d)
+}
+
+pub fn ts_text(t: i64) -> String {
+    let day = 86_400_000_000i64;
+    let (d, us) = (t.div_euclid(day), t.rem_euclid(day));
+    let s = us / 1_000_000;
+    format!("{} {:02}:{:02}:{:02}.{:06}", date_text(d), s / 3600, s / 60 % 60, s % 60, us % 1_000_000)
 }
