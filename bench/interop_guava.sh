@@ -31,28 +31,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 N=${BENCH_INTEROP_N:-10000000}
 ROUNDS=${BENCH_RUNS:-5}
 WARM=${BENCH_WARM:-8}
-BINDIR=${BLOOMFILTER_PG_BINDIR:-$(pg_config --bindir)}
 GUAVA_JAR=${GUAVA_JAR:-/usr/share/java/guava.jar}
 PGJDBC_JAR=${PGJDBC_JAR:-/usr/share/java/postgresql.jar}
-for v in $(env | sed -n 's/^\(PG[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
-
-WORK=$(mktemp -d /tmp/bf-bench-guava.XXXXXX)
-chmod 755 "$WORK"
-PORT=$((20000 + RANDOM % 20000))
-as_pg() {
-	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-cleanup() {
-	as_pg "$BINDIR/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-mkdir -p "$WORK/data" "$WORK/sock" "$WORK/classes"
-[ "$(id -u)" -eq 0 ] && chown postgres "$WORK/data" "$WORK/sock"
-as_pg "$BINDIR/initdb" -D "$WORK/data" -E UTF8 --locale=C.UTF-8 -A trust -U postgres >/dev/null
-as_pg "$BINDIR/pg_ctl" -D "$WORK/data" -w -l "$WORK/data/log" \
-	-o "-c listen_addresses=127.0.0.1 -k $WORK/sock -p $PORT" start >/dev/null
+# shellcheck source=../scripts/private-pg.sh
+. "$HERE/../scripts/private-pg.sh"
+private_pg_start bf-bench-guava 127.0.0.1
+mkdir -p "$WORK/classes"
 q() { "$BINDIR/psql" -X -A -t -q -v ON_ERROR_STOP=1 -h "$WORK/sock" -p "$PORT" -U postgres -d postgres "$@"; }
 
 javac --release 17 -Xlint:all,-classfile -Werror -cp "$GUAVA_JAR:$PGJDBC_JAR" -d "$WORK/classes" \
