@@ -130,6 +130,67 @@ SELECT bf_contains(bf_add(bf_create(100), ARRAY['2024-01-02'::date]), '{01/02/20
 CREATE TABLE kp_gen (f bloomfilter, hit boolean GENERATED ALWAYS AS (bf_contains(f, '2024-01-02')) STORED);
 INSERT INTO kp_gen (f) VALUES (bf_add(bf_create(10), '2024-01-02'::date));
 SELECT hit FROM kp_gen;
+-- zone abbreviations mean what timezone_abbreviations says (IST is +02 in
+-- Default, +05:30 in India; Australia's SAT makes "Sat" a zone): generated
+-- over every abbreviation of the three shipped sets, a member added in a
+-- session of one set and its text probed in a session of each: found, or
+-- refused, never a silent "absent"
+CREATE TEMP TABLE kp_abbrev (abbrev text);
+SET timezone_abbreviations = 'Australia';
+INSERT INTO kp_abbrev SELECT abbrev FROM pg_timezone_abbrevs;
+SET timezone_abbreviations = 'India';
+INSERT INTO kp_abbrev SELECT abbrev FROM pg_timezone_abbrevs;
+RESET timezone_abbreviations;
+INSERT INTO kp_abbrev SELECT abbrev FROM pg_timezone_abbrevs
+UNION ALL SELECT unnest(ARRAY['Sat', 'Z', 'America/New_York', 'Etc/GMT+5']);
+CREATE TEMP TABLE kp_abbrev_seen (abbrev text, added_in text, probed_in text, outcome text);
+DO $$
+DECLARE
+	a text;
+	sets text[] := ARRAY['Default', 'Australia', 'India'];
+	added text;
+	probed text;
+	t text;
+	v timestamptz;
+	f bloomfilter;
+	outcome text;
+BEGIN
+	FOR a IN SELECT DISTINCT abbrev FROM kp_abbrev ORDER BY 1 LOOP
+		t := '2024-01-15 12:00:00 ' || a;
+		FOREACH added IN ARRAY sets LOOP
+			PERFORM set_config('timezone_abbreviations', added, true);
+			BEGIN
+				v := t::timestamptz;
+			EXCEPTION WHEN OTHERS THEN
+				CONTINUE;		-- not a time in this set: nothing to add
+			END;
+			f := bf_add(bf_create(10), v);
+			FOREACH probed IN ARRAY sets LOOP
+				PERFORM set_config('timezone_abbreviations', probed, true);
+				BEGIN
+					outcome := CASE WHEN bf_contains(f, t) THEN 'found' ELSE 'absent' END;
+				EXCEPTION WHEN invalid_text_representation THEN
+					outcome := 'refused';
+				WHEN invalid_datetime_format OR datetime_field_overflow THEN
+					outcome := 'not a time';
+				END;
+				INSERT INTO kp_abbrev_seen VALUES (a, added, probed, outcome);
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	PERFORM set_config('timezone_abbreviations', 'Default', true);
+END $$;
+SELECT count(DISTINCT abbrev) > 150 AS many_abbreviations,
+       count(*) FILTER (WHERE outcome = 'absent') AS silent_absences,
+       count(*) FILTER (WHERE outcome = 'not a time') AS unreadable_probes
+FROM kp_abbrev_seen;
+-- the same in every set (UTC, Z, PST, a zone name): read; IST, EST, Sat: refused
+SELECT abbrev, string_agg(DISTINCT outcome, ', ') AS outcomes
+FROM kp_abbrev_seen
+WHERE abbrev IN ('UTC', 'Z', 'PST', 'America/New_York', 'Etc/GMT+5', 'IST', 'EST', 'Sat')
+GROUP BY abbrev ORDER BY abbrev;
+SELECT bf_contains(bf_add(bf_create(100), '2024-01-15 12:00:00+00'::timestamptz),
+                   '2024-01-15 17:30:00 IST');
 DROP TABLE kp_gen, kp_codes, kp_visits;
 
 -- Found by the oracle (test/oracle): a name key probed with a longer

@@ -80,6 +80,7 @@
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/datetime.h"
 #include "utils/datum.h"
 #include "utils/float.h"
 #include "utils/fmgroids.h"
@@ -92,6 +93,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
+#include "utils/tzparser.h"
 #include "utils/uuid.h"
 
 #include "type/keys.h"
@@ -1583,6 +1585,11 @@ bloom_key_read_under(BloomElemType *et, char *str, int dateorder, pg_tz *zone,
 		DateOrder = dateorder;
 		session_timezone = zone;
 		IntervalStyle = intervalstyle;
+#if PG_VERSION_NUM >= 180000
+		/* from 18 its cache of zone abbreviations holds session_timezone's */
+		if (zone != save_zone)
+			ClearTimeZoneAbbrevCache();
+#endif
 #if PG_VERSION_NUM >= 160000
 		{
 			ErrorSaveContext escontext = {T_ErrorSaveContext};
@@ -1614,6 +1621,10 @@ bloom_key_read_under(BloomElemType *et, char *str, int dateorder, pg_tz *zone,
 		DateOrder = save_dateorder;
 		session_timezone = save_zone;
 		IntervalStyle = save_intervalstyle;
+#if PG_VERSION_NUM >= 180000
+		if (zone != save_zone)
+			ClearTimeZoneAbbrevCache();
+#endif
 	}
 	PG_END_TRY();
 	(void) cxt;
@@ -1647,6 +1658,136 @@ bloom_key_has_clock_word(const char *str)
 }
 
 /*
+ * Zone abbreviations.  A word of date/time text such as IST or EST is looked
+ * up in the session's set of abbreviations (timezone_abbreviations; from
+ * PostgreSQL 18 the session's TimeZone first), so its meaning is a setting:
+ * IST is +02 in the Default set and +05:30 in India's, EST -05 in Default
+ * and +10 in Australia's, and Australia's SAT makes "Sat" a zone rather
+ * than a weekday.  A word is let through only if the session and every set
+ * PostgreSQL ships (share/timezonesets: Default, Australia, India) read it
+ * alike: as no abbreviation (month and day names, "T", ...), or as the same
+ * fixed offset (Z, UTC, PST).  Sets an administrator adds are not
+ * consulted.  The shipped sets are loaded once per backend.
+ */
+#define BLOOM_ABBREV_SETS	3
+
+static TimeZoneAbbrevTable *bloom_abbrev_sets[BLOOM_ABBREV_SETS];
+static bool bloom_abbrev_sets_loaded = false;
+
+/*
+ * A word's reading: its type (UNKNOWN_FIELD: no abbreviation), and its
+ * offset, or for a dynamic abbreviation (DYNTZ, whose offset follows a
+ * zone's rules at the date read) the zone's name.
+ */
+typedef struct BloomAbbrev
+{
+	int			type;
+	int			offset;
+	const char *zone;
+} BloomAbbrev;
+
+static BloomAbbrev
+bloom_abbrev_in_set(const TimeZoneAbbrevTable *set, const char *word)
+{
+	BloomAbbrev r = {UNKNOWN_FIELD, 0, NULL};
+	int			lo = 0,
+				hi = set->numabbrevs - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			cmp = strncmp(word, set->abbrevs[mid].token, TOKMAXLEN);
+
+		if (cmp == 0)
+		{
+			r.type = set->abbrevs[mid].type;
+			r.offset = set->abbrevs[mid].value;
+			if (r.type == DYNTZ)
+				r.zone = ((const DynamicZoneAbbrev *) ((const char *) set + r.offset))->zone;
+			break;
+		}
+		if (cmp < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return r;
+}
+
+static BloomAbbrev
+bloom_abbrev_in_session(char *word)
+{
+	BloomAbbrev r = {UNKNOWN_FIELD, 0, NULL};
+	pg_tz	   *tz = NULL;
+#if PG_VERSION_NUM >= 160000
+	DateTimeErrorExtra extra;
+
+	/* an error: a dynamic abbreviation whose zone is not found (no name) */
+	if (DecodeTimezoneAbbrev(0, word, &r.type, &r.offset, &tz, &extra) != 0)
+		r.type = DYNTZ;
+#else
+	r.type = DecodeTimezoneAbbrev(0, word, &r.offset, &tz);
+#endif
+	if (r.type == DYNTZ && tz != NULL)
+		r.zone = pg_get_timezone_name(tz);
+	return r;
+}
+
+static bool
+bloom_abbrev_same(BloomAbbrev a, BloomAbbrev b)
+{
+	if (a.type != b.type)
+		return false;
+	if (a.type == DYNTZ)
+		return a.zone != NULL && b.zone != NULL && pg_strcasecmp(a.zone, b.zone) == 0;
+	return a.type == UNKNOWN_FIELD || a.offset == b.offset;
+}
+
+/* the first word of str that names a zone differently by setting, or NULL */
+static const char *
+bloom_key_abbrev_word(const char *str)
+{
+	static const char *const names[BLOOM_ABBREV_SETS] = {"Default", "Australia", "India"};
+
+	if (!bloom_abbrev_sets_loaded)
+	{
+		/* malloc'd by load_tzoffsets, kept for the backend's life */
+		for (int i = 0; i < BLOOM_ABBREV_SETS; i++)
+			bloom_abbrev_sets[i] = load_tzoffsets(names[i]);
+		bloom_abbrev_sets_loaded = true;
+	}
+	for (const char *p = str; *p != '\0';)
+	{
+		char		word[TOKMAXLEN + 2];
+		int			len = 0;
+		BloomAbbrev session;
+		bool		settled;
+
+		if (!isalpha((unsigned char) *p))
+		{
+			p++;
+			continue;
+		}
+		/* a run of letters, lower-cased as the date/time parser does */
+		for (; isalpha((unsigned char) *p); p++)
+			if (len <= TOKMAXLEN)
+				word[len++] = pg_tolower((unsigned char) *p);
+		word[len] = '\0';
+		session = bloom_abbrev_in_session(word);
+		/* false only for a dynamic abbreviation whose zone was not found */
+		settled = bloom_abbrev_same(session, session);
+		/* a set that did not load: only a word that is no abbreviation */
+		for (int i = 0; i < BLOOM_ABBREV_SETS && settled; i++)
+			settled = bloom_abbrev_sets[i] != NULL ?
+				bloom_abbrev_same(session, bloom_abbrev_in_set(bloom_abbrev_sets[i], word)) :
+				session.type == UNKNOWN_FIELD;
+		if (!settled)
+			return pstrdup(word);
+	}
+	return NULL;
+}
+
+/*
  * Text read by the key type's input function.  Dates and times read
  * DateStyle's field order, TimeZone and IntervalStyle, while a filter's
  * answer must not depend on the session (its functions are immutable, and
@@ -1654,9 +1795,8 @@ bloom_key_has_clock_word(const char *str)
  * again under other choices of each setting the type reads; unless every
  * reading gives the session's value, the call is refused: '01/02/2024'
  * (January or February), '2024-01-01 00:00' as a timestamp with time zone
- * (midnight where?), 'today'.
- *
- * XXX Zone abbreviations follow timezone_abbreviations, which is not varied.
+ * (midnight where?), 'today'.  A zone abbreviation is not read under
+ * other settings but looked up (bloom_key_abbrev_word).
  */
 static Datum
 bloom_key_read(BloomElemType *et, char *str)
@@ -1674,6 +1814,15 @@ bloom_key_read(BloomElemType *et, char *str)
 		return InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
 	if ((reads & BLOOM_READS_CLOCK) && bloom_key_has_clock_word(str))
 		bloom_key_unsettled(et, str, "It names a moment relative to the current time.");
+	if (reads & BLOOM_READS_TIMEZONE)
+	{
+		const char *word = bloom_key_abbrev_word(str);
+
+		if (word != NULL)
+			bloom_key_unsettled(et, str,
+								psprintf("The word \"%s\" is read as different time zones under the timezone_abbreviations settings Default, Australia and India, or as a zone under some and not others: write a numeric offset (+05:30) or a zone name (Asia/Kolkata) instead.",
+										 word));
+	}
 	session_reads = bloom_key_read_under(et, str, DateOrder, session_timezone,
 										 IntervalStyle, &value);
 	for (int o = 0; o < norders; o++)

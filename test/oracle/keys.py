@@ -44,15 +44,21 @@ class Profile:
 
 BASE_PROFILES = [
     Profile("iso-utc", {"DateStyle": "ISO, MDY", "TimeZone": "UTC",
-                        "IntervalStyle": "postgres", "extra_float_digits": "1"}),
+                        "IntervalStyle": "postgres", "extra_float_digits": "1",
+                        "timezone_abbreviations": "Default"}),
+    # New York's clock with Australia's abbreviations (EST is +10 there)
     Profile("sql-dmy-ny", {"DateStyle": "SQL, DMY", "TimeZone": "America/New_York",
-                           "IntervalStyle": "sql_standard", "extra_float_digits": "0"}),
+                           "IntervalStyle": "sql_standard", "extra_float_digits": "0",
+                           "timezone_abbreviations": "Australia"}),
     Profile("pg-mdy-kolkata", {"DateStyle": "Postgres, MDY", "TimeZone": "Asia/Kolkata",
-                               "IntervalStyle": "postgres_verbose", "extra_float_digits": "3"}),
+                               "IntervalStyle": "postgres_verbose", "extra_float_digits": "3",
+                               "timezone_abbreviations": "India"}),
     Profile("german-chatham", {"DateStyle": "German, DMY", "TimeZone": "Pacific/Chatham",
-                               "IntervalStyle": "iso_8601", "extra_float_digits": "-15"}),
+                               "IntervalStyle": "iso_8601", "extra_float_digits": "-15",
+                               "timezone_abbreviations": "Default"}),
     Profile("sql-mdy-lmt", {"DateStyle": "SQL, MDY", "TimeZone": "Africa/Monrovia",
-                            "IntervalStyle": "postgres", "extra_float_digits": "2"}),
+                            "IntervalStyle": "postgres", "extra_float_digits": "2",
+                            "timezone_abbreviations": "Default"}),
 ]
 # the same settings with generic plans for prepared parameters
 GENERIC_PROFILES = [Profile(p.name + "+generic", p.settings, generic=True) for p in BASE_PROFILES]
@@ -351,6 +357,12 @@ def variants_time(t):
     return out
 
 
+# an abbreviation for an offset in the Default set; under Australia's or
+# India's some name other offsets (EST, IST), some the same (GMT, PST)
+ZONE_ABBREVS = {"+00": "GMT", "-05": "EST", "+05:30": "IST", "+01": "CET", "+13:45": "CHADT",
+                "-09:30": "MART", "-08": "PST", "+14": "LINT", "-03:30": "NST"}
+
+
 def gen_timetz(rng, n):
     out = ["00:00:00+00", "12:34:56+05:30", "24:00:00-15:59", "23:59:59.999999+14", "12:00:00-00:00:01",
            "10:00:00+01", "09:00:00+00"]
@@ -361,7 +373,11 @@ def gen_timetz(rng, n):
 
 
 def variants_timetz(t):
-    return [t.replace("+00", " UTC") if t.endswith("+00") else t + ":00", t.replace(":", "", 1)]
+    out = [t.replace("+00", " UTC") if t.endswith("+00") else t + ":00", t.replace(":", "", 1)]
+    abbrev = ZONE_ABBREVS.get(t[-6:] if t[-3] == ":" else t[-3:])
+    if abbrev:
+        out.append(t[:-6 if t[-3] == ":" else -3] + " " + abbrev)
+    return out
 
 
 def gen_timestamp(rng, n):
@@ -404,6 +420,10 @@ def variants_timestamptz(t):
     out = [t.replace(" ", "T", 1)]
     if t.endswith("+00"):
         out += [t[:-3] + "Z", t[:-3] + " UTC", t[:-3]]
+    # a zone abbreviation for the offset: what it means is a setting
+    abbrev = ZONE_ABBREVS.get(t[-6:] if t[-3] == ":" else t[-3:])
+    if abbrev and not t.endswith(" BC"):
+        out.append(t[:-6 if t[-3] == ":" else -3] + " " + abbrev)
     # without its offset: read in the session's TimeZone
     m = re.match(r"^(.*\d)([+-]\d\d(:\d\d)?)( BC)?$", t)
     if m:
