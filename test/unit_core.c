@@ -495,9 +495,11 @@ test_batch_matches_single(void)
 	const uint64_t nblocks = 97;
 	uint8_t    *a = calloc(nblocks, BLOOM_BLOCK_BYTES);
 	uint8_t    *b = calloc(nblocks, BLOOM_BLOCK_BYTES);
+	uint8_t    *e = calloc(nblocks, BLOOM_BLOCK_BYTES);
 	size_t		nlong = 70000;
 	BloomHash  *hashes = malloc(nlong * sizeof(BloomHash));
 	bool		same = true;
+	bool		same_uncounted = true;
 
 	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
 	{
@@ -507,6 +509,7 @@ test_batch_matches_single(void)
 
 		memset(a, 0, nblocks * BLOOM_BLOCK_BYTES);
 		memset(b, 0, nblocks * BLOOM_BLOCK_BYTES);
+		memset(e, 0, nblocks * BLOOM_BLOCK_BYTES);
 		for (int round = 0; round < 40; round++)
 		{
 			for (size_t i = 0; i < n; i++)
@@ -518,9 +521,14 @@ test_batch_matches_single(void)
 			sa -= sb;
 			if (sa != 0 || memcmp(a, b, nblocks * BLOOM_BLOCK_BYTES) != 0)
 				same = false;
+			/* the uncounted batch: the same bits */
+			bloom_set_batch(e, nblocks, k, hashes, n);
+			if (memcmp(a, e, nblocks * BLOOM_BLOCK_BYTES) != 0)
+				same_uncounted = false;
 		}
 	}
 	CHECK(same, "batched adds differ from single adds");
+	CHECK(same_uncounted, "uncounted batched adds differ from single adds");
 
 	/* past 65535 elements the batch's marks start over */
 	{
@@ -535,12 +543,17 @@ test_batch_matches_single(void)
 		sb = bloom_add_batch(d, nblocks * 64, 3, hashes, nlong);
 		CHECK(sa == sb && memcmp(c, d, nblocks * 64 * BLOOM_BLOCK_BYTES) == 0,
 			  "a batch of %zu adds differs from single adds", nlong);
+		memset(d, 0, nblocks * 64 * BLOOM_BLOCK_BYTES);
+		bloom_set_batch(d, nblocks * 64, 3, hashes, nlong);
+		CHECK(memcmp(c, d, nblocks * 64 * BLOOM_BLOCK_BYTES) == 0,
+			  "an uncounted batch of %zu adds differs from single adds", nlong);
 		free(c);
 		free(d);
 	}
 	free(hashes);
 	free(a);
 	free(b);
+	free(e);
 }
 
 /* the counting layout's add of one hash by its definition; returns counters leaving zero */

@@ -194,6 +194,69 @@ bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 	return added;
 }
 
+/*
+ * The bits of bloom_add_batch, not counted: an aggregate's state counts
+ * its bits once, when it is read (bloom_state_count in type/agg_state.c),
+ * not per bit set.  The first k draws set their bits outright; a draw that
+ * repeats an earlier one of its element (told by the stamps) sets its bit
+ * again, harmlessly, and the walk then goes on from the k-th draw for as
+ * many more new ones, exactly as bloom_stamped_next would have (about one
+ * element in 25 at k = 7).  Measured 30% fewer cycles an add than the
+ * counted batch (bench/RESULTS.md).
+ */
+static BLOOM_ALWAYS_INLINE void
+bloom_block_set_stamped(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
+						uint16_t stamp)
+{
+	uint64_t	x = h.h2;
+	uint64_t	c = h.h1 | 1;
+	int			repeats = 0;
+
+	for (int i = 0; i < nhashes; i++)
+	{
+		unsigned	pos;
+
+		x = x * BLOOM_LCG_MULT + c;
+		pos = (unsigned) (x >> 55);
+		repeats += seen[pos] == stamp;
+		seen[pos] = stamp;
+		block[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+	}
+	if (bloom_unlikely(repeats > 0))
+	{
+		BloomStampedDraw d;
+		int			pos;
+
+		bloom_stamped_init(&d, h, nhashes, seen, stamp);
+		d.x = x;
+		d.got = nhashes - repeats;
+		d.draws = nhashes;
+		while ((pos = bloom_stamped_next(&d)) >= 0)
+			block[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+	}
+}
+
+void
+bloom_set_batch(uint8_t *bits, uint64_t nblocks, int nhashes, const BloomHash *hashes,
+				size_t n)
+{
+	uint16_t	seen[BLOOM_BLOCK_BITS];
+	uint16_t	stamp = 0;
+
+	memset(seen, 0, sizeof(seen));
+	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
+		__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES, 1);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_PREFETCH_AHEAD].h1,
+													 nblocks) * BLOOM_BLOCK_BYTES, 1);
+		stamp = bloom_stamp_next(seen, stamp);
+		bloom_block_set_stamped(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES,
+								hashes[i], nhashes, seen, stamp);
+	}
+}
+
 uint64_t
 bloom_popcount(const uint8_t *bits, size_t nbytes)
 {
@@ -367,6 +430,29 @@ blocked_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t 
 	return n;
 }
 
+static void
+blocked_add_uncounted(const BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes,
+					  size_t n)
+{
+	bloom_set_batch(payload, bloom_nblocks(hdr), hdr->nhashes, hashes, n);
+}
+
+/* a megabyte at a time, so that a cancel is answered */
+static uint64_t
+blocked_recount(const BloomHeader *hdr, const uint8_t *payload)
+{
+	size_t		nbytes = hdr->nbits / 8;
+	uint64_t	count = 0;
+
+	for (size_t off = 0; off < nbytes; off += BLOOM_INTERRUPT_BYTES)
+	{
+		bloom_check_interrupts();
+		count += bloom_popcount(payload + off, nbytes - off < BLOOM_INTERRUPT_BYTES ?
+								nbytes - off : BLOOM_INTERRUPT_BYTES);
+	}
+	return count;
+}
+
 bool
 bloom_bits_same_shape(const BloomHeader *a, const BloomHeader *b)
 {
@@ -434,6 +520,8 @@ const BloomLayout bloom_blocked_layout = {
 	.spans = blocked_spans,
 	.answer = blocked_answer,
 	.add = blocked_add,
+	.add_uncounted = blocked_add_uncounted,
+	.recount = blocked_recount,
 	.remove = NULL,				/* a bit cannot tell how many set it */
 	.same_shape = bloom_bits_same_shape,
 	.combine = bloom_bits_combine,

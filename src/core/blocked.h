@@ -244,6 +244,8 @@ extern int	bloom_add(uint8_t *bits, uint64_t nblocks, int nhashes, BloomHash h);
 
 extern uint64_t bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
 								const BloomHash *hashes, size_t n);
+extern void bloom_set_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
+							const BloomHash *hashes, size_t n);
 extern uint64_t bloom_popcount(const uint8_t *bits, size_t nbytes);
 extern uint64_t bloom_union_into(uint8_t *dst, const uint8_t *src, size_t nbytes);
 extern uint64_t bloom_intersect_into(uint8_t *dst, const uint8_t *src, size_t nbytes);

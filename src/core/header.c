@@ -295,6 +295,10 @@ bloom_layout_problem(const BloomLayout *l)
 		return "describe, info or shape_hint is missing";
 	if (l->grows != (l->grown_bytes != NULL) || l->grows != (l->grow != NULL))
 		return "grows disagrees with grown_bytes and grow";
+	if ((l->add_uncounted == NULL) != (l->recount == NULL))
+		return "add_uncounted and recount go together";
+	if (l->grows && l->add_uncounted != NULL)
+		return "a layout that grows counts its adds";
 	if (l->removes != (l->remove != NULL))
 		return "removes disagrees with remove";
 	if (l->intersects != (l->no_intersect_detail == NULL))

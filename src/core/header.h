@@ -457,6 +457,15 @@ typedef struct BloomLayout
 	 */
 	size_t		(*add) (BloomHeader *hdr, uint8_t *payload,
 						const BloomHash *hashes, size_t n);
+	/*
+	 * Optional, for the aggregates' states, whose adds come in batches and
+	 * whose count is read once at the end: add_uncounted adds as add does
+	 * but leaves hdr->bits_set behind, and recount gives it from the
+	 * payload.  A layout that grows decides by its counts, and has neither.
+	 */
+	void		(*add_uncounted) (const BloomHeader *hdr, uint8_t *payload,
+								  const BloomHash *hashes, size_t n);
+	uint64_t	(*recount) (const BloomHeader *hdr, const uint8_t *payload);
 	uint64_t	(*grown_bytes) (const BloomHeader *hdr, const uint8_t *payload);
 	void		(*grow) (BloomHeader *hdr, const uint8_t *payload, uint8_t *grown);
 	/* take h out again if it tests present (returns whether); NULL: cannot */

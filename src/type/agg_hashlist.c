@@ -329,6 +329,7 @@ bloom_union_state(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 		bloom_read(PG_GETARG_DATUM(0), &v);
 		s = bloom_state_new(aggcxt, &v.hdr, v.payload);
 	}
+	bloom_state_count(s);
 	bloom_read(PG_GETARG_DATUM(1), &o);
 	key_type = bloom_union_check_hash(&s->hdr, &o.hdr);
 	if (o.layout->holds_hashes)

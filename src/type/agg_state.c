@@ -46,9 +46,11 @@ bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 {
 	BloomState *s = (BloomState *) eoh;
 	BloomFilter *bf = (BloomFilter *) result;
-	BloomHeader hdr = s->hdr;
+	BloomHeader hdr;
 
 	Assert(size == bloom_state_flat_size(eoh));
+	bloom_state_count(s);
+	hdr = s->hdr;
 	SET_VARSIZE(bf, size);
 	bloom_fill_chunked(BLOOMFILTER_PAYLOAD(bf), s->payload,
 					   size - VARHDRSZ - BLOOM_HEADER_SIZE);
@@ -92,6 +94,7 @@ bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *paylo
 
 	EOH_init_header(&s->eoh, &bloom_state_methods, cxt);
 	s->hdr = *hdr;
+	s->uncounted = false;
 	s->layout = bloom_layout_for(hdr->layout);
 	s->npending = 0;
 	s->nparts = 0;
@@ -134,14 +137,35 @@ bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
 	}
 }
 
-/* the pending hashes into the state (the array is not touched by settling) */
+/*
+ * The pending hashes into the state (the array is not touched by settling),
+ * uncounted where the layout can: bloom_state_count counts them when the
+ * state is read.
+ */
 void
 bloom_state_flush(BloomState *s)
 {
 	int			n = s->npending;
 
 	s->npending = 0;
-	bloom_state_add_many(s, s->pending, n);
+	if (s->layout->add_uncounted)
+	{
+		s->layout->add_uncounted(&s->hdr, s->payload, s->pending, n);
+		s->uncounted = true;
+	}
+	else
+		bloom_state_add_many(s, s->pending, n);
+}
+
+/* hdr.bits_set of the state's payload (the pending hashes still apart) */
+void
+bloom_state_count(BloomState *s)
+{
+	if (s->uncounted)
+	{
+		s->hdr.bits_set = s->layout->recount(&s->hdr, s->payload);
+		s->uncounted = false;
+	}
 }
 
 /*

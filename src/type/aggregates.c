@@ -110,7 +110,7 @@ bloom_agg_step(FunctionCallInfo fcinfo,
 	if (!PG_ARGISNULL(1))
 	{
 		bloom_key_first_add(&cache->elem, &s->hdr.key_type,
-							s->hdr.bits_set == 0 && s->npending == 0,
+							s->hdr.bits_set == 0 && s->npending == 0 && !s->uncounted,
 							PG_GETARG_DATUM(1));
 		bloom_state_add(s, bloom_key_hash_add(&cache->elem, PG_GETARG_DATUM(1), bloom_hash_params(&s->hdr)));
 	}

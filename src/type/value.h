@@ -211,6 +211,7 @@ typedef struct BloomState
 {
 	ExpandedObjectHeader eoh;
 	BloomHeader hdr;			/* bits_set excludes the pending hashes */
+	bool		uncounted;		/* and, if set, the adds since recount */
 	const BloomLayout *layout;
 	uint8	   *payload;			/* 64-byte aligned, in alloc */
 	void	   *alloc;
@@ -250,6 +251,7 @@ extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcx
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 								   const uint8 *payload);
 extern void bloom_state_flush(BloomState *s);
+extern void bloom_state_count(BloomState *s);
 extern void bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n);
 extern void bloom_state_reserve(BloomState *s, uint64 payload_bytes);
 extern uint8 *bloom_state_payload_alloc(BloomState *s, uint64 nbytes, void **alloc);
