@@ -556,6 +556,60 @@ test_batch_matches_single(void)
 	free(e);
 }
 
+/*
+ * A batch of checks (the layout's answer_many: groups requested ahead, draws
+ * told new by stamps) answers what single checks do: every k, skipped
+ * elements false, members and others, groups cut anywhere, and one batch
+ * long enough that the stamps start over.
+ */
+static void
+test_answer_many_matches_single(void)
+{
+	const BloomLayout *l = bloom_layout_for(BLOOM_LAYOUT_BLOCKED512);
+	const uint64_t nblocks = 61;
+	uint8_t    *bits = calloc(nblocks, BLOOM_BLOCK_BYTES);
+	int			n = 70000;
+	BloomHash  *hashes = malloc(n * sizeof(BloomHash));
+	bool	   *skip = malloc(n);
+	bool	   *found = malloc(n);
+	bool		same = true;
+	int			present = 0;
+
+	for (int k = 1; k <= BLOOM_MAX_HASHES; k++)
+	{
+		BloomDir	dir;
+		BloomSpan	next;
+		int			m = k == 3 ? n : 1 + (k * 53) % 300;
+
+		/* filled to about 60%: for most others some draws are set, some not */
+		memset(bits, 0, nblocks * BLOOM_BLOCK_BYTES);
+		for (int i = 0; i < 28000 / k; i++)
+			bloom_add(bits, nblocks, k, bloom_hash_int64(i, 5));
+		bloom_dir_single(&dir, nblocks, (uint32_t) k, &next);
+		for (int i = 0; i < m; i++)
+		{
+			hashes[i] = bloom_hash_int64(i % 90000, 5);	/* members, others, repeats */
+			skip[i] = i % 7 == 3;
+			found[i] = true;
+		}
+		l->answer_many(&dir, bits, hashes, skip, m, found);
+		for (int i = 0; i < m; i++)
+		{
+			bool		want = !skip[i] && bloom_test(bits, nblocks, k, hashes[i]);
+
+			if (found[i] != want)
+				same = false;
+			present += want;
+		}
+	}
+	CHECK(same, "a batch of checks differs from single checks");
+	CHECK(present > 0, "the batches of checks found no member");
+	free(hashes);
+	free(skip);
+	free(found);
+	free(bits);
+}
+
 /* the counting layout's add of one hash by its definition; returns counters leaving zero */
 static uint64_t
 counting_ref_add(uint8_t *payload, uint64_t nblocks, int k, BloomHash h, uint64_t *saturated)
@@ -1311,6 +1365,7 @@ main(void)
 	test_sizing();
 	test_measured_fpr();
 	test_batch_matches_single();
+	test_answer_many_matches_single();
 	test_counting_add_matches_walk();
 	test_union_intersect();
 	test_base64();

@@ -422,6 +422,70 @@ blocked_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bo
 	return bloom_block_test_hash(spans[0], h, (int) dir->part[0].width);
 }
 
+/*
+ * bloom_block_test_hash for an element of a batch: its draws told new by
+ * the batch's stamps (bloom_stamped_next), which cost a load and a store
+ * where BloomDraw's mask is cleared per element and tested per draw; tested
+ * two at a time for the same reason.
+ */
+static BLOOM_ALWAYS_INLINE bool
+bloom_block_test_stamped(const uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
+						 uint16_t stamp)
+{
+	BloomStampedDraw d;
+
+	bloom_stamped_init(&d, h, nhashes, seen, stamp);
+	for (;;)
+	{
+		int			p1 = bloom_stamped_next(&d);
+		int			p2;
+		unsigned	ok;
+
+		if (p1 < 0)
+			return true;
+		p2 = bloom_stamped_next(&d);
+		ok = (block[p1 >> 3] >> (p1 & 7)) & 1;
+		if (p2 < 0)
+			return ok != 0;
+		ok &= (block[p2 >> 3] >> (p2 & 7)) & 1;
+		if (!ok)
+			return false;
+	}
+}
+
+/* the blocks of a group are requested before its first test */
+#define BLOCKED_ANSWER_GROUP	64
+
+static void
+blocked_answer_many(const BloomDir *dir, const uint8_t *payload, const BloomHash *hashes,
+					const bool *skip, int n, bool *found)
+{
+	const uint8_t *bits = payload + dir->part[0].offset;
+	uint64_t	nblocks = dir->part[0].size;
+	int			nhashes = (int) dir->part[0].width;
+	uint16_t	seen[BLOOM_BLOCK_BITS];
+	uint16_t	stamp = 0;
+
+	memset(seen, 0, sizeof(seen));
+	for (int start = 0; start < n; start += BLOCKED_ANSWER_GROUP)
+	{
+		int			end = n - start < BLOCKED_ANSWER_GROUP ? n : start + BLOCKED_ANSWER_GROUP;
+
+		for (int i = start; i < end; i++)
+			if (!skip[i])
+				__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES);
+		for (int i = start; i < end; i++)
+		{
+			found[i] = false;
+			if (skip[i])
+				continue;
+			stamp = bloom_stamp_next(seen, stamp);
+			found[i] = bloom_block_test_stamped(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES,
+												hashes[i], nhashes, seen, stamp);
+		}
+	}
+}
+
 static size_t
 blocked_add(BloomHeader *hdr, uint8_t *payload, const BloomHash *hashes, size_t n)
 {
@@ -519,6 +583,7 @@ const BloomLayout bloom_blocked_layout = {
 	.dir_next = blocked_dir_next,
 	.spans = blocked_spans,
 	.answer = blocked_answer,
+	.answer_many = blocked_answer_many,
 	.add = blocked_add,
 	.add_uncounted = blocked_add_uncounted,
 	.recount = blocked_recount,

@@ -349,6 +349,9 @@ typedef struct BloomDir
 typedef int (*BloomSpansFn) (const BloomDir *dir, BloomHash h, BloomSpan *spans);
 typedef int (*BloomAnswerFn) (const BloomDir *dir, const uint8_t *const *spans,
 							  BloomHash h, bool count);
+typedef void (*BloomAnswerManyFn) (const BloomDir *dir, const uint8_t *payload,
+								   const BloomHash *hashes, const bool *skip, int n,
+								   bool *found);
 
 /*
  * A layout: how the payload after the header is organised, and the one
@@ -446,6 +449,13 @@ typedef struct BloomLayout
 								BloomSpan *pieces, int max);
 	BloomSpansFn spans;
 	BloomAnswerFn answer;
+	/*
+	 * Optional: whether each of n elements is present, in a payload in
+	 * memory of which dir is the walk (found[i] false where skip[i]): a
+	 * batch can request its elements' lines before testing them and call
+	 * nothing per element.  NULL: spans and answer per element.
+	 */
+	BloomAnswerManyFn answer_many;
 
 	/*
 	 * Add n hashes (a batch lets the layout overlap cache misses); returns

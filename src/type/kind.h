@@ -65,6 +65,7 @@ typedef struct BloomOpened
 	BloomHashParams hash;		/* what hashing an element reads */
 	BloomSpansFn spans;
 	BloomAnswerFn answer;
+	BloomAnswerManyFn answer_many;	/* optional: NULL, answer per element */
 	BloomDir	dir;
 	const uint8 *payload;		/* in memory, after the header; or NULL */
 } BloomOpened;

@@ -86,6 +86,7 @@ bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
 	o->hash = bloom_hash_params(&v.hdr);
 	o->spans = v.layout->spans;
 	o->answer = v.layout->answer;
+	o->answer_many = v.layout->answer_many;
 }
 
 void
@@ -117,6 +118,7 @@ cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
 	o->layout = NULL;
 	o->spans = cuckoo_spans;
 	o->answer = cuckoo_answer;
+	o->answer_many = NULL;
 }
 
 void
@@ -1099,6 +1101,13 @@ bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *ele
 	bool	   *skip = palloc(sizeof(bool) * Max(n, 1));
 	BloomHash  *hashes = bloom_hash_many(et, o->hash, elems, nulls, n, skip);
 
+	if (o->answer_many)
+	{
+		o->answer_many(&o->dir, o->payload, hashes, skip, n, found);
+		pfree(hashes);
+		pfree(skip);
+		return;
+	}
 	for (int start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
 	{
 		int			end = Min(n, start + BLOOM_PREFETCH_GROUP);
