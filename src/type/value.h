@@ -210,14 +210,15 @@ pg_noreturn extern void bloom_shape_error(const BloomHeader *a, const BloomHeade
 typedef struct BloomState
 {
 	ExpandedObjectHeader eoh;
-	BloomHeader hdr;			/* bits_set excludes the pending hashes */
-	bool		uncounted;		/* and, if set, the adds since recount */
+	BloomHeader hdr;			/* bits_set excludes the pending hashes, and
+								 * if uncounted the adds since recount */
 	const BloomLayout *layout;
 	uint8	   *payload;			/* 64-byte aligned, in alloc */
 	void	   *alloc;
 	int			nparts;			/* partial states combined with it; 0: not partial */
 	int			npending;
 	BloomHash	pending[BLOOM_PENDING];
+	bool		uncounted;
 } BloomState;
 
 /*
