@@ -166,36 +166,7 @@ bloom_block_add_stamped(uint8_t *block, BloomHash h, int nhashes,
 }
 
 /*
- * Add many hashes at once.  A large filter misses cache on every add; with
- * the block of the element BLOOM_PREFETCH_AHEAD places further on
- * requested while the current one is applied, those misses overlap instead
- * of queueing one behind another.
- */
-uint64_t
-bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
-				const BloomHash *hashes, size_t n)
-{
-	uint16_t	seen[BLOOM_BLOCK_BITS];
-	uint16_t	stamp = 0;
-	uint64_t	added = 0;
-
-	memset(seen, 0, sizeof(seen));
-	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
-		__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES, 1);
-	for (size_t i = 0; i < n; i++)
-	{
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_PREFETCH_AHEAD].h1,
-													 nblocks) * BLOOM_BLOCK_BYTES, 1);
-		stamp = bloom_stamp_next(seen, stamp);
-		added += bloom_block_add_stamped(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES,
-										 hashes[i], nhashes, seen, stamp);
-	}
-	return added;
-}
-
-/*
- * The bits of bloom_add_batch, not counted: an aggregate's state counts
+ * The bits of bloom_block_add_stamped, not counted: an aggregate's state counts
  * its bits once, when it is read (bloom_state_count in type/agg_state.c),
  * not per bit set.  The first k draws set their bits outright; a draw that
  * repeats an earlier one of its element (told by the stamps) sets its bit
@@ -236,25 +207,52 @@ bloom_block_set_stamped(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen
 	}
 }
 
-void
-bloom_set_batch(uint8_t *bits, uint64_t nblocks, int nhashes, const BloomHash *hashes,
-				size_t n)
+/*
+ * Add many hashes at once.  A large filter misses cache on every add; with
+ * the block of the element BLOOM_PREFETCH_AHEAD places further on
+ * requested while the current one is applied, those misses overlap instead
+ * of queueing one behind another.  Counted (bloom_add_batch) or not
+ * (bloom_set_batch): the same walk, the count folded away.
+ */
+static BLOOM_ALWAYS_INLINE uint64_t
+bloom_batch_walk(uint8_t *bits, uint64_t nblocks, int nhashes, const BloomHash *hashes,
+				 size_t n, bool count)
 {
 	uint16_t	seen[BLOOM_BLOCK_BITS];
 	uint16_t	stamp = 0;
+	uint64_t	added = 0;
 
 	memset(seen, 0, sizeof(seen));
 	for (size_t i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
 		__builtin_prefetch(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES, 1);
 	for (size_t i = 0; i < n; i++)
 	{
+		uint8_t    *block = bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES;
+
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			__builtin_prefetch(bits + bloom_block_of(hashes[i + BLOOM_PREFETCH_AHEAD].h1,
 													 nblocks) * BLOOM_BLOCK_BYTES, 1);
 		stamp = bloom_stamp_next(seen, stamp);
-		bloom_block_set_stamped(bits + bloom_block_of(hashes[i].h1, nblocks) * BLOOM_BLOCK_BYTES,
-								hashes[i], nhashes, seen, stamp);
+		if (count)
+			added += bloom_block_add_stamped(block, hashes[i], nhashes, seen, stamp);
+		else
+			bloom_block_set_stamped(block, hashes[i], nhashes, seen, stamp);
 	}
+	return added;
+}
+
+uint64_t
+bloom_add_batch(uint8_t *bits, uint64_t nblocks, int nhashes,
+				const BloomHash *hashes, size_t n)
+{
+	return bloom_batch_walk(bits, nblocks, nhashes, hashes, n, true);
+}
+
+void
+bloom_set_batch(uint8_t *bits, uint64_t nblocks, int nhashes, const BloomHash *hashes,
+				size_t n)
+{
+	(void) bloom_batch_walk(bits, nblocks, nhashes, hashes, n, false);
 }
 
 uint64_t
@@ -425,8 +423,7 @@ blocked_answer(const BloomDir *dir, const uint8_t *const *spans, BloomHash h, bo
 /*
  * bloom_block_test_hash for an element of a batch: its draws told new by
  * the batch's stamps (bloom_stamped_next), which cost a load and a store
- * where BloomDraw's mask is cleared per element and tested per draw; tested
- * two at a time for the same reason.
+ * where BloomDraw's mask is cleared per element and tested per draw.
  */
 static BLOOM_ALWAYS_INLINE bool
 bloom_block_test_stamped(const uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
@@ -435,22 +432,7 @@ bloom_block_test_stamped(const uint8_t *block, BloomHash h, int nhashes, uint16_
 	BloomStampedDraw d;
 
 	bloom_stamped_init(&d, h, nhashes, seen, stamp);
-	for (;;)
-	{
-		int			p1 = bloom_stamped_next(&d);
-		int			p2;
-		unsigned	ok;
-
-		if (p1 < 0)
-			return true;
-		p2 = bloom_stamped_next(&d);
-		ok = (block[p1 >> 3] >> (p1 & 7)) & 1;
-		if (p2 < 0)
-			return ok != 0;
-		ok &= (block[p2 >> 3] >> (p2 & 7)) & 1;
-		if (!ok)
-			return false;
-	}
+	return bloom_block_test_walk(block, bloom_stamped_walk, &d);
 }
 
 /* the blocks of a group are requested before its first test */

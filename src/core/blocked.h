@@ -197,22 +197,21 @@ bloom_stamped_next(BloomStampedDraw *d)
  * The draws are tested two at a time: at the usual fill a single bit is a
  * coin toss the branch predictor cannot learn, and a pair, clear three times
  * in four, halves the mispredictions for the price of a draw that is cheap.
+ * next gives the element's next new draw, or -1, from either walk (a
+ * constant here, so the call is inlined).
  */
-static inline bool
-bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
+static BLOOM_ALWAYS_INLINE bool
+bloom_block_test_walk(const uint8_t *block, int (*next) (void *walk), void *walk)
 {
-	BloomDraw	d;
-
-	bloom_draw_init(&d, h, nhashes);
 	for (;;)
 	{
-		int			p1 = bloom_draw_next(&d);
+		int			p1 = next(walk);
 		int			p2;
 		unsigned	ok;
 
 		if (p1 < 0)
 			return true;
-		p2 = bloom_draw_next(&d);
+		p2 = next(walk);
 		ok = (block[p1 >> 3] >> (p1 & 7)) & 1;
 		if (p2 < 0)
 			return ok != 0;
@@ -220,6 +219,27 @@ bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
 		if (!ok)
 			return false;
 	}
+}
+
+static BLOOM_ALWAYS_INLINE int
+bloom_draw_walk(void *walk)
+{
+	return bloom_draw_next((BloomDraw *) walk);
+}
+
+static BLOOM_ALWAYS_INLINE int
+bloom_stamped_walk(void *walk)
+{
+	return bloom_stamped_next((BloomStampedDraw *) walk);
+}
+
+static inline bool
+bloom_block_test_hash(const uint8_t *block, BloomHash h, int nhashes)
+{
+	BloomDraw	d;
+
+	bloom_draw_init(&d, h, nhashes);
+	return bloom_block_test_walk(block, bloom_draw_walk, &d);
 }
 
 static inline bool

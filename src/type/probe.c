@@ -1094,20 +1094,11 @@ bloom_hash_many(BloomElemType *et, BloomHashParams hp, const Datum *elems,
 	return hashes;
 }
 
+/* the elements one by one, each group's spans requested before its first test */
 static void
-bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *elems,
-					   const bool *nulls, int n, bool *found)
+bloom_opened_answer_each(const BloomOpened *o, const BloomHash *hashes, const bool *skip,
+						 int n, bool *found)
 {
-	bool	   *skip = palloc(sizeof(bool) * Max(n, 1));
-	BloomHash  *hashes = bloom_hash_many(et, o->hash, elems, nulls, n, skip);
-
-	if (o->answer_many)
-	{
-		o->answer_many(&o->dir, o->payload, hashes, skip, n, found);
-		pfree(hashes);
-		pfree(skip);
-		return;
-	}
 	for (int start = 0; start < n; start += BLOOM_PREFETCH_GROUP)
 	{
 		int			end = Min(n, start + BLOOM_PREFETCH_GROUP);
@@ -1126,6 +1117,19 @@ bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *ele
 		for (int i = start; i < end; i++)
 			found[i] = !skip[i] && bloom_opened_answer(o, hashes[i], false);
 	}
+}
+
+static void
+bloom_opened_test_many(const BloomOpened *o, BloomElemType *et, const Datum *elems,
+					   const bool *nulls, int n, bool *found)
+{
+	bool	   *skip = palloc(sizeof(bool) * Max(n, 1));
+	BloomHash  *hashes = bloom_hash_many(et, o->hash, elems, nulls, n, skip);
+
+	if (o->answer_many)
+		o->answer_many(&o->dir, o->payload, hashes, skip, n, found);
+	else
+		bloom_opened_answer_each(o, hashes, skip, n, found);
 	pfree(hashes);
 	pfree(skip);
 }
