@@ -172,8 +172,8 @@ bloom_block_add_stamped(uint8_t *block, BloomHash h, int nhashes,
  * repeats an earlier one of its element (told by the stamps) sets its bit
  * again, harmlessly, and the walk then goes on from the k-th draw for as
  * many more new ones, exactly as bloom_stamped_next would have (about one
- * element in 25 at k = 7).  Measured 30% fewer cycles an add than the
- * counted batch (bench/RESULTS.md).
+ * element in 25 at k = 7).  In a C loop of 10M adds into 12 MB, 10.3 ns
+ * an add against the counted batch's 14.6 (bench/RESULTS.md).
  */
 static BLOOM_ALWAYS_INLINE void
 bloom_block_set_stamped(uint8_t *block, BloomHash h, int nhashes, uint16_t *seen,
