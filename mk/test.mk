@@ -150,11 +150,19 @@ check-docs:
 # generated members and probes, in a throwaway cluster of the installed
 # extension (ORACLE_PG_BINDIR: another installation's bindir).  Exit status
 # 1 on any silent absence.  ORACLE_SEED reproduces a run; make test runs
-# ORACLE_TRIPLES=20000.
+# ORACLE_TRIPLES=20000.  A run asks in a UTF8 database, then in a database
+# of each of ORACLE_ENCODINGS (the text-like key types only, a quarter of
+# the triples each): the encoding reaches a hash through text alone.
 
 ORACLE_TRIPLES ?= 1000000
+ORACLE_ENCODINGS ?= LATIN1 WIN1251 EUC_JP SQL_ASCII
 
 .PHONY: check-oracle
 check-oracle:
 	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
 	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $(ORACLE_TRIPLES)
+	@for enc in $(ORACLE_ENCODINGS); do \
+		echo "check-oracle: database encoding $$enc"; \
+		PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $$(( $(ORACLE_TRIPLES) / 4 )) \
+			--encoding $$enc || exit 1; \
+	done

@@ -233,7 +233,10 @@ def _rand_word(rng, alphabet=string.ascii_letters + string.digits + " _-", maxle
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, maxlen)))
 
 
-UNICODE_BITS = "äöüßéñçøå日本語中文한국어Ωπ😀🙂€"
+# characters of several encodings (LATIN1, WIN1251, EUC_JP, ...), each
+# with its upper or lower case where it has one, so that a database of any
+# encoding the oracle runs in (--encoding) holds some of them
+UNICODE_BITS = "äöüßéñçøåÄÉжЖщЩ日本語中文한국어ひらがなΩπ😀🙂€"
 
 
 def gen_text(rng, n):
@@ -756,6 +759,21 @@ RECORDS = [RecordSpec(SCALAR_BY_TAG[a], SCALAR_BY_TAG[b]) for a, b in RECORD_PAI
 
 def all_specs():
     return SCALARS + ARRAYS + RECORDS
+
+
+TEXT_TYPES = ("text", "character varying", "character", "bpchar", "name", "citext")
+
+
+def holds_text(spec):
+    """Whether a key of this spec holds a string: the key types that the
+    database encoding reaches (text, varchar, char(n), name, their domains,
+    arrays and rows of them)."""
+    if spec.kind == "array":
+        return holds_text(spec.elem)
+    if spec.kind == "record":
+        return holds_text(spec.a) or holds_text(spec.b)
+    t = (spec.base or spec.sqltype).split("(")[0].strip()
+    return t in TEXT_TYPES
 
 
 def new_rng(seed, *parts):
