@@ -10,7 +10,8 @@
  * that the caller may read what the filter reveals, which keys the table
  * holds: SELECT on the table or on every column the keys are made of, and
  * no row-level security hiding rows from the caller (the filter cannot
- * leave them out).  A point check reads the metapage from the relcache and
+ * leave them out); and that the table holds its rows itself, which a
+ * Citus table's shell does not (am/citus.c).  A point check reads the metapage from the relcache and
  * one data page.
  *
  * A probe key of a one-column index is converted to the column's type by
@@ -102,7 +103,9 @@ typedef struct BloomAmProbe
 
 static BloomAmProbe bloom_am_probes[BLOOM_AM_PROBES];
 static int	bloom_am_probe_victim;
-static bool bloom_am_probe_callbacks;
+static bool bloom_am_callbacks;
+
+static void bloom_am_register_callbacks(void);
 
 /* ---- opening an index ---- */
 
@@ -214,6 +217,7 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 		pg_attribute_aclcheck_all(*heapoid, GetUserId(), ACL_SELECT, ACLMASK_ANY) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(*heapoid));
 
+	bloom_am_register_callbacks();
 	/* table first, then index, as every reader of an index locks them */
 	LockRelationOid(*heapoid, AccessShareLock);
 	index = index_open(indexoid, AccessShareLock);
@@ -229,6 +233,8 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 	if (!owner && !table_select)
 		bloom_am_check_columns(index, *heapoid);
 	bloom_am_check_rls(index, *heapoid);
+	/* a Citus table's shell holds none of its rows (am/citus.c) */
+	bloom_am_check_rows_here(index, *heapoid);
 	/* one being built concurrently may not hold every row yet */
 	if (!index->rd_index->indisvalid)
 		ereport(ERROR,
@@ -248,14 +254,20 @@ bloom_am_close(Relation index, Oid heapoid)
 
 /* ---- keys ---- */
 
-/* a relcache invalidation: forget the entries of that index (of all: InvalidOid) */
+/*
+ * A relcache invalidation: forget the entries of that index (of all:
+ * InvalidOid), and am/citus.c's answer for that table.  One callback for
+ * both, as a backend has few relcache callback slots (ten in PostgreSQL 15,
+ * and Citus takes five).
+ */
 static void
-bloom_am_probe_forget_index(Datum arg, Oid relid)
+bloom_am_forget_relation(Datum arg, Oid relid)
 {
 	(void) arg;
 	for (int i = 0; i < BLOOM_AM_PROBES; i++)
 		if (relid == InvalidOid || bloom_am_probes[i].indexoid == relid)
 			bloom_am_probes[i].indexoid = InvalidOid;
+	bloom_am_places_forget(relid);
 }
 
 /* a pg_type, pg_proc or pg_collation invalidation: forget every entry (they change rarely) */
@@ -264,7 +276,22 @@ bloom_am_probe_forget_types(Datum arg, int cacheid, uint32 hashvalue)
 {
 	(void) cacheid;
 	(void) hashvalue;
-	bloom_am_probe_forget_index(arg, InvalidOid);
+	for (int i = 0; i < BLOOM_AM_PROBES; i++)
+		bloom_am_probes[i].indexoid = InvalidOid;
+}
+
+/* once per backend, before the first lock of a call: what keeps the caches true */
+static void
+bloom_am_register_callbacks(void)
+{
+	if (bloom_am_callbacks)
+		return;
+	CacheRegisterRelcacheCallback(bloom_am_forget_relation, (Datum) 0);
+	CacheRegisterSyscacheCallback(TYPEOID, bloom_am_probe_forget_types, (Datum) 0);
+	/* the send and input functions fmgr resolved, the collation's kind */
+	CacheRegisterSyscacheCallback(PROCOID, bloom_am_probe_forget_types, (Datum) 0);
+	CacheRegisterSyscacheCallback(COLLOID, bloom_am_probe_forget_types, (Datum) 0);
+	bloom_am_callbacks = true;
 }
 
 /*
@@ -292,16 +319,6 @@ bloom_am_probe(Relation index, Oid keytype)
 				 errmsg("a key of type %s cannot be checked against an index of %d columns",
 						format_type_be(keytype), natts),
 				 errhint("Give the key as a row: ROW(a, b).")));
-	if (!bloom_am_probe_callbacks)
-	{
-		CacheRegisterRelcacheCallback(bloom_am_probe_forget_index, (Datum) 0);
-		CacheRegisterSyscacheCallback(TYPEOID, bloom_am_probe_forget_types, (Datum) 0);
-		/* the send and input functions fmgr resolved, the collation's kind */
-		CacheRegisterSyscacheCallback(PROCOID, bloom_am_probe_forget_types, (Datum) 0);
-		CacheRegisterSyscacheCallback(COLLOID, bloom_am_probe_forget_types, (Datum) 0);
-		bloom_am_probe_callbacks = true;
-	}
-
 	p = &bloom_am_probes[bloom_am_probe_victim];
 	bloom_am_probe_victim = (bloom_am_probe_victim + 1) % BLOOM_AM_PROBES;
 	/* free until complete: an error below leaves no half-made entry */

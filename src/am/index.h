@@ -24,6 +24,7 @@
 
 #include "access/amapi.h"
 #include "access/itup.h"
+#include "nodes/execnodes.h"
 #include "storage/buf.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
@@ -142,6 +143,10 @@ extern bool bloom_am_insert(Relation index, Datum *values, bool *isnull,
 							ItemPointer ht_ctid, Relation heap,
 							IndexUniqueCheck checkUnique, bool indexUnchanged,
 							IndexInfo *indexInfo);
+
+/* citus.c: where a table's rows live */
+extern void bloom_am_check_rows_here(Relation index, Oid heapoid);
+extern void bloom_am_places_forget(Oid relid);
 
 /* pages.c */
 extern void bloom_am_read_meta(Relation index, BloomAmMetaCache *mc);

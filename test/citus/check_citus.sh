@@ -3,7 +3,12 @@
 # every aggregate computed partially on the workers and combined on the
 # coordinator, filters stored in distributed and reference tables, a probe
 # join; every filter byte-identical (md5 of bf::bytea) and every answer
-# equal to the same query on a plain table of the coordinator.
+# equal to the same query on a plain table of the coordinator.  Then
+# bloomfilter indexes: every bf_index_* function refuses (0A000) the index
+# of a distributed, reference or Citus local table's shell, on the
+# coordinator and on a worker, and when a prepared statement's table is
+# distributed by another session; a plain table's index and each shard's
+# own index, on its node, answer for every row.
 #
 #   make check-citus CITUS_SRC=/path/to/citus     (builds and installs Citus)
 #   bash test/citus/check_citus.sh                (Citus already installed)
@@ -468,6 +473,122 @@ equal "repartition probe join with a filter table distributed by another column"
 same "bf_contains on a filter built in the same query, GROUP BY grp" \
 	"SELECT string_agg(grp || ':' || c, ' ' ORDER BY grp) FROM (
 		SELECT grp, bf_contains(bf_agg(t, 10000, 0.01), 'key-21') AS c FROM TBL GROUP BY grp) s"
+
+# ---- bloomfilter indexes: where the rows live ----
+# A Citus table's shell (the relation pg_dist_partition lists: distributed,
+# reference, Citus local) holds none of its rows; every bf_index_* function
+# refuses its index with 0A000 and a hint, on the coordinator and on a
+# worker (which has the shells too).  A shard's own index, on the node that
+# holds the shard, answers for its rows; so does a plain table's.
+setup_sql "set up: bloomfilter indexes on a distributed, a reference, a Citus local and a plain table" <<'SQL'
+SET citus.shard_count = 4;
+CREATE TABLE users (id int8, name text);
+SELECT create_distributed_table('users', 'id');
+INSERT INTO users SELECT g, 'u' || g FROM generate_series(1, 1000) g;
+CREATE INDEX users_bf ON users USING bloomfilter (id);
+CREATE TABLE countries (code text PRIMARY KEY, id int8);
+SELECT create_reference_table('countries');
+INSERT INTO countries SELECT 'c' || g, g FROM generate_series(1, 300) g;
+CREATE INDEX countries_bf ON countries USING bloomfilter (id);
+CREATE TABLE cl (id int8);
+SELECT citus_add_local_table_to_metadata('cl');
+INSERT INTO cl SELECT g FROM generate_series(1, 500) g;
+CREATE INDEX cl_bf ON cl USING bloomfilter (id);
+SET citus.enable_ddl_propagation = off;		-- a table of the coordinator alone
+CREATE TABLE locals (id int8);
+INSERT INTO locals SELECT g FROM generate_series(1, 1000) g;
+CREATE INDEX locals_bf ON locals USING bloomfilter (id);
+SQL
+# pg_dist_partition: hash-distributed (h), reference (n, replicated: t),
+# Citus local (n, one placement: s), not listed
+check "users is distributed, countries a reference table, cl a Citus local table, locals none" \
+	"$(coord -c "SELECT string_agg(coalesce(p.partmethod::text || p.repmodel::text, '-'), ',' ORDER BY i)
+				   FROM unnest(ARRAY['users', 'countries', 'cl', 'locals']) WITH ORDINALITY AS t(name, i)
+				   LEFT JOIN pg_dist_partition p ON p.logicalrelid = t.name::regclass")" = "hs,nt,ns,-"
+
+# every form of the four functions, with the index as IDX
+index_calls=(
+	"SELECT bf_index_contains('IDX', 1::int8)"
+	"SELECT bf_index_contains('IDX', '1'::text)"
+	"SELECT bf_index_contains_all('IDX', ARRAY[1, 2, 3]::int8[])"
+	"SELECT md5(bf_index_filter('IDX')::bytea)"
+	"SELECT bf_index_info('IDX')->>'nbits'"
+)
+refuses() {	# refuses NODE INDEX TABLE: every call on NODE fails with 0A000 naming TABLE, with a hint
+	local n=$1 idx=$2 tbl=$3 sql out
+	for sql in "${index_calls[@]}"; do
+		sql=${sql//IDX/$idx}
+		out=$(on "$n" -v VERBOSITY=verbose -c "$sql" 2>&1 || true)
+		if [ "$(echo "$out" | grep -c "^ERROR:  0A000: bloomfilter index \"$idx\" cannot answer for Citus table \"$tbl\"$")" = 1 ] &&
+			[ "$(echo "$out" | grep -c "^HINT:  Build a filter of the table's keys with bf_agg")" = 1 ]; then
+			check "$n: $sql refuses with 0A000 naming $tbl, and a hint" 1 = 1
+		else
+			check "$n: $sql refuses with 0A000 naming $tbl, and a hint" 1 = 0
+			echo "$out" | head -4 | sed 's/^/    /'
+		fi
+	done
+}
+answers() {	# answers NODE INDEX TABLE: every call on NODE succeeds; every row of TABLE is found
+	local n=$1 idx=$2 tbl=$3 sql out rows found all
+	for sql in "${index_calls[@]}"; do
+		sql=${sql//IDX/$idx}
+		out=$(on "$n" -c "$sql" 2>&1) || out="ERROR $out"
+		check "$n: $sql answers" "$(echo "$out" | grep -c ERROR)" = 0
+	done
+	read -r rows found all < <(on "$n" -c "SELECT count(*), count(*) FILTER (WHERE bf_index_contains('$idx', id)),
+		(SELECT bool_and(a) FROM unnest(bf_index_contains_all('$idx', (SELECT array_agg(id) FROM $tbl))) a)
+		FROM $tbl" 2>&1 || echo "error")
+	check "$n: $idx finds each of the $rows rows of $tbl (bf_index_contains: $found; bf_index_contains_all: $all)" \
+		"$rows" -gt 0 -a "$found" = "$rows" -a "$all" = t
+}
+
+refuses coord users_bf users
+refuses coord countries_bf countries
+refuses coord cl_bf cl
+answers coord locals_bf locals
+refuses worker1 users_bf users
+refuses worker2 countries_bf countries
+
+# the form of the report: bf_index_contains over the table's rows (Citus
+# sends it to the workers, where the index named is the shell's too)
+out=$(coord -v VERBOSITY=verbose -c "SELECT count(*) FROM users WHERE NOT bf_index_contains('users_bf', id)" 2>&1 || true)
+check "a query over users with bf_index_contains('users_bf', id) refuses with 0A000" \
+	"$(echo "$out" | grep -c 'ERROR:  0A000: bloomfilter index "users_bf" cannot answer for Citus table "users"')" = 1
+echo "$out" | grep -E "^(ERROR|HINT)" | sed 's/^/    /' || true
+
+# each shard's own index, on the node of each placement, answers for its rows
+total=0
+while read -r tbl shard shardid port; do
+	n=
+	for m in "${nodes[@]}"; do [ "${ports[$m]}" = "$port" ] && n=$m; done
+	answers "$n" "${tbl}_bf_$shardid" "$shard"
+	if [ "$tbl" = users ]; then
+		total=$((total + $(on "$n" -c "SELECT count(*) FROM $shard")))
+	fi
+done < <(coord -c "SELECT table_name, shard_name, shardid, nodeport FROM citus_shards
+				   WHERE table_name IN ('users'::regclass, 'countries'::regclass, 'cl'::regclass)
+				   ORDER BY table_name::text, shardid, nodeport")
+check "the shards' indexes of users answered for all 1000 rows" "$total" = 1000
+
+# a table made distributed by another session after a prepared statement
+# ran once: the next execution refuses (the cached answer is invalidated)
+out=$(coord -v VERBOSITY=verbose 2>&1 <<SQL || true
+SET citus.enable_ddl_propagation = off;
+CREATE TABLE later (id int8);
+INSERT INTO later SELECT g FROM generate_series(1, 1000) g;
+CREATE INDEX later_bf ON later USING bloomfilter (id);
+PREPARE p AS SELECT count(*) FILTER (WHERE bf_index_contains('later_bf', g::int8)) FROM generate_series(1, 1000) g;
+EXECUTE p;
+\\! psql -X -q -h localhost -p ${ports[coord]} -U $pguser -d postgres -c "SELECT create_distributed_table('later', 'id')" > /dev/null
+SELECT 'distributed: ' || count(*) FROM pg_dist_partition WHERE logicalrelid = 'later'::regclass;
+EXECUTE p;
+SQL
+)
+echo "$out" | sed 's/^/    /'
+check "prepared bf_index_contains on a plain table: every key found" "$(echo "$out" | sed -n 1p)" = 1000
+check "another session distributes the table" "$(echo "$out" | grep -c '^distributed: 1$')" = 1
+check "the same prepared statement then refuses with 0A000" \
+	"$(echo "$out" | grep -c 'ERROR:  0A000: bloomfilter index "later_bf" cannot answer for Citus table "later"')" = 1
 
 # ---- filters are the same as today's polymorphic aggregate makes ----
 # bf_add (polymorphic) folded with bf_union_agg makes the same filter

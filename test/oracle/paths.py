@@ -11,10 +11,11 @@ shard) answers "present" for the probe.  Placeholders:
     {C}   the member itself, typed (m.col, or ROW(m.a, m.b))
     {CP}  the same over the partner row p (cf_remove's second member)
     {T}   the key type's name as a literal (for key_type => ...)
-    {M} {F} {SH} {II} {IB} {IE} {IM}
+    {M} {F} {SH} {II} {IB} {IE} {IM} {IS}
           the members table, the filters table, the shards table and the
           indexes (insert-built, CREATE INDEX-built, expression, two
-          columns)
+          columns, and the index of an empty shell that pg_dist_partition
+          says keeps its rows elsewhere, as a Citus table's does)
 
 Paths are evaluated in groups, one statement per group and (member, probe),
 with the FROM clause of the group; a group whose statement fails is asked
@@ -136,6 +137,11 @@ PATHS = [
          ("scalar", "array", "composite"), needs=("ie",)),
     Path("bf_index_contains/two columns", "index", "bf_index_contains({IM}::regclass, ROW({W}, m.id))",
          ("scalar",), needs=("im",)),
+    # where the rows live: the index of a shell whose rows are elsewhere
+    # refuses (0A000), whatever the probe; a group of its own, since its
+    # refusal would send the index group's paths one at a time
+    Path("bf_index_contains/rows elsewhere", "elsewhere", "bf_index_contains({IS}::regclass, {W})",
+         needs=("is",)),
     # a filter given the probe, asked for the member
     Path("add probe/typed filter", "add",
          "bf_contains(bf_add(bf_create(100, 0.01, key_type => {T}), {W}), {C})"),
@@ -184,7 +190,7 @@ def asked(path, probe):
     if probe.untyped == "inner":
         return path.group not in UNTYPED_INNER_SKIP_GROUPS
     return True
-GROUPS = ["bf", "cf", "shard", "index", "add"]
+GROUPS = ["bf", "cf", "shard", "index", "elsewhere", "add"]
 
 # client paths: answered by the clients from the fetched filter bytes
 CLIENT_FILTERS = ["bf_sized", "bf_unsized", "bf_counting", "bf_scalable", "bf_typed", "bf_add", "cf",

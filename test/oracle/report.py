@@ -145,19 +145,25 @@ def repro_sql(run, case, pathname):
         src = _member_source(ctx, member, with_shard=True)
         expr = expr.replace("{SH}", "(SELECT bf_shard({C}, 8) AS shard, bf_agg({C}, 1000, 0.01) AS bf FROM %s "
                             "GROUP BY 1)" % _member_source(ctx, member))
-    elif path.group == "index":
+    elif path.group in ("index", "elsewhere"):
         if ctx.anon:
             cols, keycols, vals = "id integer, a %s, b %s" % (ctx.spec.a.sqltype, ctx.spec.b.sqltype), "a, b", \
                 "1, %s, %s" % member.sql
         else:
             cols, keycols, vals = "id integer, col %s" % ctx.spec.sqltype, "col", "1, %s" % member.sql
-        idx = {"ii": keycols, "ib": keycols, "ie": "(COALESCE(col, col))", "im": "col, id"}[path.needs[0]]
+        idx = {"ii": keycols, "ib": keycols, "ie": "(COALESCE(col, col))", "im": "col, id",
+               "is": keycols}[path.needs[0]]
         pre = "BEGIN; CREATE TEMP TABLE oracle_r (%s); " % cols
         ins = "INSERT INTO oracle_r VALUES (%s); " % vals
         mk = "CREATE INDEX oracle_r_i ON oracle_r USING bloomfilter (%s); " % idx
+        if path.needs[0] == "is":
+            # the index of an empty shell the catalog lists; the row is in oracle_r
+            mk = ("CREATE TEMP TABLE oracle_s (LIKE oracle_r); "
+                  "CREATE INDEX oracle_r_i ON oracle_s USING bloomfilter (%s); "
+                  "INSERT INTO pg_catalog.pg_dist_partition VALUES ('oracle_s', 'h'); " % idx)
         pre += (mk + ins) if path.needs[0] == "ii" else (ins + mk)
         post = " ROLLBACK;"
-        for k in ("{II}", "{IB}", "{IE}", "{IM}"):
+        for k in ("{II}", "{IB}", "{IE}", "{IM}", "{IS}"):
             expr = expr.replace(k, "'oracle_r_i'")
         src = "oracle_r m"
     else:
