@@ -42,6 +42,7 @@ import unicodedata
 
 from forms import Probe
 from keys import BASE_PROFILES, lit
+from pgrun import Statement
 
 # (tag, SQL name, CREATE COLLATION options or None for a built-in one)
 COLLATIONS = [
@@ -267,7 +268,6 @@ class FunctionForm:
         return name
 
     def _statement(self, case, exprs, types):
-        from pgrun import Statement
         name = self._function(case.ctx, case.build, exprs, types)
         # a function of one column returns its value, of several a row
         cols = "(x).*" if len(types) > 1 else "x"
