@@ -19,6 +19,13 @@
  * converts it; each column of a row for a multi-column index by the
  * simpler rules of bloom_am_key_datum.
  *
+ * The probe is compared under the call's collation, as SQL's "=" would
+ * compare it with the column: text under a nondeterministic collation
+ * ('alice' COLLATE a case-insensitive one, or a parameter, domain or
+ * column that carries one) is refused as bf_contains refuses it, since
+ * the strings such a collation calls equal differ in their bytes.  A row
+ * carries its columns' collations, as it does to bf_contains.
+ *
  * src/am/functions.c
  *
  *-------------------------------------------------------------------------
@@ -72,7 +79,8 @@ PG_FUNCTION_INFO_V1(bloomfilter_index_info);
  * and the probe type's conversion (type/keys.c).  A prepared statement
  * starts each execution with a fresh fn_extra, so a point check per
  * execution would build this every time (a third of the function's cost);
- * the backend keeps the last few instead, keyed by index and probe type.
+ * the backend keeps the last few instead, keyed by index, probe type and
+ * the call's collation (which decides whether text is refused).
  *
  * Why a kept entry never answers for an index that changed: everything in
  * it derives from the index's definition (its columns' types and
@@ -91,9 +99,9 @@ typedef struct BloomAmProbe
 {
 	Oid			indexoid;		/* InvalidOid: a free entry */
 	Oid			probe_type;
+	Oid			probe_collation;	/* the call's, or the column's without one */
 	int			natts;
 	Oid			coltypes[INDEX_MAX_KEYS];
-	Oid			colcollations[INDEX_MAX_KEYS];
 	/* the key type of each column, as a filter of the same keys records it */
 	uint32		colkeys[INDEX_MAX_KEYS];
 	/* the probe's type, converted by the typed-key rules (a row's column by column) */
@@ -295,12 +303,30 @@ bloom_am_register_callbacks(void)
 }
 
 /*
- * The backend's entry for probes of type keytype into the index (opened
- * and locked), made if missing.  A key of one column checked against an
- * index of several is refused here, once per entry.
+ * The collation a probe is compared under: the call's, as SQL's "=" takes
+ * the probe's collation over the column's implicit one (a COLLATE clause,
+ * a domain's collation, a column of another table, a function parameter
+ * that inherits its caller's).  Only a call without one (a key that is not
+ * text, a row) falls back to the index column's, which for a row is none:
+ * a row's columns carry their own.
+ */
+static Oid
+bloom_am_probe_collation(FunctionCallInfo fcinfo, Relation index)
+{
+	if (OidIsValid(PG_GET_COLLATION()))
+		return PG_GET_COLLATION();
+	if (IndexRelationGetNumberOfKeyAttributes(index) == 1)
+		return index->rd_indcollation[0];
+	return InvalidOid;
+}
+
+/*
+ * The backend's entry for probes of type keytype under the collation into
+ * the index (opened and locked), made if missing.  A key of one column
+ * checked against an index of several is refused here, once per entry.
  */
 static BloomAmProbe *
-bloom_am_probe(Relation index, Oid keytype)
+bloom_am_probe(Relation index, Oid keytype, Oid collation)
 {
 	Oid			indexoid = RelationGetRelid(index);
 	BloomAmProbe *p;
@@ -309,7 +335,8 @@ bloom_am_probe(Relation index, Oid keytype)
 	for (int i = 0; i < BLOOM_AM_PROBES; i++)
 	{
 		if (bloom_am_probes[i].indexoid == indexoid &&
-			bloom_am_probes[i].probe_type == keytype)
+			bloom_am_probes[i].probe_type == keytype &&
+			bloom_am_probes[i].probe_collation == collation)
 			return &bloom_am_probes[i];
 	}
 
@@ -332,12 +359,12 @@ bloom_am_probe(Relation index, Oid keytype)
 	for (int i = 0; i < p->natts; i++)
 	{
 		p->coltypes[i] = TupleDescAttr(RelationGetDescr(index), i)->atttypid;
-		p->colcollations[i] = index->rd_indcollation[i];
 		p->colkeys[i] = bloom_key_type_of(p->coltypes[i]);
 	}
 	memset(&p->probe_et, 0, sizeof(p->probe_et));
-	bloom_elem_init(&p->probe_et, keytype, p->colcollations[0], p->cxt);
+	bloom_elem_init(&p->probe_et, keytype, collation, p->cxt);
 	p->probe_type = keytype;
+	p->probe_collation = collation;
 	p->indexoid = indexoid;
 	return p;
 }
@@ -392,7 +419,7 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 	bloom_check_implicit_text(fcinfo, 1, keytype);
 	/* a copy: the conversion may read catalogs, and an invalidation then frees amcache */
 	hdr = bloom_am_meta(index)->hdr;
-	p = bloom_am_probe(index, keytype);
+	p = bloom_am_probe(index, keytype, bloom_am_probe_collation(fcinfo, index));
 	found = bloom_am_probe_hash(p, PG_GETARG_DATUM(1), &hdr, &h) &&
 		bloom_am_test(index, &hdr, h);
 	bloom_am_close(index, heapoid);
@@ -532,7 +559,8 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	BloomHeader hdr = bloom_am_meta(index)->hdr;
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
 	Oid			elemtype = AARR_ELEMTYPE(arr);
-	BloomAmProbe *p = bloom_am_probe(index, elemtype);
+	BloomAmProbe *p = bloom_am_probe(index, elemtype,
+									 bloom_am_probe_collation(fcinfo, index));
 	int			nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
 	int16		typlen;
 	bool		typbyval;

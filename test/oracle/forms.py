@@ -25,7 +25,7 @@ _MARK = re.compile(r"\$\?(\d+)")
 
 class Probe:
     __slots__ = ("form", "frag", "params", "profile", "pyval", "pytype", "note", "ptypes", "prepared_under",
-                 "untyped")
+                 "untyped", "wrapper")
 
     def __init__(self, form, frag, profile, params=(), pyval=None, pytype=None, note="", ptypes=None,
                  untyped=None):
@@ -38,6 +38,10 @@ class Probe:
         self.note = note            # for reproductions: how it was written
         self.ptypes = ptypes        # SQL type names of the params (None: untyped)
         self.prepared_under = None  # keys.Profile a named statement was prepared under
+        # an object that makes the probe's statements itself (the probe is
+        # a function's parameter, and the paths run inside the function:
+        # collations.FunctionForm)
+        self.wrapper = None
         # "top": the probe itself is an untyped literal or parameter;
         # "inner": a ROW(...) with an untyped field.  In `col = w` SQL
         # reads such a part as col's type; given to a filter that does not

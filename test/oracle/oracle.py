@@ -15,7 +15,9 @@ table's do) and shards it; then for each member v it generates probes w that
 SQL may call equal (other spellings, other types, untyped literals of its
 output under other DateStyle/TimeZone/IntervalStyle/extra_float_digits,
 text, untyped and binary parameters, psycopg's round trip, ROW(...) and
-ARRAY[...] around it, generic plans), asks PostgreSQL whether
+ARRAY[...] around it, generic plans, and for text-like types other
+strings under every collation through every form that carries one:
+collations.py), asks PostgreSQL whether
 `col = w` finds v's row, and for those it does, asks every path.  The
 Python and Java clients answer the same probes from the fetched filters.
 
@@ -37,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from psycopg import pq  # noqa: E402
 from psycopg.adapt import Transformer  # noqa: E402
 
+import collations  # noqa: E402
 import forms  # noqa: E402
 import keys  # noqa: E402
 import paths  # noqa: E402
@@ -517,6 +520,8 @@ def classify_error(r):
 def oracle_statement(case):
     """Whether SQL's = finds the member's row for the probe, and whether
     the probe also equals a member that is not equal to this one."""
+    if case.probe.wrapper is not None:
+        return case.probe.wrapper.oracle_statement(case)
     ctx = case.ctx
     sql, params = paths.render(ctx.sub(
         "SELECT EXISTS (SELECT 1 FROM {M} m WHERE m.id = %d AND {C} = {W}), "
@@ -531,6 +536,8 @@ def oracle_statement(case):
 
 
 def group_statement(case, plist):
+    if case.probe.wrapper is not None:
+        return case.probe.wrapper.group_statement(case, plist)
     ctx = case.ctx
     cols = []
     params = []
@@ -734,6 +741,7 @@ def run_oracle(args, seed, dsn, t_start):
     for ctx in ctxs:
         for what, state, msg in ctx.problems:
             log("  %s: %s: %s %s" % (ctx.tag, what, state, msg))
+    collations.setup(run, ctxs, log)
     path_filter = None
     if args.paths:
         words = args.paths.split(",")
@@ -748,8 +756,12 @@ def run_oracle(args, seed, dsn, t_start):
         for m in ctx.members:
             for p in forms.member_probes(ctx.spec, m, rng, tx):
                 cases.append(Case(ctx, m, p, rng.randrange(len(BUILD_PROFILES))))
+            crng = keys.new_rng(seed, "collations", ctx.tag, m.id)
+            for p in collations.member_probes(ctx, m, crng):
+                cases.append(Case(ctx, m, p, crng.randrange(len(BUILD_PROFILES))))
         rng.shuffle(cases)
         queues.append(collections.deque(cases))
+    collations.flush(run)
     total_cases = sum(len(q) for q in queues)
     stats = Stats()
     client = clients.Clients(args, seed, log) if not args.no_python_client else None
