@@ -154,11 +154,24 @@ COMMENT ON FUNCTION cf_remove(cuckoofilter, anycompatible) IS 'copy of the filte
 
 -- The operators of one element, where no form of 1.3 was kept above (a
 -- kept one beside these would make every call ambiguous).  Creating @>
--- makes <@ a shell, which creating <@ then fills.
+-- makes <@ a shell, which creating <@ then fills.  Only the extension's
+-- own operators in its schema count as kept: any role with CREATE on some
+-- schema can make an @> of a filter and one element there, and if that
+-- skipped the extension's @>, creating <@ (COMMUTATOR = @>) would leave @>
+-- a shell, failing every call (issue 32, item 9).
 DO $bf$
+DECLARE
+	ext pg_catalog.oid := (SELECT e.oid FROM pg_catalog.pg_extension e
+						   WHERE e.extname OPERATOR(pg_catalog.=) 'bloomfilter');
+	home pg_catalog.oid := (SELECT e.extnamespace FROM pg_catalog.pg_extension e
+							WHERE e.extname OPERATOR(pg_catalog.=) 'bloomfilter');
 BEGIN
 	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
-				   WHERE o.oprname OPERATOR(pg_catalog.=) '@>'
+				   JOIN pg_catalog.pg_depend m ON m.objid OPERATOR(pg_catalog.=) o.oid
+					 AND m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+					 AND m.refobjid OPERATOR(pg_catalog.=) ext AND m.deptype OPERATOR(pg_catalog.=) 'e'
+				   WHERE o.oprnamespace OPERATOR(pg_catalog.=) home
+					 AND o.oprname OPERATOR(pg_catalog.=) '@>'
 					 AND o.oprleft OPERATOR(pg_catalog.=) 'bloomfilter'::pg_catalog.regtype
 					 AND o.oprright OPERATOR(pg_catalog.<>) 'pg_catalog.anycompatible'::pg_catalog.regtype) THEN
 		EXECUTE $ddl$CREATE OPERATOR @> (
@@ -169,7 +182,11 @@ BEGIN
 		EXECUTE $ddl$COMMENT ON OPERATOR @> (bloomfilter, anycompatible) IS 'filter possibly contains element'$ddl$;
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
-				   WHERE o.oprname OPERATOR(pg_catalog.=) '<@'
+				   JOIN pg_catalog.pg_depend m ON m.objid OPERATOR(pg_catalog.=) o.oid
+					 AND m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+					 AND m.refobjid OPERATOR(pg_catalog.=) ext AND m.deptype OPERATOR(pg_catalog.=) 'e'
+				   WHERE o.oprnamespace OPERATOR(pg_catalog.=) home
+					 AND o.oprname OPERATOR(pg_catalog.=) '<@'
 					 AND o.oprright OPERATOR(pg_catalog.=) 'bloomfilter'::pg_catalog.regtype
 					 AND o.oprleft OPERATOR(pg_catalog.<>) 'pg_catalog.anycompatible'::pg_catalog.regtype) THEN
 		EXECUTE $ddl$CREATE OPERATOR <@ (
@@ -180,7 +197,11 @@ BEGIN
 		EXECUTE $ddl$COMMENT ON OPERATOR <@ (anycompatible, bloomfilter) IS 'element possibly contained in filter'$ddl$;
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
-				   WHERE o.oprname OPERATOR(pg_catalog.=) '@>'
+				   JOIN pg_catalog.pg_depend m ON m.objid OPERATOR(pg_catalog.=) o.oid
+					 AND m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+					 AND m.refobjid OPERATOR(pg_catalog.=) ext AND m.deptype OPERATOR(pg_catalog.=) 'e'
+				   WHERE o.oprnamespace OPERATOR(pg_catalog.=) home
+					 AND o.oprname OPERATOR(pg_catalog.=) '@>'
 					 AND o.oprleft OPERATOR(pg_catalog.=) 'cuckoofilter'::pg_catalog.regtype
 					 AND o.oprright OPERATOR(pg_catalog.<>) 'pg_catalog.anycompatible'::pg_catalog.regtype) THEN
 		EXECUTE $ddl$CREATE OPERATOR @> (
@@ -191,7 +212,11 @@ BEGIN
 		EXECUTE $ddl$COMMENT ON OPERATOR @> (cuckoofilter, anycompatible) IS 'cuckoo filter possibly contains element'$ddl$;
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
-				   WHERE o.oprname OPERATOR(pg_catalog.=) '<@'
+				   JOIN pg_catalog.pg_depend m ON m.objid OPERATOR(pg_catalog.=) o.oid
+					 AND m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+					 AND m.refobjid OPERATOR(pg_catalog.=) ext AND m.deptype OPERATOR(pg_catalog.=) 'e'
+				   WHERE o.oprnamespace OPERATOR(pg_catalog.=) home
+					 AND o.oprname OPERATOR(pg_catalog.=) '<@'
 					 AND o.oprright OPERATOR(pg_catalog.=) 'cuckoofilter'::pg_catalog.regtype
 					 AND o.oprleft OPERATOR(pg_catalog.<>) 'pg_catalog.anycompatible'::pg_catalog.regtype) THEN
 		EXECUTE $ddl$CREATE OPERATOR <@ (

@@ -438,6 +438,7 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 #define ST_SCOPE static
 #define ST_DECLARE
 #define ST_DEFINE
+#define ST_CHECK_FOR_INTERRUPTS		/* an array of 100 million keys sorts for seconds */
 #include "lib/sort_template.h"
 
 #define BLOOM_AM_KEY(page, item)	(((uint64) (page) << 32) | (uint32) (item))

@@ -713,6 +713,10 @@ bloom_base64_encode(const uint8_t *src, size_t len, char *dst)
 	{
 		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
 
+		/* a value's text is up to a gigabyte: answer interrupts meanwhile */
+		if (i % (3 * BLOOM_INTERRUPT_BYTES) == 0)
+			bloom_check_interrupts();
+
 		*dst++ = b64_alphabet[(v >> 18) & 63];
 		*dst++ = b64_alphabet[(v >> 12) & 63];
 		*dst++ = b64_alphabet[(v >> 6) & 63];
@@ -765,6 +769,8 @@ bloom_base64_decode(const char *src, size_t srclen, uint8_t *dst, size_t *dstlen
 		int			pad = 0;
 		bool		last = (i + 4 == srclen);
 
+		if (i % (4 * BLOOM_INTERRUPT_BYTES) == 0)
+			bloom_check_interrupts();
 		for (int j = 0; j < 4; j++)
 		{
 			if (last && j >= 2 && src[i + j] == '=' && (j == 3 || src[i + 3] == '='))

@@ -173,6 +173,9 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 		bool		isnull = true;
 		Datum		elem = 0;
 
+		/* also where few elements give a hash (NULLs, or keys never added) */
+		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
+			CHECK_FOR_INTERRUPTS();
 		if (i < nitems)
 			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
 		/* the key type from the first element (a row's columns need one) */

@@ -421,6 +421,7 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 		Datum		v = array_iter_next(&it, &isnull, i, et->elem->typlen,
 										et->elem->typbyval, et->elem->typalign);
 
+		CHECK_FOR_INTERRUPTS();
 		bloom_append_nested(buf, et->elem, v, isnull, recode);
 	}
 }
@@ -1825,6 +1826,8 @@ bloom_key_abbrev_word(const char *str)
 			p++;
 			continue;
 		}
+		/* an array's text has no bound on its words */
+		CHECK_FOR_INTERRUPTS();
 		/* a run of letters, lower-cased as the date/time parser does */
 		for (; isalpha((unsigned char) *p); p++)
 			if (len <= TOKMAXLEN)
@@ -1842,6 +1845,59 @@ bloom_key_abbrev_word(const char *str)
 			return pstrdup(word);
 	}
 	return NULL;
+}
+
+/*
+ * Date and time text that PostgreSQL's own input refuses for its length or
+ * its number of fields, refused before the word scan and the readings
+ * below, which take time in proportion to the text.  ParseDateTime is the
+ * first step of each of these types' input, independent of any setting,
+ * and its buffer here is the largest they give it (timestamp's), so what
+ * it refuses here each of them refuses, with this error (the quote cut
+ * short: the text can be as long as a text value).  Not interval: its
+ * input reads ISO 8601 text that ParseDateTime refuses.
+ */
+#define BLOOM_KEY_QUOTE		40	/* bytes of the text quoted, as io.c quotes a literal */
+
+static void
+bloom_key_datetime_bound(Oid typid, const char *str)
+{
+	const char *name;
+	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
+	char	   *field[MAXDATEFIELDS];
+	int			ftype[MAXDATEFIELDS];
+	int			nf;
+	int			len;
+
+	switch (typid)
+	{
+			/* the names the input functions give in their errors */
+		case DATEOID:
+			name = "date";
+			break;
+		case TIMEOID:
+			name = "time";
+			break;
+		case TIMETZOID:
+			name = "time with time zone";
+			break;
+		case TIMESTAMPOID:
+			name = "timestamp";
+			break;
+		case TIMESTAMPTZOID:
+			name = "timestamp with time zone";
+			break;
+		default:
+			return;
+	}
+	if (ParseDateTime(str, workbuf, sizeof(workbuf), field, ftype, MAXDATEFIELDS, &nf) == 0)
+		return;
+	len = strlen(str);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_DATETIME_FORMAT),
+			 errmsg("invalid input syntax for type %s: \"%.*s%s\"", name,
+					pg_mbcliplen(str, len, BLOOM_KEY_QUOTE), str,
+					len > BLOOM_KEY_QUOTE ? "..." : "")));
 }
 
 /*
@@ -1869,6 +1925,7 @@ bloom_key_read(BloomElemType *et, char *str)
 
 	if (reads == 0)
 		return InputFunctionCall(&et->conv_input, str, et->conv_ioparam, -1);
+	bloom_key_datetime_bound(et->conv_out->typid, str);
 	if ((reads & BLOOM_READS_CLOCK) && bloom_key_has_clock_word(str))
 		bloom_key_unsettled(et, str, "It names a moment relative to the current time.");
 	if (reads & BLOOM_READS_TIMEZONE)
@@ -1889,6 +1946,7 @@ bloom_key_read(BloomElemType *et, char *str)
 				Datum		other;
 				bool		reads_here;
 
+				CHECK_FOR_INTERRUPTS();
 				reads_here = bloom_key_read_under(et, str,
 												  (reads & BLOOM_READS_DATEORDER) ? orders[o] : DateOrder,
 												  (reads & BLOOM_READS_TIMEZONE) ? bloom_key_zone(z) : session_timezone,

@@ -169,11 +169,12 @@ typedef struct RbChunkIn
 } RbChunkIn;
 
 static int
-rb_chunk_cmp(const void *a, const void *b)
+rb_chunk_cmp(const void *a, const void *b, void *arg)
 {
 	int64		x = ((const RbChunkIn *) a)->iter;
 	int64		y = ((const RbChunkIn *) b)->iter;
 
+	(void) arg;
 	return x < y ? -1 : x > y;
 }
 
@@ -200,6 +201,7 @@ rb_dump_pairs(ArrayType *iters, ArrayType *chunks, int *n)
 	{
 		bytea	   *chunk;
 
+		CHECK_FOR_INTERRUPTS();
 		if (in[i] || cn[i])
 			rb_bad_dump("An iter or a chunk is NULL.");
 		chunk = DatumGetByteaPP(cv[i]);
@@ -211,7 +213,7 @@ rb_dump_pairs(ArrayType *iters, ArrayType *chunks, int *n)
 		pairs[*n].iter = DatumGetInt64(iv[i]);
 		pairs[(*n)++].chunk = chunk;
 	}
-	qsort(pairs, *n, sizeof(RbChunkIn), rb_chunk_cmp);
+	qsort_interruptible(pairs, *n, sizeof(RbChunkIn), rb_chunk_cmp, NULL);
 	return pairs;
 }
 
