@@ -20,7 +20,7 @@ MODULE_big = bloomfilter
 # fuzzers and benchmarks link alone; src/type, the PostgreSQL glue of both
 # SQL types; src/am, the index access method.
 CORE_SRCS = $(sort $(wildcard src/core/*.c))
-OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/type/*.c src/am/*.c)))
+OBJS = $(CORE_SRCS:.c=.o) $(patsubst %.c,%.o,$(sort $(wildcard src/type/*.c src/type/keys/*.c src/am/*.c)))
 PG_CPPFLAGS = -I$(srcdir)/src
 SHLIB_LINK = -lmurmurhash
 DATA = $(wildcard bloomfilter--*.sql bloomfilter_citus--*.sql)
@@ -45,7 +45,7 @@ REGRESS += io_soft
 endif
 
 # PGXS does not track headers; every object depends on ours
-$(OBJS): $(wildcard src/*/*.h)
+$(OBJS): $(wildcard src/*/*.h src/*/*/*.h)
 
 # the major version of the pg_virtualenv clusters of tests and benchmarks
 PG_MAJOR ?= 15

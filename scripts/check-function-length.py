@@ -91,7 +91,7 @@ def main():
     if args.self_test:
         return self_test(args.max)
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    files = args.files or sorted(glob.glob(os.path.join(root, "src", "*", "*.[ch]")))
+    files = args.files or sorted(glob.glob(os.path.join(root, "src", "**", "*.[ch]"), recursive=True))
     long_ones = 0
     for path in files:
         for name, first, last in functions(path):

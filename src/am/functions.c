@@ -15,7 +15,7 @@
  * one data page.
  *
  * A probe key of a one-column index is converted to the column's type by
- * the typed-key rules (type/keys.c), as a filter of that key type
+ * the typed-key rules (type/keys/typed.c), as a filter of that key type
  * converts it; each column of a row for a multi-column index by the
  * simpler rules of bloom_am_key_datum.
  *
@@ -76,7 +76,7 @@ PG_FUNCTION_INFO_V1(bloomfilter_index_info);
 
 /*
  * How probe keys of one type are hashed for one index: the index's columns
- * and the probe type's conversion (type/keys.c).  A prepared statement
+ * and the probe type's conversion (type/keys/typed.c).  A prepared statement
  * starts each execution with a fresh fn_extra, so a point check per
  * execution would build this every time (a third of the function's cost);
  * the backend keeps the last few instead, keyed by index, probe type and
@@ -373,7 +373,7 @@ bloom_am_probe(Relation index, Oid keytype, Oid collation)
  * The hash of a probe key of the entry's probe type, as the build hashed
  * keys; false when no key of the column's type equals it.  The key is
  * converted as a filter whose key type is the column's converts it
- * (type/keys.c: text read by the column type's input, integers, numerics
+ * (type/keys/typed.c: text read by the column type's input, integers, numerics
  * and floats, dates and timestamps, oids as SQL compares them; 42804 where
  * that is ambiguous or session-dependent); a row for several columns column
  * by column, as a filter of such rows converts a probe row.
@@ -643,7 +643,7 @@ bloom_am_snapshot(Relation index)
 	}
 	hdr.bits_set = bloom_popcount(payload, nblocks * BLOOM_BLOCK_BYTES);
 
-	/* the key type a filter of the same keys records (type/keys.c) */
+	/* the key type a filter of the same keys records (type/keys/keytypes.c) */
 	hdr.key_type = bloom_am_key_type(index);
 	bloom_set_header(bf, &hdr);
 	return bf;

@@ -12,7 +12,7 @@
  * The filter.  The build sizes a blocked512 filter exactly as
  * bf_create(capacity, error_rate) does (seed 0, hash id 2) and adds every
  * key with the same canonical bytes and hash as the bloomfilter type
- * (type/keys.c); a key of several columns hashes as ROW(a, b, ...)
+ * (type/keys/canon.c); a key of several columns hashes as ROW(a, b, ...)
  * would.  So a snapshot (bf_index_filter) is byte for byte the value
  * bf_add_all would make of the same keys, and the type's functions answer
  * for it as the index does.  NULL keys of a one-column index are skipped,

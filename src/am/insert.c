@@ -23,7 +23,7 @@
 /* ---- keys ---- */
 
 /*
- * Types the filter cannot hash so that equal values match (type/keys.c
+ * Types the filter cannot hash so that equal values match (type/keys/canon.c
  * refuses them when hashing) are refused when the index is created, not at
  * the first row.
  */

@@ -11,7 +11,7 @@
  * or "possibly".
  *
  * Hashing.  Elements become canonical bytes exactly as for bloomfilter
- * (type/keys.c, hash id 2) and are hashed with MurmurHash3 x64_128
+ * (type/keys/canon.c, hash id 2) and are hashed with MurmurHash3 x64_128
  * seeded with the filter's seed: h1 and h2.  In a sub-filter of n buckets
  * and f-bit fingerprints:
  *

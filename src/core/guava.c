@@ -8,7 +8,7 @@
  *	  the other way round.
  *
  * Hashing (hash id 3).  An element is reduced to the bytes Guava's funnel
- * of the filter's key type feeds the hasher (type/keys.c): bigint as 8
+ * of the filter's key type feeds the hasher (type/keys/typed.c): bigint as 8
  * bytes little-endian (Funnels.longFunnel), integer as 4 bytes
  * little-endian (Funnels.integerFunnel), text as its UTF-8 bytes
  * (Funnels.stringFunnel(UTF_8)), bytea as its bytes

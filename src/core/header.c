@@ -11,7 +11,7 @@
  * in the unit tests and under the fuzzers.
  *
  * Hashing.  The caller reduces each element to canonical bytes (the rules
- * depend on the SQL type and on the filter's hash id: type/keys.c)
+ * depend on the SQL type and on the filter's hash id: type/keys/canon.c)
  * and hashes them with MurmurHash3 x64_128 from libmurmurhash, seeded with
  * the filter's 32-bit seed.  The two 64-bit output words are h1 and h2.
  * Both are used in full; no step truncates to 32 bits.
@@ -344,7 +344,7 @@ bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink)
  * The key types a filter may record: the OIDs (pg_type.dat, stable across
  * releases, dump and pg_upgrade) that the server's key-type rules give
  * for a type whose values a filter can hash under hash id 2
- * (bloomfilter_key.c: bloom_key_type_of, bloom_key_type_arg).  Those rules
+ * (type/keys: bloom_key_type_of, bloom_key_type_arg).  Those rules
  * replace a domain by its base type, an array by the array of its
  * element's key type, and any composite by record; int2vector and
  * oidvector count as arrays of int2 and oid, so only an array of them has

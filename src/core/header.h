@@ -63,7 +63,7 @@
 /*
  * Hash ids (header byte 6).  All three hash with MurmurHash3 x64_128; they
  * differ in the canonical bytes an element of a given SQL type becomes
- * (type/keys.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
+ * (type/keys/canon.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
  * SQL-equal values hash equal (releases 1.2 to 1.4), with text in the
  * encoding of the database the filter was made in; id 5 is id 2 with text
  * as UTF-8 in every database, so that a filter answers the same after a

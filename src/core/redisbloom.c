@@ -10,7 +10,7 @@
  * documented behaviour and checked against the module, RedisBloom 2.4.9):
  *
  * Hashing (hash id 4).  An element is the bytes a Redis client sends for
- * it (type/keys.c: the decimal text of an integer, the UTF-8 bytes of a
+ * it (type/keys/canon.c: the decimal text of an integer, the UTF-8 bytes of a
  * text, the bytes of a bytea).  They are hashed twice with MurmurHash64A
  * (Austin Appleby's 64-bit MurmurHash2 for 64-bit hosts, input read as
  * little-endian words): a with seed 0xc6a4a7935bd1e995, b with seed a.

@@ -136,7 +136,7 @@ static const FilterKind filter_kinds[] = {
  * first, and a conversion can raise (text read by the key type's input, a
  * type the filter refuses) where the query itself would not: other clauses
  * may keep such values from ever reaching the check.  Both types hash
- * elements alike (type/keys.c), so one rule serves both.
+ * elements alike (type/keys/canon.c), so one rule serves both.
  */
 static bool
 bloom_stats_hash_as_is(const BloomFacts *facts, Oid column_type)

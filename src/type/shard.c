@@ -16,7 +16,7 @@
  *		SELECT bf_contains(bf, $1) FROM t_bf WHERE shard = bf_shard($1, 8, 'bigint');
  *
  * The key_type form converts the key as a filter of that key type converts
- * a probe (type/keys.c), so an untyped parameter ('5') lands in the
+ * a probe (type/keys/typed.c), so an untyped parameter ('5') lands in the
  * shard of the key it names.  1.2's bf_shard(text, integer) hashed such a
  * parameter as text; 1.3 renames it, so that an untyped key without a
  * key_type is an error asking for a cast.
