@@ -66,7 +66,7 @@ build=$work/build
 mkdir "$build"
 (cd "$repo" && cp -r Makefile mk bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
 	bloomfilter_citus--*.sql src "$build/")
-rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
+rm -f "$build"/src/*/*.o "$build"/src/*/*/*.o "$build"/src/*/*.bc "$build"/src/*/*/*.bc "$build"/*.so
 make -C "$build" with_llvm=no > "$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
 # ---- the mirror installation ----

@@ -63,7 +63,9 @@ build=$work/build
 mkdir "$build"
 (cd "$repo" && cp -r Makefile mk bloomfilter.control bloomfilter--*.sql bloomfilter_citus.control \
 	bloomfilter_citus--*.sql src sql expected specs "$build/")
-rm -f "$build"/src/*/*.o "$build"/src/*/*.bc "$build"/*.so
+# sql/key_types.sql reads the committed test vectors
+mkdir -p "$build/test" && cp -r "$repo/test/vectors" "$build/test/"
+rm -f "$build"/src/*/*.o "$build"/src/*/*/*.o "$build"/src/*/*.bc "$build"/src/*/*/*.bc "$build"/*.so
 # with_llvm=no: no JIT bitcode (the server runs with jit = off here)
 make -C "$build" with_llvm=no PG_CFLAGS="$SAN_CFLAGS" > "$work/build.log" 2>&1 \
 	|| { tail -20 "$work/build.log"; exit 1; }
