@@ -332,26 +332,58 @@ test_validation(void)
 }
 
 /*
- * The key types a filter may record: exactly the list, found by a search
- * that needs it sorted.  The server's suite holds the list to the types
- * the server's rules give (sql/io_errors.sql).
+ * The key types a filter may record: exactly those of release 1.5, which
+ * stored values name (a row of the table can be added, never taken away),
+ * and the order of core/keytypes.c's table that decoding a row signature
+ * relies on.  The server's suite holds the table to the server's catalog
+ * (sql/key_types.sql).
  */
 static void
 test_key_types(void)
 {
-	static const uint32_t some[] = {16, 20, 25, 650, 1005, 1006, 1013, 1700, 2249, 2287, 3221};
+	static const uint32_t released[] = {
+		16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
+		791, 829, 869, 1000, 1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014,
+		1015, 1016, 1021, 1022, 1028, 1040, 1041, 1042, 1043, 1082, 1083, 1114,
+		1115, 1182, 1183, 1184, 1185, 1186, 1187, 1231, 1266, 1270, 1560, 1561,
+	1562, 1563, 1700, 2249, 2287, 2950, 2951, 3220, 3221};
 	static const uint32_t none[] = {1, 15, 22, 24, 30, 114, 142, 600, 3802, 3807, 4000,
 	9999, 10000, UINT32_MAX};
 	int			valid = 0;
+	bool		coded = true;
 
 	CHECK(bloom_key_type_valid(0), "untyped refused");
-	for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++)
-		CHECK(bloom_key_type_valid(some[i]), "key type %u refused", some[i]);
+	for (size_t i = 0; i < sizeof(released) / sizeof(released[0]); i++)
+		CHECK(bloom_key_type_valid(released[i]), "key type %u refused", released[i]);
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		CHECK(!bloom_key_type_valid(none[i]), "key type %u accepted", none[i]);
 	for (uint32_t oid = 1; oid < BLOOM_KEY_TYPE_LIMIT; oid++)
 		valid += bloom_key_type_valid(oid);
 	CHECK(valid == 62, "%d key types below 10000, 62 expected", valid);
+
+	for (int i = 0; i < bloom_key_type_count; i++)
+	{
+		const BloomKeyType *kt = &bloom_key_type_table[i];
+
+		/* a row with a code stands at position code - 1, before those without */
+		if (kt->row_code == 0)
+			coded = false;
+		else
+			CHECK(coded && kt->row_code == i + 1 &&
+				  kt->row_code < (1 << BLOOM_ROW_CODE_BITS),
+				  "%s: row code %d at position %d", kt->name, kt->row_code, i);
+		CHECK(bloom_key_type_find(kt->oid) == kt, "%s: its OID twice", kt->name);
+		CHECK(kt->oid < BLOOM_KEY_TYPE_LIMIT && kt->array < BLOOM_KEY_TYPE_LIMIT,
+			  "%s: not a built-in OID", kt->name);
+		CHECK(kt->array == 0 || bloom_key_type_find(kt->array) == NULL,
+			  "%s: its array has a row", kt->name);
+		for (int j = 0; j < i; j++)
+			CHECK(kt->array == 0 || bloom_key_type_table[j].array != kt->array,
+				  "%s: an array shared", kt->name);
+		CHECK(bloom_key_type_valid(kt->oid) == !(kt->flags & BLOOM_KT_ARRAY_ONLY) &&
+			  (kt->array == 0 || bloom_key_type_valid(kt->array)),
+			  "%s: valid as the table says", kt->name);
+	}
 }
 
 static void

@@ -27,7 +27,7 @@
  *		7	uint8	k, cells set per element (1..64)
  *		8	uint32	seed
  *		12	uint32	key type: 0 untyped, else the built-in type OID of the
- *						keys (one of bloom_key_types[])
+ *						keys (one of core/keytypes.c's table)
  *		16	uint64	nbits, the payload's cells
  *		24	uint64	capacity the filter was sized for
  *		32	float64 error rate it was sized for (IEEE 754)
@@ -340,111 +340,6 @@ bloom_info_cells(const BloomHeader *hdr, BloomInfoSink *sink)
 	bloom_info_uint(sink, "nhashes", hdr->nhashes);
 }
 
-/*
- * The key types a filter may record: the OIDs (pg_type.dat, stable across
- * releases, dump and pg_upgrade) that the server's key-type rules give
- * for a type whose values a filter can hash under hash id 2
- * (type/keys: bloom_key_type_of, bloom_key_type_arg).  Those rules
- * replace a domain by its base type, an array by the array of its
- * element's key type, and any composite by record; int2vector and
- * oidvector count as arrays of int2 and oid, so only an array of them has
- * a key type of its own.  A value recording anything else was not made by
- * this extension: an OID that names no type made bf_info and the shape
- * errors fail with "cache lookup failed", so input refuses it.  Filters of
- * hash id 1 hash other types too (by their send output), but leave them
- * untyped, which hashes a key of one type exactly as a typed filter would.
- * sql/io_errors.sql holds this list to the server's rules for every type
- * of the server's catalog.  Sorted, for the binary search.
- */
-static const uint32_t bloom_key_types[] = {
-	16,							/* bool */
-	17,							/* bytea */
-	18,							/* "char" */
-	19,							/* name */
-	20,							/* int8 */
-	21,							/* int2 */
-	23,							/* int4 */
-	25,							/* text (and unknown, cstring) */
-	26,							/* oid */
-	650,						/* cidr */
-	651,						/* cidr[] */
-	700,						/* float4 */
-	701,						/* float8 */
-	774,						/* macaddr8 */
-	775,						/* macaddr8[] */
-	790,						/* money */
-	791,						/* money[] */
-	829,						/* macaddr */
-	869,						/* inet */
-	1000,						/* bool[] */
-	1001,						/* bytea[] */
-	1002,						/* "char"[] */
-	1003,						/* name[] */
-	1005,						/* int2[] (and int2vector) */
-	1006,						/* int2vector[] */
-	1007,						/* int4[] */
-	1009,						/* text[] */
-	1013,						/* oidvector[] */
-	1014,						/* bpchar[] */
-	1015,						/* varchar[] */
-	1016,						/* int8[] */
-	1021,						/* float4[] */
-	1022,						/* float8[] */
-	1028,						/* oid[] (and oidvector) */
-	1040,						/* macaddr[] */
-	1041,						/* inet[] */
-	1042,						/* bpchar */
-	1043,						/* varchar */
-	1082,						/* date */
-	1083,						/* time */
-	1114,						/* timestamp */
-	1115,						/* timestamp[] */
-	1182,						/* date[] */
-	1183,						/* time[] */
-	1184,						/* timestamptz */
-	1185,						/* timestamptz[] */
-	1186,						/* interval */
-	1187,						/* interval[] */
-	1231,						/* numeric[] */
-	1266,						/* timetz */
-	1270,						/* timetz[] */
-	1560,						/* bit */
-	1561,						/* bit[] */
-	1562,						/* varbit */
-	1563,						/* varbit[] */
-	1700,						/* numeric */
-	2249,						/* record (any composite) */
-	2287,						/* record[] */
-	2950,						/* uuid */
-	2951,						/* uuid[] */
-	3220,						/* pg_lsn */
-	3221,						/* pg_lsn[] */
-};
-
-bool
-bloom_key_type_valid(uint32_t key_type)
-{
-	size_t		lo = 0,
-				hi = sizeof(bloom_key_types) / sizeof(bloom_key_types[0]);
-
-	if (key_type == 0)
-		return true;
-	if (key_type & BLOOM_KEY_ROW_FLAG)
-		return bloom_key_type_readable(key_type);
-	while (lo < hi)
-	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (bloom_key_types[mid] == key_type)
-			return true;
-		if (bloom_key_types[mid] < key_type)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 const char *
 bloom_hash_name(uint8_t hash_id)
 {
@@ -515,88 +410,6 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 	if (!(hdr->error_rate > 0.0 && hdr->error_rate < 1.0))
 		return BLOOM_BAD_ERROR_RATE;
 	return BLOOM_OK;
-}
-
-/*
- * The column types a row signature can name, by code (index); built-in type
- * OIDs, which never change.  Codes are a stored format: append only.
- */
-static const uint32_t bloom_row_column_types[] = {
-	0,							/* ends the list */
-	21, 23, 20,					/* smallint, integer, bigint */
-	25, 1043, 1042, 19, 17,		/* text, varchar, bpchar, name, bytea */
-	2950, 1700, 700, 701,		/* uuid, numeric, real, double precision */
-	16, 18,						/* boolean, "char" */
-	1082, 1083, 1266, 1114, 1184, 1186, /* date, time, timetz, timestamp,
-										 * timestamptz, interval */
-	869, 650, 26, 790,			/* inet, cidr, oid, money */
-	829, 774, 1560, 1562, 3220	/* macaddr, macaddr8, bit, varbit, pg_lsn */
-};
-
-#define BLOOM_ROW_NCODES \
-	((int) (sizeof(bloom_row_column_types) / sizeof(bloom_row_column_types[0])))
-
-/* the signature of rows of these column types, or 0 if none describes them */
-uint32_t
-bloom_row_key_encode(const uint32_t *types, int ncols)
-{
-	uint32_t	key = BLOOM_KEY_ROW_FLAG;
-
-	if (ncols < 1 || ncols > BLOOM_ROW_MAX_COLUMNS)
-		return 0;
-	for (int i = 0; i < ncols; i++)
-	{
-		int			code = 1;
-
-		while (code < BLOOM_ROW_NCODES && bloom_row_column_types[code] != types[i])
-			code++;
-		if (code == BLOOM_ROW_NCODES)
-			return 0;
-		key |= (uint32_t) code << (BLOOM_ROW_CODE_BITS * i);
-	}
-	return key;
-}
-
-/*
- * The column types of a row signature into types (BLOOM_ROW_MAX_COLUMNS
- * places); returns their number, or -1 if key_type is not a well-formed
- * signature.
- */
-int
-bloom_row_key_decode(uint32_t key_type, uint32_t *types)
-{
-	uint32_t	rest = key_type & ~BLOOM_KEY_ROW_FLAG;
-	int			n = 0;
-
-	if (!(key_type & BLOOM_KEY_ROW_FLAG))
-		return -1;
-	while (n < BLOOM_ROW_MAX_COLUMNS)
-	{
-		uint32_t	code = rest & ((1u << BLOOM_ROW_CODE_BITS) - 1);
-
-		if (code == 0)
-			break;
-		if (code >= (uint32_t) BLOOM_ROW_NCODES)
-			return -1;
-		types[n++] = bloom_row_column_types[code];
-		rest >>= BLOOM_ROW_CODE_BITS;
-	}
-	/* nothing after the end, and at least one column */
-	return (rest == 0 && n > 0) ? n : -1;
-}
-
-/*
- * A key type a stored value may hold when read: below 10000 (releases before
- * 1.4 took any such), or a row signature.
- */
-bool
-bloom_key_type_readable(uint32_t key_type)
-{
-	uint32_t	types[BLOOM_ROW_MAX_COLUMNS];
-
-	if (key_type & BLOOM_KEY_ROW_FLAG)
-		return bloom_row_key_decode(key_type, types) > 0;
-	return key_type < BLOOM_KEY_TYPE_LIMIT;
 }
 
 /*

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "core/keytypes.h"
 
 /* Stored header: 48 bytes, every field little-endian. */
 #define BLOOM_HEADER_SIZE		48
@@ -92,32 +93,6 @@
 
 #define BLOOM_MAX_HASHES		64
 
-/*
- * Key types are built-in type OIDs, which are stable forever and below
- * this; 0 means untyped (a filter made by 1.2 or earlier, or one that is
- * still empty).  Only the OIDs of the types a filter hashes are valid
- * (bloom_key_type_valid): the core cannot ask a server which OIDs name a
- * type, and the clients must apply the same rule without one.
- */
-#define BLOOM_KEY_TYPE_LIMIT	10000
-
-/*
- * A key type with the high bit set is a row signature: the key types of the
- * columns of a filter whose keys are rows, so that a probe row's columns can
- * be converted as SQL compares them with the members' columns (a date
- * member column probed with a timestamp or an untyped literal).  Up to
- * BLOOM_ROW_MAX_COLUMNS columns, five bits each from the low bits up, each a
- * code of bloom_row_column_types (1..); the first zero code ends the list,
- * and every bit above it (but the flag) is zero.  Rows of more columns, or of
- * columns of other types, have key type record (2249) and no signature.
- */
-#define BLOOM_KEY_ROW_FLAG		UINT32_C(0x80000000)
-#define BLOOM_ROW_MAX_COLUMNS	6
-#define BLOOM_ROW_CODE_BITS		5
-
-extern uint32_t bloom_row_key_encode(const uint32_t *types, int ncols);
-extern int	bloom_row_key_decode(uint32_t key_type, uint32_t *types);
-extern bool bloom_key_type_readable(uint32_t key_type);
 #define BLOOM_MAX_EXPANSION		1024	/* growth factor of a scalable filter */
 #define BLOOM_DEFAULT_SEED		0
 
@@ -670,9 +645,6 @@ extern BloomCheck bloom_redis_read_head(const uint8_t *head, size_t len, BloomHe
 extern uint64_t bloom_redis_count_bits(const BloomHeader *hdr, const uint8_t *payload);
 extern uint64_t bloom_redis_head_bytes(const BloomHeader *hdr);
 extern uint64_t bloom_redis_link_bytes(const uint8_t *payload, uint32_t i);
-
-/* whether a filter may record key_type: 0, a type filters hash, or a row signature */
-extern bool bloom_key_type_valid(uint32_t key_type);
 
 /* name of a hash id as bf_info shows it; NULL if unknown */
 extern const char *bloom_hash_name(uint8_t hash_id);

@@ -24,13 +24,6 @@
 
 #include "type/keys/keytypes.h"
 
-/* types whose send output is one per value: equal values, equal bytes */
-static const Oid canonical_send_types[] = {
-	BOOLOID, CHAROID, DATEOID, TIMEOID, TIMETZOID, TIMESTAMPOID,
-	TIMESTAMPTZOID, OIDOID, MONEYOID, MACADDROID, MACADDR8OID, BITOID,
-	VARBITOID, PG_LSNOID
-};
-
 /* built-in send functions whose output can hold text (or nested values) */
 static const Oid text_send_functions[] = {
 	F_TEXTSEND, F_BPCHARSEND, F_VARCHARSEND, F_NAMESEND, F_UNKNOWNSEND,
@@ -61,7 +54,12 @@ bloom_elem_init_send(BloomElemType *et, Oid typid)
 		oid_in(sendfn, text_send_functions, lengthof(text_send_functions));
 }
 
-/* the kinds bloom_elem_init does not name: enums, arrays, records, the rest */
+/*
+ * The kinds of the types that have no row of their own in the key-type
+ * table (or whose row is an array's or a record's, which need more than a
+ * kind): enums, arrays, composites, and the rest, hashed by their send
+ * output by filters of hash id 1 alone.
+ */
 static void
 bloom_elem_init_other(BloomElemType *et, Oid base, Oid collation, MemoryContext mcxt)
 {
@@ -76,10 +74,26 @@ bloom_elem_init_other(BloomElemType *et, Oid base, Oid collation, MemoryContext 
 	else if (type_is_rowtype(base))
 		et->kind = BLOOM_ELEM_RECORD;
 	else
-	{
 		et->kind = BLOOM_ELEM_SEND;
-		et->send_is_canonical = oid_in(base, canonical_send_types,
-									   lengthof(canonical_send_types));
+}
+
+/* the kinds every hash id hashes by their own bytes, never by send output */
+static bool
+bloom_kind_hashes_own_bytes(BloomElemKind kind)
+{
+	switch (kind)
+	{
+		case BLOOM_ELEM_INT2:
+		case BLOOM_ELEM_INT4:
+		case BLOOM_ELEM_INT8:
+		case BLOOM_ELEM_TEXT:
+		case BLOOM_ELEM_BPCHAR:
+		case BLOOM_ELEM_NAME:
+		case BLOOM_ELEM_CSTRING:
+		case BLOOM_ELEM_UUID:
+			return true;
+		default:
+			return false;
 	}
 }
 
@@ -87,6 +101,7 @@ void
 bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 {
 	Oid			base = getBaseType(typid);
+	const BloomKeyType *kt = bloom_key_type_find(base);
 
 	memset(et, 0, sizeof(*et));
 	et->typid = typid;
@@ -100,57 +115,19 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 	et->key_typid = bloom_key_type_of(typid);
 	et->plan_key = PG_UINT32_MAX;
 
-	switch (base)
+	if (kt != NULL && kt->kind != BLOOM_ELEM_ARRAY && kt->kind != BLOOM_ELEM_RECORD)
 	{
-		case INT2OID:
-			et->kind = BLOOM_ELEM_INT2;
-			return;
-		case INT4OID:
-			et->kind = BLOOM_ELEM_INT4;
-			return;
-		case INT8OID:
-			et->kind = BLOOM_ELEM_INT8;
-			return;
-		case TEXTOID:
-		case VARCHAROID:
-		case BYTEAOID:
-			et->kind = BLOOM_ELEM_TEXT;
-			return;
-		case BPCHAROID:
-			et->kind = BLOOM_ELEM_BPCHAR;
-			return;
-		case NAMEOID:
-			et->kind = BLOOM_ELEM_NAME;
-			return;
-		case UNKNOWNOID:
-		case CSTRINGOID:
-			et->kind = BLOOM_ELEM_CSTRING;
-			return;
-		case UUIDOID:
-			et->kind = BLOOM_ELEM_UUID;
-			return;
-		case NUMERICOID:
-			et->kind = BLOOM_ELEM_NUMERIC;
-			break;
-		case FLOAT4OID:
-			et->kind = BLOOM_ELEM_FLOAT4;
-			break;
-		case FLOAT8OID:
-			et->kind = BLOOM_ELEM_FLOAT8;
-			break;
-		case INTERVALOID:
-			et->kind = BLOOM_ELEM_INTERVAL;
-			break;
-		case INETOID:
-		case CIDROID:
-			et->kind = BLOOM_ELEM_INET;
-			break;
-		default:
-			bloom_elem_init_other(et, base, collation, mcxt);
-			break;
+		et->kind = (BloomElemKind) kt->kind;
+		/* a key type hashed by its send output has one output per value */
+		et->send_is_canonical = kt->kind == BLOOM_ELEM_SEND;
 	}
-	/* hash id 1 hashes all of these by their send output */
-	bloom_elem_init_send(et, typid);
+	else if (base == UNKNOWNOID || base == CSTRINGOID)
+		et->kind = BLOOM_ELEM_CSTRING;	/* a literal inside ROW(): text */
+	else
+		bloom_elem_init_other(et, base, collation, mcxt);
+	/* hash id 1 hashes the other kinds by their send output */
+	if (!bloom_kind_hashes_own_bytes(et->kind))
+		bloom_elem_init_send(et, typid);
 }
 
 void
@@ -230,28 +207,42 @@ bloom_key_type_name(uint32 key_type)
 	return buf.data;
 }
 
+/* the settings the input function of key type key reads (BLOOM_READS_*) */
 uint8
 bloom_key_reads(Oid key)
 {
 	Oid			elem = get_element_type(key);
+	const BloomKeyType *kt;
 
 	if (OidIsValid(elem))
 		return bloom_key_reads(elem);
-	switch (key)
-	{
-		case DATEOID:
-		case TIMESTAMPOID:
-			return BLOOM_READS_DATEORDER | BLOOM_READS_CLOCK;
-		case TIMESTAMPTZOID:
-		case TIMETZOID:
-			return BLOOM_READS_DATEORDER | BLOOM_READS_TIMEZONE | BLOOM_READS_CLOCK;
-		case TIMEOID:
-			return BLOOM_READS_CLOCK;
-		case INTERVALOID:
-			return BLOOM_READS_INTERVAL;
-		case MONEYOID:
-			return BLOOM_READS_LOCALE;
-		default:
-			return 0;
-	}
+	kt = bloom_key_type_find(key);
+	return kt != NULL ? kt->reads : 0;
+}
+
+/* smallint, integer, bigint: their canonical bytes agree for equal values */
+bool
+bloom_is_int(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && (kt->kind == BLOOM_ELEM_INT2 || kt->kind == BLOOM_ELEM_INT4 ||
+						  kt->kind == BLOOM_ELEM_INT8);
+}
+
+bool
+bloom_is_float(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && (kt->kind == BLOOM_ELEM_FLOAT4 || kt->kind == BLOOM_ELEM_FLOAT8);
+}
+
+/* types whose canonical bytes are their characters, compared as such */
+bool
+bloom_is_textlike(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && kt->family == BLOOM_FAMILY_TEXT;
 }

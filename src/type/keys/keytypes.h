@@ -21,31 +21,6 @@
 #include "type/compat.h"
 
 /*
- * How an element of one SQL type becomes canonical bytes, resolved once per
- * call site (bloom_fn_cache) and kept in fn_extra.
- */
-typedef enum BloomElemKind
-{
-	BLOOM_ELEM_INT2,
-	BLOOM_ELEM_INT4,
-	BLOOM_ELEM_INT8,
-	BLOOM_ELEM_TEXT,			/* text, varchar, bytea: the bytes as stored */
-	BLOOM_ELEM_BPCHAR,			/* without trailing blanks */
-	BLOOM_ELEM_NAME,
-	BLOOM_ELEM_CSTRING,			/* unknown (a literal in a ROW), cstring */
-	BLOOM_ELEM_UUID,
-	BLOOM_ELEM_NUMERIC,
-	BLOOM_ELEM_FLOAT4,
-	BLOOM_ELEM_FLOAT8,
-	BLOOM_ELEM_ENUM,
-	BLOOM_ELEM_INTERVAL,
-	BLOOM_ELEM_INET,
-	BLOOM_ELEM_ARRAY,
-	BLOOM_ELEM_RECORD,
-	BLOOM_ELEM_SEND				/* any other type: its binary send output */
-} BloomElemKind;
-
-/*
  * How a value of the call site's type becomes a key of a typed filter's key
  * type (keys/typed.c), as SQL would compare the two.
  */
@@ -144,45 +119,16 @@ bloom_hash_params(const BloomHeader *hdr)
 }
 
 
-/*
- * Which session settings the input function of a key type reads text
- * under (bloom_key_reads).  Filter functions are immutable, so text is read
- * into such a type only when every setting gives the same value
- * (bloom_key_read); money's input follows lc_monetary, which cannot be
- * varied cheaply, and is refused.
- */
-#define BLOOM_READS_DATEORDER	0x01
-#define BLOOM_READS_TIMEZONE	0x02
-#define BLOOM_READS_INTERVAL	0x04
-#define BLOOM_READS_CLOCK		0x08	/* 'now', 'today', ... */
-#define BLOOM_READS_LOCALE		0x10
-
 extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
 							MemoryContext mcxt);
 extern Oid	bloom_key_type_of(Oid typid);
 extern char *bloom_key_type_name(uint32 key_type);
 extern uint8 bloom_key_reads(Oid key);
+extern bool bloom_is_int(Oid t);
+extern bool bloom_is_float(Oid t);
+extern bool bloom_is_textlike(Oid t);
 pg_noreturn extern void bloom_refuse(BloomElemType *et);
 pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
-
-static inline bool
-bloom_is_int(Oid t)
-{
-	return t == INT2OID || t == INT4OID || t == INT8OID;
-}
-
-static inline bool
-bloom_is_float(Oid t)
-{
-	return t == FLOAT4OID || t == FLOAT8OID;
-}
-
-/* types whose canonical bytes are their characters, compared as such */
-static inline bool
-bloom_is_textlike(Oid t)
-{
-	return t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == NAMEOID;
-}
 
 /* bf_key_type and cf_key_type: a key type as a regtype, NULL if untyped */
 static inline Datum
