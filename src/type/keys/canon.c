@@ -442,6 +442,47 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 }
 
 /*
+ * The bytes bloom_elem_hash_slow hashes for value under hash id 1, 2, 4 or
+ * 5, appended to buf (hash id 4's are what a Redis client sends).  Not on
+ * any path of a filter: the test vectors (keys/vectors.c) write these
+ * beside the hash and hold the two to each other, so the clients can test
+ * their encoders byte by byte.
+ */
+void
+bloom_elem_bytes(StringInfo buf, BloomElemType *et, Datum value, uint8 hash_id)
+{
+	uint64		scratch;
+	const char *data;
+	size_t		len;
+	void	   *tofree;
+
+	if (hash_id == BLOOM_HASH_REDISBLOOM &&
+		(et->kind == BLOOM_ELEM_INT2 || et->kind == BLOOM_ELEM_INT4 ||
+		 et->kind == BLOOM_ELEM_INT8))
+	{
+		char		digits[MAXINT8LEN + 1];
+
+		len = pg_lltoa(et->kind == BLOOM_ELEM_INT8 ? DatumGetInt64(value) :
+					   et->kind == BLOOM_ELEM_INT4 ? DatumGetInt32(value) :
+					   DatumGetInt16(value), digits);
+		appendBinaryStringInfo(buf, digits, (int) len);
+		return;
+	}
+	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree,
+						   bloom_recodes_text(hash_id)))
+	{
+		appendBinaryStringInfo(buf, data, (int) len);
+		if (tofree)
+			pfree(tofree);
+		return;
+	}
+	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
+		bloom_canon_v1(buf, et, value);
+	else
+		bloom_canon_v2(buf, et, value, bloom_recodes_text(hash_id));
+}
+
+/*
  * The hash of a key of ncols columns, exactly as a record of those columns
  * hashes under hash id 2 (bloom_append_record): the bloomfilter index
  * access method's multi-column keys, so that a snapshot of such an index

@@ -18,6 +18,8 @@ extern BloomHash bloom_elem_hash_slow(BloomElemType *et, Datum value,
 extern bool bloom_common_bytes(BloomElemType *et, Datum value, uint64 *scratch,
 							   const char **data, size_t *len, void **tofree,
 							   bool recode);
+extern void bloom_elem_bytes(StringInfo buf, BloomElemType *et, Datum value,
+							 uint8 hash_id);
 extern void bloom_append_nested(StringInfo buf, BloomElemType *et, Datum value,
 								bool isnull, bool recode);
 
