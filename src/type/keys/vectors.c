@@ -316,8 +316,6 @@ bloom_json_key_type(StringInfo out, const BloomKeyType *kt, bool first)
 	appendStringInfo(out, "%s\n{\"oid\": %u, \"array\": %u, \"name\": ",
 					 first ? "" : ",", kt->oid, kt->array);
 	bloom_json_string(out, kt->name);
-	appendStringInfoString(out, ", \"sql_name\": ");
-	bloom_json_string(out, format_type_be(kt->oid));
 	appendStringInfo(out, ", \"kind\": \"%s\", \"family\": \"%s\", \"row_code\": %d, "
 					 "\"opclass\": %s, \"array_only\": %s, \"clients\": [",
 					 bloom_kind_names[kt->kind], bloom_family_names[kt->family],
