@@ -111,6 +111,22 @@ check-path: install
 	EXTRA_PACKAGES=valgrind bash scripts/deps.sh
 	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir)
 
+# One suite in seconds, while working on it: `make check-one SUITE=ops`
+# runs setup (which creates the extension by walking the upgrade chain) and
+# that pg_regress suite, or that isolation spec when SUITE names one in
+# specs/, on a throwaway cluster against the installed build (make install
+# first).  The diffs are in regression.diffs or output_iso/, as usual.
+.PHONY: check-one
+check-one:
+	@test -n "$(SUITE)" || { echo "check-one: name a suite, e.g. make check-one SUITE=ops"; exit 2; }
+	@if [ -f specs/$(SUITE).spec ]; then \
+		$(PG_VIRTUALENV) $(MAKE) installcheck REGRESS=setup ISOLATION=$(SUITE); \
+	elif [ -f sql/$(SUITE).sql ]; then \
+		$(PG_VIRTUALENV) $(MAKE) installcheck REGRESS="setup $(SUITE)" ISOLATION=; \
+	else \
+		echo "check-one: no suite sql/$(SUITE).sql or spec specs/$(SUITE).spec"; exit 2; \
+	fi
+
 demo: deps
 	$(MAKE) all
 	$(MAKE) install
