@@ -225,8 +225,8 @@ test_header_codec(void)
 	h.bits_set = 77;
 	bloom_header_encode(&h, buf);
 	CHECK(memcmp(buf, "BLMF", 4) == 0, "magic bytes are not BLMF");
-	/* new filters get hash id 2 (SQL-equal values hash equal) */
-	CHECK(buf[4] == 1 && buf[5] == 1 && buf[6] == 2 && buf[7] == 5,
+	/* new filters get hash id 5 (SQL-equal values hash equal, text as UTF-8) */
+	CHECK(buf[4] == 1 && buf[5] == 1 && buf[6] == 5 && buf[7] == 5,
 		  "version/layout/hash/k bytes wrong");
 	CHECK(buf[8] == 0xDD && buf[11] == 0xAA, "seed is not little-endian");
 	CHECK(buf[16] == 0x00 && buf[17] == 0x28, "nbits is not little-endian at 16");
@@ -876,9 +876,10 @@ test_layout_table(void)
 			  bloom_layout_problem(bloom_layout_for(id)));
 	CHECK(strcmp(bloom_hash_name(1), "murmur3_x64_128") == 0 &&
 		  strcmp(bloom_hash_name(2), "murmur3_x64_128_sqleq") == 0 &&
+		  strcmp(bloom_hash_name(5), "murmur3_x64_128_sqleq_utf8") == 0 &&
 		  strcmp(bloom_hash_name(3), "murmur3_x64_128_guava") == 0 &&
 		  strcmp(bloom_hash_name(4), "murmur64a_redisbloom") == 0 &&
-		  bloom_hash_name(0) == NULL && bloom_hash_name(5) == NULL, "hash id names");
+		  bloom_hash_name(0) == NULL && bloom_hash_name(6) == NULL, "hash id names");
 }
 
 /*

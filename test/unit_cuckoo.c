@@ -116,7 +116,7 @@ test_header(void)
 
 	filter_new(&f, 1000, 0.01, 42);
 	CHECK(memcmp(f.buf, "CKOF", 4) == 0, "magic");
-	CHECK(f.buf[4] == 1 && f.buf[5] == 2, "version 1, hash id 2");
+	CHECK(f.buf[4] == 1 && f.buf[5] == 5, "version 1, hash id 5");
 	CHECK(f.buf[6] == 4 && f.buf[7] == 10, "b=4, f=10 at 1%%: %d %d", f.buf[6], f.buf[7]);
 	cuckoo_header_decode(f.buf, &h);
 	CHECK(h.seed == 42 && h.nsub == 1 && h.max_kicks == 500 && h.capacity == 1000 &&
@@ -648,6 +648,9 @@ test_determinism(void)
 		filter_add(&b, key(k, 5));
 	}
 	CHECK(a.v.len == b.v.len && memcmp(a.buf, b.buf, a.v.len) == 0, "same bytes");
+	/* pinned with hash id 2, which hashes integers as id 5 does */
+	CHECK(a.buf[5] == BLOOM_HASH_MURMUR3_UTF8, "a new filter has hash id 5");
+	a.buf[5] = BLOOM_HASH_MURMUR3_EQ;
 	printf("  pinned: 300 keys into cf(100, 0.01, seed 5): %d sub-filters, %zu bytes, fnv1a %016llx\n",
 		   a.v.hdr.nsub, a.v.len, (unsigned long long) fnv1a(a.buf, a.v.len));
 	CHECK(fnv1a(a.buf, a.v.len) == UINT64_C(0x9e84a576fd72c5f2), "pinned bytes changed: %016llx",
@@ -1364,7 +1367,7 @@ r_bytes(const RFilter *F, uint8_t *out)
 	memset(out, 0, 48);
 	memcpy(out, "CKOF", 4);
 	out[4] = 1;
-	out[5] = 2;
+	out[5] = 5;
 	out[6] = (uint8_t) F->b;
 	out[7] = (uint8_t) F->sub[0].f;
 	r_put(out + 8, F->seed, 4);

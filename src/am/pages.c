@@ -79,7 +79,7 @@ bloom_am_read_meta(Relation index, BloomAmMetaCache *mc)
 	if (bloom_load32le(mc->meta.filter_header) != BLOOM_MAGIC ||
 		bloom_validate_header(&mc->hdr, BLOOM_HEADER_SIZE + mc->hdr.nbits / 8) != BLOOM_OK ||
 		mc->hdr.layout != BLOOM_LAYOUT_BLOCKED512 ||
-		mc->hdr.hash_id != BLOOM_HASH_MURMUR3_EQ || mc->hdr.bits_set != 0)
+		!BLOOM_HASH_IS_EQ(mc->hdr.hash_id) || mc->hdr.bits_set != 0)
 		bloom_am_corrupt(index, BLOOM_AM_METAPAGE_BLKNO,
 						 "The filter header in the metapage is not valid.");
 	nblocks = bloom_nblocks(&mc->hdr);

@@ -715,7 +715,7 @@ cuckoo_header_check(const uint8_t *buf, size_t len, CuckooHeader *hdr)
 	cuckoo_header_decode(buf, hdr);
 	if (hdr->version != CUCKOO_VERSION)
 		return CUCKOO_BAD_VERSION;
-	if (hdr->hash_id != BLOOM_HASH_MURMUR3_EQ)
+	if (!BLOOM_HASH_IS_EQ(hdr->hash_id))
 		return CUCKOO_BAD_HASH;
 	if (hdr->reserved != 0)
 		return CUCKOO_BAD_RESERVED;
@@ -860,7 +860,8 @@ cuckoo_check_message(CuckooCheck check)
 bool
 cuckoo_same_shape(const CuckooView *a, const CuckooView *b)
 {
-	return a->hdr.hash_id == b->hdr.hash_id && a->hdr.seed == b->hdr.seed &&
+	return bloom_hash_ids_alike(a->hdr.hash_id, b->hdr.hash_id) &&
+		a->hdr.seed == b->hdr.seed &&
 		a->hdr.bucket_size == b->hdr.bucket_size &&
 		a->sub[0].nbuckets == b->sub[0].nbuckets &&
 		a->sub[0].fp_bits == b->sub[0].fp_bits;

@@ -454,12 +454,29 @@ bloom_hash_name(uint8_t hash_id)
 			return "murmur3_x64_128";
 		case BLOOM_HASH_MURMUR3_EQ:
 			return "murmur3_x64_128_sqleq";
+		case BLOOM_HASH_MURMUR3_UTF8:
+			return "murmur3_x64_128_sqleq_utf8";
 		case BLOOM_HASH_REDISBLOOM:
 			return "murmur64a_redisbloom";
 		case BLOOM_HASH_GUAVA:
 			return "murmur3_x64_128_guava";
 	}
 	return NULL;
+}
+
+bool		(*bloom_text_is_utf8) (void) = NULL;
+
+/*
+ * Whether filters of hash ids a and b hash every key alike, so that they
+ * can be combined: the same id, or ids 2 and 5 where text is UTF-8 anyway.
+ */
+bool
+bloom_hash_ids_alike(uint8_t a, uint8_t b)
+{
+	if (a == b)
+		return true;
+	return BLOOM_HASH_IS_EQ(a) && BLOOM_HASH_IS_EQ(b) &&
+		bloom_text_is_utf8 != NULL && bloom_text_is_utf8();
 }
 
 /* ---- validation ---- */
@@ -483,7 +500,7 @@ bloom_validate_header(const BloomHeader *hdr, size_t len)
 		return BLOOM_BAD_HASH;
 	/* a layout that is another system's format has that system's hash */
 	if (layout->hash_id != 0 ? hdr->hash_id != layout->hash_id :
-		hdr->hash_id > BLOOM_HASH_MURMUR3_EQ)
+		!(hdr->hash_id == BLOOM_HASH_MURMUR3_SEND || BLOOM_HASH_IS_EQ(hdr->hash_id)))
 		return BLOOM_BAD_HASH;
 	/* what a read allows: input takes only bloom_key_type_valid's */
 	if (!bloom_key_type_readable(hdr->key_type))
@@ -664,7 +681,7 @@ bool
 bloom_same_shape(const BloomHeader *a, const BloomHeader *b)
 {
 	return a->version == b->version && a->layout == b->layout &&
-		a->hash_id == b->hash_id && a->seed == b->seed &&
+		bloom_hash_ids_alike(a->hash_id, b->hash_id) && a->seed == b->seed &&
 		bloom_layout_for(a->layout)->same_shape(a, b);
 }
 

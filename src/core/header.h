@@ -61,14 +61,24 @@
 #define BLOOM_HASHES_MIN_CAPACITY	1000
 
 /*
- * Hash ids (header byte 6).  Both hash with MurmurHash3 x64_128; they
+ * Hash ids (header byte 6).  All three hash with MurmurHash3 x64_128; they
  * differ in the canonical bytes an element of a given SQL type becomes
  * (type/keys.c).  Id 1 is what releases up to 1.1 wrote; id 2 makes
- * SQL-equal values hash equal and is what new filters get.
+ * SQL-equal values hash equal (releases 1.2 to 1.4), with text in the
+ * encoding of the database the filter was made in; id 5 is id 2 with text
+ * as UTF-8 in every database, so that a filter answers the same after a
+ * move to a database of another encoding and a client hashes what the
+ * server hashes.  New filters get id 5.  In a UTF8 database ids 2 and 5
+ * hash every key alike (bloom_hash_ids_alike).
  */
 #define BLOOM_HASH_MURMUR3_SEND	1
 #define BLOOM_HASH_MURMUR3_EQ	2
-#define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_EQ
+#define BLOOM_HASH_MURMUR3_UTF8	5
+#define BLOOM_HASH_CURRENT		BLOOM_HASH_MURMUR3_UTF8
+
+/* id 2 or 5: the rules that make SQL-equal values hash equal */
+#define BLOOM_HASH_IS_EQ(id) \
+	((id) == BLOOM_HASH_MURMUR3_EQ || (id) == BLOOM_HASH_MURMUR3_UTF8)
 
 /*
  * Hash ids of one layout each (BloomLayout.hash_id), another system's
@@ -307,6 +317,7 @@ bloom_info_close(BloomInfoSink *sink)
 
 /* the shape hint of layouts whose shape is their sizing and seed */
 #define BLOOM_HINT_SAME_SIZING	"Create both filters with the same capacity, error rate and seed."
+#define BLOOM_HINT_HASH_ENCODING	"A filter of hash id 2 was made by bloomfilter 1.4 or earlier and hashed text in its database's encoding; in a database whose encoding is not UTF8 it combines only with others of hash id 2. Rebuild it to combine it with newer filters."
 
 /*
  * What a check reads.  A value's directory lists the parts of its payload
@@ -665,6 +676,14 @@ extern bool bloom_key_type_valid(uint32_t key_type);
 
 /* name of a hash id as bf_info shows it; NULL if unknown */
 extern const char *bloom_hash_name(uint8_t hash_id);
+
+/*
+ * Whether text here is UTF-8 already, so that hash ids 2 and 5 hash alike;
+ * the core cannot ask the server, so the glue sets this when it loads
+ * (NULL: never alike).
+ */
+extern bool (*bloom_text_is_utf8) (void);
+extern bool bloom_hash_ids_alike(uint8_t a, uint8_t b);
 
 /* header codec */
 extern void bloom_header_decode(const uint8_t *buf, BloomHeader *hdr);

@@ -275,7 +275,7 @@ bloom_union_takes_hashes(FunctionCallInfo fcinfo)
 static uint32
 bloom_union_check_hash(const BloomHeader *a, const BloomHeader *b)
 {
-	if (a->seed != b->seed || a->hash_id != b->hash_id)
+	if (a->seed != b->seed || !bloom_hash_ids_alike(a->hash_id, b->hash_id))
 		bloom_shape_error(a, b, false);
 	return bloom_key_combine(a->key_type, a->bits_set == 0,
 							 b->key_type, b->bits_set == 0,

@@ -380,24 +380,26 @@ bloom_append_interval(StringInfo buf, Datum value)
 #endif
 }
 
-static void bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value);
+static void bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value,
+						   bool recode);
 
 /* a nested value: int32 length, or -1 for NULL, then its bytes */
 static void
-bloom_append_nested(StringInfo buf, BloomElemType *et, Datum value, bool isnull)
+bloom_append_nested(StringInfo buf, BloomElemType *et, Datum value, bool isnull,
+					bool recode)
 {
 	int			lenpos = buf->len;
 
 	bloom_append_le(buf, (uint32) -1, 4);
 	if (isnull)
 		return;
-	bloom_canon_v2(buf, et, value);
+	bloom_canon_v2(buf, et, value, recode);
 	for (int i = 0; i < 4; i++)
 		buf->data[lenpos + i] = (char) ((uint32) (buf->len - lenpos - 4) >> (8 * i));
 }
 
 static void
-bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
+bloom_append_array(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 {
 	AnyArrayType *arr = DatumGetAnyArrayP(value);
 	int			ndim = AARR_NDIM(arr);
@@ -419,7 +421,7 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value)
 		Datum		v = array_iter_next(&it, &isnull, i, et->elem->typlen,
 										et->elem->typbyval, et->elem->typalign);
 
-		bloom_append_nested(buf, et->elem, v, isnull);
+		bloom_append_nested(buf, et->elem, v, isnull, recode);
 	}
 }
 
@@ -507,7 +509,7 @@ bloom_record_close(TupleDesc desc, Datum *values, bool *nulls)
 }
 
 static void
-bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
+bloom_append_record(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 {
 	TupleDesc	desc;
 	Datum	   *values;
@@ -521,7 +523,7 @@ bloom_append_record(StringInfo buf, BloomElemType *et, Datum value)
 		{
 			et->rec_cols[i].refuse_enum = et->refuse_enum;
 			et->rec_cols[i].refuse_untyped = et->refuse_untyped;
-			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i]);
+			bloom_append_nested(buf, &et->rec_cols[i], values[i], nulls[i], recode);
 		}
 	}
 	bloom_record_close(desc, values, nulls);
@@ -551,13 +553,58 @@ bloom_check_collation(BloomElemType *et)
 }
 
 /*
+ * Whether a filter of this hash id hashes text converted to UTF-8 here: id
+ * 5 in a database of another encoding.  A SQL_ASCII database's text has no
+ * known encoding, so its bytes are hashed as they are (PostgreSQL would
+ * only check that they are valid UTF-8, and refuse those that are not).
+ */
+static inline bool
+bloom_recodes_text(uint8 hash_id)
+{
+	int			db;
+
+	if (hash_id != BLOOM_HASH_MURMUR3_UTF8)
+		return false;
+	db = GetDatabaseEncoding();
+	return db != PG_UTF8 && db != PG_SQL_ASCII;
+}
+
+/*
+ * Text of the database's encoding as UTF-8, for hash id 5: the bytes in
+ * *data and *len replaced by the converted string, which *tofree then
+ * owns.  ASCII is the same in every server encoding, so only text with a
+ * byte above 127 is converted.
+ */
+static void
+bloom_text_to_utf8(const char **data, size_t *len, void **tofree)
+{
+	char	   *utf8;
+	size_t		i;
+
+	for (i = 0; i < *len; i++)
+		if (IS_HIGHBIT_SET((*data)[i]))
+			break;
+	if (i == *len)
+		return;
+	utf8 = pg_server_to_any(*data, (int) *len, PG_UTF8);
+	if (utf8 == *data)
+		return;
+	if (*tofree)
+		pfree(*tofree);
+	*tofree = utf8;
+	*data = utf8;
+	*len = strlen(utf8);
+}
+
+/*
  * The kinds every hash id treats alike: integers as 8 little-endian bytes,
- * the rest as stored.  Returns false for any other kind.  *tofree is what
- * to pfree afterwards, or NULL.
+ * the rest as stored, text converted to UTF-8 if recode
+ * (bloom_recodes_text).  Returns false for any other kind.  *tofree is
+ * what to pfree afterwards, or NULL.
  */
 static bool
 bloom_common_bytes(BloomElemType *et, Datum value, uint64 *scratch,
-				   const char **data, size_t *len, void **tofree)
+				   const char **data, size_t *len, void **tofree, bool recode)
 {
 	*tofree = NULL;
 	switch (et->kind)
@@ -588,15 +635,21 @@ bloom_common_bytes(BloomElemType *et, Datum value, uint64 *scratch,
 				*len = VARSIZE_ANY_EXHDR(v);
 				if (et->kind == BLOOM_ELEM_BPCHAR)
 					*len = bpchartruelen(VARDATA_ANY(v), (int) *len);
+				if (recode && et->base_typid != BYTEAOID)
+					bloom_text_to_utf8(data, len, tofree);
 				return true;
 			}
 		case BLOOM_ELEM_NAME:
 			*data = NameStr(*DatumGetName(value));
 			*len = strnlen(*data, NAMEDATALEN);
+			if (recode)
+				bloom_text_to_utf8(data, len, tofree);
 			return true;
 		case BLOOM_ELEM_CSTRING:
 			*data = DatumGetCString(value);
 			*len = strlen(*data);
+			if (recode)
+				bloom_text_to_utf8(data, len, tofree);
 			return true;
 		case BLOOM_ELEM_UUID:
 			*data = (const char *) DatumGetUUIDP(value)->data;
@@ -608,14 +661,14 @@ bloom_common_bytes(BloomElemType *et, Datum value, uint64 *scratch,
 }
 
 static bool
-bloom_append_common(StringInfo buf, BloomElemType *et, Datum value)
+bloom_append_common(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 {
 	uint64		scratch;
 	const char *data;
 	size_t		len;
 	void	   *tofree;
 
-	if (!bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
+	if (!bloom_common_bytes(et, value, &scratch, &data, &len, &tofree, recode))
 		return false;
 	appendBinaryStringInfo(buf, data, (int) len);
 	if (tofree)
@@ -624,7 +677,7 @@ bloom_append_common(StringInfo buf, BloomElemType *et, Datum value)
 }
 
 static void
-bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
+bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 {
 	int64		i;
 
@@ -637,7 +690,7 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 				 errdetail("The filter holds rows of type record, made by bloomfilter 1.3 or of more than %d columns or columns of other types, so an untyped literal cannot be read as its column's type.",
 						   BLOOM_ROW_MAX_COLUMNS),
 				 errhint("Cast each column to the type of the filter's rows: ROW(5, '2024-01-06'::date).")));
-	if (bloom_append_common(buf, et, value))
+	if (bloom_append_common(buf, et, value, recode))
 		return;
 	switch (et->kind)
 	{
@@ -676,10 +729,10 @@ bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value)
 			}
 			break;
 		case BLOOM_ELEM_ARRAY:
-			bloom_append_array(buf, et, value);
+			bloom_append_array(buf, et, value, recode);
 			break;
 		case BLOOM_ELEM_RECORD:
-			bloom_append_record(buf, et, value);
+			bloom_append_record(buf, et, value, recode);
 			break;
 		default:
 			if (!et->send_is_canonical)
@@ -731,7 +784,7 @@ bloom_redis_elem_hash(BloomElemType *et, Datum value)
 									   GetDatabaseEncodingName()),
 							 errhint("Add the text as bytea, convert_to(t, 'UTF8'), to a filter of bytea keys.")));
 			}
-			(void) bloom_common_bytes(et, value, &scratch, &data, &len, &tofree);
+			(void) bloom_common_bytes(et, value, &scratch, &data, &len, &tofree, false);
 			h = bloom_redis_hash(data, len);
 			if (tofree)
 				pfree(tofree);
@@ -765,7 +818,8 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 	if (et->kind == BLOOM_ELEM_UUID)
 		return bloom_hash_16(DatumGetUUIDP(value)->data, seed);
 	/* the common kinds hash straight from the value */
-	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree))
+	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree,
+						   bloom_recodes_text(hash_id)))
 	{
 		h = bloom_hash(data, len, seed);
 		if (tofree)
@@ -776,7 +830,7 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 	if (hash_id == BLOOM_HASH_MURMUR3_SEND)
 		bloom_canon_v1(&buf, et, value);
 	else
-		bloom_canon_v2(&buf, et, value);
+		bloom_canon_v2(&buf, et, value, bloom_recodes_text(hash_id));
 	h = bloom_hash(buf.data, buf.len, seed);
 	pfree(buf.data);
 	return h;
@@ -1027,11 +1081,13 @@ bloom_elem_hash_row(BloomElemType *cols, int ncols, const Datum *values,
 	StringInfoData buf;
 	BloomHash	h;
 
-	Assert(hp.hash_id == BLOOM_HASH_MURMUR3_EQ);
+	bool		recode = bloom_recodes_text(hp.hash_id);
+
+	Assert(BLOOM_HASH_IS_EQ(hp.hash_id));
 	initStringInfo(&buf);
 	bloom_append_le(&buf, (uint32) ncols, 4);
 	for (int i = 0; i < ncols; i++)
-		bloom_append_nested(&buf, &cols[i], values[i], nulls[i]);
+		bloom_append_nested(&buf, &cols[i], values[i], nulls[i], recode);
 	h = bloom_hash(buf.data, buf.len, hp.seed);
 	pfree(buf.data);
 	return h;
@@ -1054,6 +1110,7 @@ bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
 	int			ncols = bloom_record_open(et, row, &desc, &values, &nulls);
 	StringInfoData buf;
 	bool		found = true;
+	bool		recode = bloom_recodes_text(hp.hash_id);
 	int			k = 0;
 
 	if (ncols != nkeys)
@@ -1071,10 +1128,10 @@ bloom_elem_hash_row_keyed(BloomElemType *et, Datum row, BloomHashParams hp,
 		if (TupleDescAttr(desc, i)->attisdropped)
 			continue;
 		if (nulls[i])
-			bloom_append_nested(&buf, NULL, (Datum) 0, true);
+			bloom_append_nested(&buf, NULL, (Datum) 0, true, false);
 		else if (bloom_key_column(&et->rec_cols[i], values[i], keys[k], hp.hash_id,
 								  add, &v, &vet))
-			bloom_append_nested(&buf, vet, v, false);
+			bloom_append_nested(&buf, vet, v, false, recode);
 		else
 			found = false;
 		k++;
@@ -2046,7 +2103,7 @@ bloom_key_hash_guava(BloomElemType *et, Datum key, BloomHashParams hp, BloomHash
 		return true;
 	}
 	bloom_check_collation(et);
-	if (!bloom_common_bytes(et, key, &scratch, &data, &len, &tofree))
+	if (!bloom_common_bytes(et, key, &scratch, &data, &len, &tofree, false))
 		elog(ERROR, "a key of a Guava filter of type %u has no funnel bytes", hp.key_type);
 	if (hp.key_type == TEXTOID && GetDatabaseEncoding() != PG_UTF8)
 		for (size_t i = 0; i < len; i++)

@@ -630,6 +630,9 @@ bloom_kind_shape_hint(const BloomValue *a, const BloomValue *b)
 
 	if (la != lb && (la->hash_id != 0 || lb->hash_id != 0))
 		return "Filters combine only with filters of the same layout.";
+	if (BLOOM_HASH_IS_EQ(ha->hash_id) && BLOOM_HASH_IS_EQ(hb->hash_id) &&
+		ha->hash_id != hb->hash_id)
+		return BLOOM_HINT_HASH_ENCODING;
 	if (ha->hash_id != hb->hash_id)
 		return "Filters made by bloomfilter 1.1 or earlier (hash id 1) combine only with each other; rebuild them with bf_agg to combine them with newer ones.";
 	if (la->holds_hashes)

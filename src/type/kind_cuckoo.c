@@ -461,8 +461,8 @@ cf_kind_combine(BloomValue *dst, const BloomValue *src, bool intersect)
 static const char *
 cf_kind_shape_hint(const BloomValue *a, const BloomValue *b)
 {
-	(void) a;
-	(void) b;
+	if (a->v.cuckoo.hdr.hash_id != b->v.cuckoo.hdr.hash_id)
+		return BLOOM_HINT_HASH_ENCODING;
 	return BLOOM_HINT_SAME_SIZING;
 }
 

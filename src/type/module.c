@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 
 #include "core/header.h"
@@ -85,6 +86,13 @@ bloom_check_kind(const BloomKind *kind)
 		elog(ERROR, "filter kind %s lacks %s", kind->type_name, problem);
 }
 
+/* core/header.h: whether this database's text is UTF-8 already */
+static bool
+bloom_database_is_utf8(void)
+{
+	return GetDatabaseEncoding() == PG_UTF8;
+}
+
 void
 _PG_init(void)
 {
@@ -93,6 +101,7 @@ _PG_init(void)
 	bloom_check_kind(&cuckoofilter_kind);
 	/* the core's long loops answer a cancel through this */
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
+	bloom_text_is_utf8 = bloom_database_is_utf8;
 	bloom_hashes_define_guc();
 	bloom_probe_define_guc();
 }
