@@ -227,7 +227,7 @@ def _make_text_codec(encoding):
             b = s.encode(codec) if codec else s.encode("ascii")
         except UnicodeEncodeError as e:
             raise _unencodable(s[e.start:e.end], encoding, codec) from None
-        if len(b) != len(s):            # not all ASCII
+        if not s.isascii():
             for ch in s:
                 if ch in refused or (korean and "\uac00" <= ch <= "\ud7a3"
                                      and len(ch.encode(codec)) != 2):
