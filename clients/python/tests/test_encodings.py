@@ -23,7 +23,7 @@ import psycopg
 import pytest
 
 from pgbloomfilter import (BloomFilter, CuckooFilter, HashListFilter,
-                           UnencodableKey, load)
+                           UnencodableKey, load, shard)
 from pgbloomfilter.psycopg import CachedFilter, register_bloomfilter
 from pgbloomfilter._keys import text_codec
 from conftest import ENCODINGS
@@ -409,3 +409,13 @@ def test_text_codecs_agree_with_the_server(encoding_dsns):
                 assert want is not None and got == bytes(want), \
                     "%s U+%04X" % (enc, ord(ch))
             assert held > (90 if enc == "LATIN1" else 10000)
+
+
+def test_shards_follow_bf_shard(db):
+    """bf_shard hashes text in the database's encoding (hash id 2's
+    rules, always): shard(key, n, encoding=...) gives its shards."""
+    enc, conn, members, _probes = db
+    for n in (3, 64):
+        want = conn.execute("SELECT array_agg(bf_shard(k, %s) ORDER BY o) "
+                            "FROM keys", (n,)).fetchone()[0]
+        assert [shard(k, n, encoding=enc) for k in members] == want
