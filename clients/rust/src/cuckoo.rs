@@ -61,7 +61,7 @@ fn validate(v: &[u8]) -> Result<()> {
         return Err(bad("The format version is not supported by this build."));
     }
     if v[5] != 2 && v[5] != 5 {
-        return Err(bad("The hash id must be 2.")); // the server's words (it takes 5 too)
+        return Err(bad("The hash id must be 2 or 5.")); // the server's words
     }
     if ld32(v, 44) != 0 {
         return Err(bad(E_RESERVED));

@@ -174,9 +174,10 @@ def hash_ids_alike(a: Any, b: Any) -> bool:
 
 
 def union_hash_id(a: Any, b: Any) -> int:
-    """The hash id of a union of filters that hash alike: 5 if either has
-    it (ids 2 and 5 hash alike only where text is UTF-8 anyway)."""
-    return max(a.hash_id, b.hash_id)
+    """The hash id of a union of filters that hash alike: the first
+    operand's, as the server keeps the first operand's header (ids 2 and 5
+    hash alike only where text is UTF-8 anyway)."""
+    return a.hash_id
 
 
 def _is_all_ints(keys: Sequence[Any]) -> bool:
