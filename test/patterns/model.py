@@ -224,6 +224,8 @@ class Model:
         self.clock = datetime.datetime(2026, 3, 7, 23, 40, tzinfo=datetime.timezone.utc)
         self.lost = set()
         self.lost_checks = 0
+        self.checked = 0        # (step, live key) pairs asked
+        self.compared = 0       # rebuild comparisons made
         self.first_lost = None
         self.mismatches = 0
         self.first_mismatch = None
@@ -565,6 +567,8 @@ class Model:
 
     def verify(self, i, session):
         live = self.live()
+        self.checked += len(live)
+        self.compared += self.name != "window"
         getattr(self, "verify_" + self.name.replace("-", "_"))(i, session, live)
 
     def missing(self, session, sql, live):
@@ -773,9 +777,10 @@ def main():
                                       set(args.ops.split(",")) if args.ops else None)
             ok = not model.lost and not model.mismatches
             failed |= not ok
-            line = ("patterns: %-17s %6d steps %6.1f s  lost keys %d (%d checks)  rebuild mismatches %d  %s"
-                    % (n, args.steps, secs, len(model.lost), model.lost_checks, model.mismatches,
-                       "ok" if ok else "FAILED"))
+            line = ("patterns: %-17s %6d steps %6.1f s  %7d live keys asked, lost %d (%d times)  "
+                    "%5d rebuilds compared, %d differ  %s"
+                    % (n, args.steps, secs, model.checked, len(model.lost), model.lost_checks,
+                       model.compared, model.mismatches, "ok" if ok else "FAILED"))
             log(line)
             if model.first_lost:
                 log("    first lost key: %d at step %d" % (model.first_lost[1], model.first_lost[0]))
