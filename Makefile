@@ -34,7 +34,7 @@ ISOLATION = $(patsubst specs/%.spec,%,$(sort $(wildcard specs/*.spec)))
 # the C programs of mk/test.mk and mk/bench.mk (PGXS reads this before
 # the includes below)
 EXTRA_CLEAN = test/unit_core test/unit_hash test/unit_sizing test/unit_cuckoo \
-	test/unit_layout bench/hash_micro bench/mexists_client
+	test/unit_layout test/unit_keytype bench/hash_micro bench/mexists_client
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
