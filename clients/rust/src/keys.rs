@@ -49,7 +49,8 @@ const ROW_CODES: [u32; 30] = [
     1560, 1562, 3220,
 ];
 
-/// The 62 key types a filter may record (docs/format.md, "Key types"), sorted.
+/// The 62 key types a filter may record (docs/format.md, "Key types"), sorted:
+/// the table of src/core/keytypes.c, which tests/vectors.rs holds it to.
 const VALID: [u32; 62] = [
     16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790, 791, 829, 869, 1000,
     1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014, 1015, 1016, 1021, 1022, 1028, 1040,

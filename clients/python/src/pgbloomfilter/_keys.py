@@ -1,7 +1,7 @@
 """Canonical bytes of a key: the bytes the server hashes for it.
 
 The server reduces each SQL value to canonical bytes (its
-src/bloomfilter_elem.c) and hashes those.  A Python key stands for the SQL
+src/type/keys/canon.c) and hashes those.  A Python key stands for the SQL
 value psycopg would send for it, and gets that value's bytes:
 
 =====================  =====================  ==============================
@@ -91,11 +91,12 @@ KEY_TYPE_NAMES = {
 }
 
 # The key types a filter may record: the OIDs the server's key-type rules
-# give for a type filters hash (bloom_key_types[] in src/bloom_core.c, the
-# same list); values of other key types are refused, as the server's input
-# refuses them.  More than this client converts keys of (money, macaddr,
-# bit, pg_lsn, int2vector[], ...): those it reads and checks keys of its
-# own types against.
+# give for a type filters hash (the table of src/core/keytypes.c, the same
+# list: tests/test_vectors.py holds it to test/vectors/keys.json, which the
+# server writes from the table); values of other key types are refused, as
+# the server's input refuses them.  More than this client converts keys of
+# (money, macaddr, bit, pg_lsn, int2vector[], ...): those it reads and
+# checks keys of its own types against.
 VALID_KEY_TYPES = frozenset((
     16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
     791, 829, 869, 1000, 1001, 1002, 1003, 1005, 1006, 1007, 1009, 1013, 1014,

@@ -44,9 +44,10 @@ public final class KeyTypes {
 
     /*
      * The key types a filter may record: the OIDs the server's key-type
-     * rules give for a type filters hash (bloom_key_types[] in
-     * src/bloom_core.c, the same list, sorted). A value recording another
-     * is refused, as the server's input refuses it.
+     * rules give for a type filters hash (the table of
+     * src/core/keytypes.c, the same list, sorted: VectorsTest holds it to
+     * test/vectors/keys.json). A value recording another is refused, as
+     * the server's input refuses it.
      */
     private static final int[] VALID = {
         16, 17, 18, 19, 20, 21, 23, 25, 26, 650, 651, 700, 701, 774, 775, 790,
