@@ -2,7 +2,8 @@
  *
  * cuckoo.h
  *	  Server-independent core of the cuckoofilter type: the stored header,
- *	  sub-filters, sizing, validation, adds, deletes, checks and merges.
+ *	  sub-filters, validation, adds, deletes, checks and merges (sizing:
+ *	  core/cuckoo_sizing.h, included here).
  *
  * Nothing here includes PostgreSQL headers, so the unit tests, fuzzers and
  * benchmarks link it alone.  core/cuckoo.c has the design notes.
@@ -14,12 +15,10 @@
 #ifndef BLOOM_CUCKOO_H
 #define BLOOM_CUCKOO_H
 
-#include "core/header.h"
+#include "core/cuckoo_sizing.h"
 
-#define CUCKOO_HEADER_SIZE		48
 #define CUCKOO_MAGIC			0x464F4B43	/* "CKOF" read as LE uint32 */
 #define CUCKOO_VERSION			1
-#define CUCKOO_SUB_HEADER_SIZE	24
 
 /* where each header field starts (the table in core/cuckoo.c, docs/format.md) */
 #define CUCKOO_OFF_MAGIC		0
@@ -40,11 +39,6 @@
 #define CUCKOO_SUB_OFF_COUNT	8
 #define CUCKOO_SUB_OFF_FP_BITS	16
 
-/* fingerprint bits any valid sub-filter may have (1.2 made 3 and up) */
-#define CUCKOO_MIN_FP_BITS		2
-#define CUCKOO_MAX_FP_BITS		32
-/* the fewest bits sizing gives a new sub-filter (core/cuckoo.c: why) */
-#define CUCKOO_FLOOR_FP_BITS	7
 #define CUCKOO_MAX_SUBFILTERS	64
 /* kicks per insertion before a sub-filter counts as full */
 #define CUCKOO_DEFAULT_MAX_KICKS 500
@@ -57,8 +51,6 @@
 #define CUCKOO_WEAK_SEED_MAX	8
 /* smallest rate cf_create sizes for: fingerprints are at most 32 bits */
 #define CUCKOO_MIN_ERROR_RATE	1e-8
-/* same limit as bloomfilter: the base64 text form must fit in 1 GB */
-#define CUCKOO_MAX_BYTES		BLOOM_MAX_BYTES
 
 /* Decoded header, host byte order. */
 typedef struct CuckooHeader
@@ -123,20 +115,6 @@ typedef enum CuckooCheck
 	CUCKOO_BAD_FIRST_SLOTS
 } CuckooCheck;
 
-/* Sizing: false if the filter would exceed CUCKOO_MAX_BYTES. */
-extern bool cuckoo_size(uint64_t capacity, double error_rate, int *bucket_size,
-						int *fp_bits, uint64_t *nbuckets);
-/* entries a sub-filter of nbuckets buckets takes before it counts as full */
-extern uint64_t cuckoo_room(int bucket_size, uint64_t nbuckets);
-/*
- * The modelled false-positive rate of one sub-filter holding items entries:
- * the expected number of entries a non-member matches, an upper bound of
- * the probability that it matches one.
- */
-extern double cuckoo_model_fpp(int fp_bits, uint64_t items, uint64_t nbuckets);
-
-/* bytes of an empty filter with one sub-filter; 0 if too large */
-extern size_t cuckoo_empty_bytes(int bucket_size, int fp_bits, uint64_t nbuckets);
 /* write an empty filter into buf (cuckoo_empty_bytes long) */
 extern void cuckoo_init(uint8_t *buf, uint64_t capacity, double error_rate,
 						uint32_t seed, int bucket_size, int fp_bits,
