@@ -250,7 +250,11 @@ bloom_fn_cache_init(FunctionCallInfo fcinfo, int argno, bool array_element, Size
 	Assert(size >= sizeof(BloomElemType));
 	et = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);
 	bloom_elem_init_memo(et, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
-	/* refused before fn_extra keeps it, or the next call would not be */
+	/*
+	 * Refuse a value that reached a text argument through an implicit cast
+	 * before fn_extra keeps its type: later calls find the cache and never
+	 * come here.
+	 */
 	if (!array_element && bloom_is_textlike(et->base_typid))
 		bloom_check_implicit_text(fcinfo, argno, typid);
 	fcinfo->flinfo->fn_extra = et;

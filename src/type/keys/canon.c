@@ -422,7 +422,7 @@ bloom_elem_hash_slow(BloomElemType *et, Datum value, uint32 seed, uint8 hash_id)
 		bloom_check_collation(et);
 	if (et->kind == BLOOM_ELEM_UUID)
 		return bloom_hash_16(DatumGetUUIDP(value)->data, seed);
-	/* the common kinds hash straight from the value */
+	/* The common kinds hash the value's own bytes, copied nowhere first. */
 	if (bloom_common_bytes(et, value, &scratch, &data, &len, &tofree,
 						   bloom_recodes_text(hash_id)))
 	{

@@ -264,7 +264,7 @@ bloom_key_abbrev_word(const char *str)
 			p++;
 			continue;
 		}
-		/* an array's text has no bound on its words */
+		/* An array's text can hold any number of words: answer a cancel. */
 		CHECK_FOR_INTERRUPTS();
 		/* a run of letters, lower-cased as the date/time parser does */
 		for (; isalpha((unsigned char) *p); p++)

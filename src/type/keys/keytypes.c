@@ -111,8 +111,8 @@ bloom_elem_init(BloomElemType *et, Oid typid, Oid collation, MemoryContext mcxt)
 	et->nondeterministic = OidIsValid(collation) &&
 		!get_collation_isdeterministic(collation);
 	get_typlenbyvalalign(typid, &et->typlen, &et->typbyval, &et->typalign);
-	/* no plan yet for any filter (no key type is this) */
 	et->key_typid = bloom_key_type_of(typid);
+	/* No filter has this key type, so the first hash at a call site plans. */
 	et->plan_key = PG_UINT32_MAX;
 
 	if (kt != NULL && kt->kind != BLOOM_ELEM_ARRAY && kt->kind != BLOOM_ELEM_RECORD)

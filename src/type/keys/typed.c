@@ -313,7 +313,12 @@ bloom_key_plan(BloomElemType *et, uint32 key, uint8 hash_id, bool add)
 	}
 	et->plan_add = add;
 	et->refuse_enum = key != 0;
-	/* rows of a filter that does not record their columns' types */
+	/*
+	 * A filter of rows that records no column types cannot read a probe
+	 * row's untyped column as its column's type, so a check refuses such a
+	 * row rather than answer from its text (canon.c); an add hashes it as
+	 * release 1.3 did.
+	 */
 	et->refuse_untyped = key == RECORDOID && !add;
 	et->plan_key = key;
 	et->plan_hash_id = hash_id;
