@@ -131,15 +131,6 @@ bloom_row_code_type(uint32_t code)
 	return &bloom_key_type_table[code - 1];
 }
 
-const BloomKeyType *
-bloom_key_type_find(uint32_t oid)
-{
-	for (int i = 0; i < bloom_key_type_count; i++)
-		if (bloom_key_type_table[i].oid == oid)
-			return &bloom_key_type_table[i];
-	return NULL;
-}
-
 bool
 bloom_key_type_valid(uint32_t key_type)
 {

@@ -130,8 +130,19 @@ typedef struct BloomKeyType
 extern const BloomKeyType bloom_key_type_table[];
 extern const int bloom_key_type_count;
 
-/* the row of a key type (not of an array of one), or NULL */
-extern const BloomKeyType *bloom_key_type_find(uint32_t oid);
+/*
+ * The row of a key type (not of an array of one), or NULL.  Inline: a point
+ * check asks it of its argument's type at each execution of a prepared
+ * statement, and the types asked most stand first.
+ */
+static inline const BloomKeyType *
+bloom_key_type_find(uint32_t oid)
+{
+	for (int i = 0; i < bloom_key_type_count; i++)
+		if (bloom_key_type_table[i].oid == oid)
+			return &bloom_key_type_table[i];
+	return NULL;
+}
 
 /* whether a filter may record key_type: 0, a type filters hash, or a row signature */
 extern bool bloom_key_type_valid(uint32_t key_type);

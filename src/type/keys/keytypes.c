@@ -219,30 +219,3 @@ bloom_key_reads(Oid key)
 	kt = bloom_key_type_find(key);
 	return kt != NULL ? kt->reads : 0;
 }
-
-/* smallint, integer, bigint: their canonical bytes agree for equal values */
-bool
-bloom_is_int(Oid t)
-{
-	const BloomKeyType *kt = bloom_key_type_find(t);
-
-	return kt != NULL && (kt->kind == BLOOM_ELEM_INT2 || kt->kind == BLOOM_ELEM_INT4 ||
-						  kt->kind == BLOOM_ELEM_INT8);
-}
-
-bool
-bloom_is_float(Oid t)
-{
-	const BloomKeyType *kt = bloom_key_type_find(t);
-
-	return kt != NULL && (kt->kind == BLOOM_ELEM_FLOAT4 || kt->kind == BLOOM_ELEM_FLOAT8);
-}
-
-/* types whose canonical bytes are their characters, compared as such */
-bool
-bloom_is_textlike(Oid t)
-{
-	const BloomKeyType *kt = bloom_key_type_find(t);
-
-	return kt != NULL && kt->family == BLOOM_FAMILY_TEXT;
-}

@@ -124,11 +124,35 @@ extern void bloom_elem_init(BloomElemType *et, Oid typid, Oid collation,
 extern Oid	bloom_key_type_of(Oid typid);
 extern char *bloom_key_type_name(uint32 key_type);
 extern uint8 bloom_key_reads(Oid key);
-extern bool bloom_is_int(Oid t);
-extern bool bloom_is_float(Oid t);
-extern bool bloom_is_textlike(Oid t);
 pg_noreturn extern void bloom_refuse(BloomElemType *et);
 pg_noreturn extern void bloom_key_refuse(BloomElemType *et);
+
+/* smallint, integer, bigint: their canonical bytes agree for equal values */
+static inline bool
+bloom_is_int(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && (kt->kind == BLOOM_ELEM_INT2 || kt->kind == BLOOM_ELEM_INT4 ||
+						  kt->kind == BLOOM_ELEM_INT8);
+}
+
+static inline bool
+bloom_is_float(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && (kt->kind == BLOOM_ELEM_FLOAT4 || kt->kind == BLOOM_ELEM_FLOAT8);
+}
+
+/* types whose canonical bytes are their characters, compared as such */
+static inline bool
+bloom_is_textlike(Oid t)
+{
+	const BloomKeyType *kt = bloom_key_type_find(t);
+
+	return kt != NULL && kt->family == BLOOM_FAMILY_TEXT;
+}
 
 /* bf_key_type and cf_key_type: a key type as a regtype, NULL if untyped */
 static inline Datum
