@@ -13,6 +13,7 @@
 # of their own, and a short run of the equality oracle.
 test: deps
 	$(MAKE) check-style
+	$(MAKE) check-release
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layers
