@@ -6,7 +6,8 @@
 #      bloomfilter--*.sql and bloomfilter_citus--*.sql of HEAD (no more, no
 #      fewer); its dependencies on
 #      the server and on libmurmurhash; the library's links resolve.
-#   2. lintian, if installed: errors fail the check, warnings are listed.
+#   2. lintian (installed first when run as root): errors fail the check,
+#      warnings are listed.
 #   3. A fresh machine: a minimal Debian of this machine's release
 #      (debootstrap, kept pristine in CHECK_DEB_ROOT and copied for each
 #      run), where apt-get installs the .deb with the dependencies it
@@ -97,6 +98,10 @@ check "the library's shared objects all resolve" "$(ldd "$work/pkg$pg_libdir/blo
 check "the library links libmurmurhash" "$(ldd "$work/pkg$pg_libdir/bloomfilter.so" | grep -c libmurmurhash)" -ge 1
 
 # ---- 2. lintian ----
+if ! command -v lintian > /dev/null && [ "$(id -u)" -eq 0 ]; then
+	echo "check-deb: installing lintian"
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends lintian > /dev/null
+fi
 if command -v lintian > /dev/null; then
 	changes=$out/postgresql-bloomfilter_${version#*:}_$(dpkg --print-architecture).changes
 	target=$deb
@@ -135,8 +140,9 @@ if [ ! -f "$fresh_cache/$codename/.complete" ]; then
 		echo "check-deb: installing debootstrap"
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends debootstrap > /dev/null
 	}
-	mirror=$(sed -n 's/^URIs: *\(\S*\/debian\)\/*$/\1/p; s/^deb \(\[[^]]*\] \)\?\(\S*\/debian\)\/* .*/\2/p' \
-		/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2> /dev/null | head -1)
+	mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2> /dev/null |
+		sed -n 's/^URIs: *\(\S*\/debian\)\/*$/\1/p; s/^deb \(\[[^]]*\] \)\?\(\S*\/debian\)\/* .*/\2/p' |
+		head -1 || true)
 	echo "check-deb: making a minimal $codename in $fresh_cache/$codename (debootstrap, from ${mirror:-the default mirror}; once)"
 	rm -rf "$fresh_cache/$codename.tmp"
 	mkdir -p "$fresh_cache"
@@ -251,7 +257,7 @@ purged=0
 in_fresh "${fresh_apt[@]}" purge "$package" > "$work/fresh-purge.log" 2>&1 || purged=$?
 check "apt-get purge removes the package" "$purged" -eq 0
 left=$(cd "$fresh" && ls -d ".$pg_libdir"/bloomfilter* ".$pg_sharedir"/extension/bloomfilter* \
-	"./usr/share/doc/$package" 2> /dev/null | wc -l)
+	"./usr/share/doc/$package" 2> /dev/null | wc -l || true)
 check "purge leaves none of its files ($left left)" "$left" -eq 0
 
 finish
