@@ -111,6 +111,9 @@ SELECT bf_nhashes(long) AS long_links, bf_nhashes(short) AS short_links,
 	   (SELECT bool_and(bf_contains(bf_union(long, short), i)) FROM generate_series(1001, 1008) i) AS short_members,
 	   bf_union(long, short) = bf_union(short, long) AS commutes
 FROM rb_two;
+-- the union counts at most a link's entries in it, so input takes it back
+SELECT (bf_info(u)->'links'->0->>'size')::int AS first_link_size, u::bytea::bloomfilter = u AS reads_back
+FROM (SELECT bf_union(long, short) AS u FROM rb_two) s;
 SELECT rb_err(q) FROM (VALUES
 	($$SELECT bf_union(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'), bf_create(10, 0.01, expansion => 3, layout => 'redisbloom'))$$)
 ) t(q);

@@ -83,8 +83,9 @@
  * value in memory is unaffected.  XXX A union (of two chains of the same
  * request, the longer first) ORs the links and adds the counts, as if the
  * elements of both were distinct (up to each link's entries); it does not
- * check that a link stays within its rate, and its bytes are not those BF.MADD of the elements
- * would give (so a parallel bf_agg's are not either).
+ * check that a link stays within its rate, and its bytes are not those
+ * BF.MADD of the elements would give (so a parallel bf_agg's are not
+ * either).
  * Chains of more than 64 links (BLOOM_MAX_PARTS) are refused.
  *
  * src/core/redisbloom.c
@@ -315,9 +316,10 @@ rb_bpe(double error)
  *	- size, the elements it counted, is at most entries (an add past them
  *	  starts a link instead).
  *
- * The bounds are widened by RB_REL_SLACK, and the lower ones by a bit
- * more, so that no genuine link is refused; the upper bound is what keeps
- * a link's entries within what its bytes could hold.
+ * The bounds are widened by RB_REL_SLACK so that no genuine link is
+ * refused; the upper bound is what keeps a link's entries within what its
+ * bytes could hold, and the lower one is checked because every genuine
+ * link holds it too.
  */
 static BloomCheck
 rb_link_check(const RbLink *l)
