@@ -1271,6 +1271,21 @@ test_scalable_validation(void)
 		  "a sub-filter's key type accepted");
 	CHECK(validate_mutated(value, len, BLOOM_OFF_KEY_TYPE, 20, len) == BLOOM_OK,
 		  "a scalable filter of int8 keys refused");
+	/* a sub-filter of another layout, with its own hash id: refused as such */
+	for (int layout = 2; layout <= 6; layout++)
+	{
+		static const uint8_t hash_of[] = {0, 0, 2, 2, 2, 3, 4};
+		uint8_t    *bad = malloc(len);
+		BloomCheck	check;
+
+		memcpy(bad, value, len);
+		bad[sub_key_at - BLOOM_OFF_KEY_TYPE + 5] = (uint8_t) layout;
+		bad[sub_key_at - BLOOM_OFF_KEY_TYPE + 6] = hash_of[layout];
+		check = bloom_validate(bad, len, &got);
+		CHECK(check == BLOOM_BAD_LAYOUT, "a sub-filter of layout %d refused as: %s", layout,
+			  bloom_check_message(check));
+		free(bad);
+	}
 
 	/* a stored value with another divisor: finish makes it a plain value */
 	value[divisor_at] = 5;
