@@ -442,7 +442,7 @@ fuzz_scalable_subs(const uint8_t *payload, size_t plen, int nsubs, uint32_t *div
  * A RedisBloom chain input took, read from the bytes at format.md's
  * offsets (chain header at 0, link i at 20 + 53 i): what sizes later links
  * is what RedisBloom makes (issue 32).  A scaling chain's growth is 1 ..
- * 1024 and a NONSCALING chain has one link; each link counts at most its
+ * 1024, without ENTS_IS_BITS, and a NONSCALING chain has one link; each link counts at most its
  * entries, and its entries times its bpe (the bpe of its rate) lie within
  * its bits; each later link has half the rate of the one before.
  */
@@ -467,7 +467,11 @@ fuzz_check_redis_rules(const uint8_t *payload, const BloomHeader *hdr)
 	if (options & 8)
 		FUZZ_CHECK(n == 1, "a NONSCALING chain of %u links accepted", n);
 	else
+	{
 		FUZZ_CHECK(growth >= 1 && growth <= 1024, "growth %u accepted", growth);
+		/* links of 2^(entries * growth) bits */
+		FUZZ_CHECK(!(options & 2), "a scaling chain with ENTS_IS_BITS accepted");
+	}
 	for (uint32_t i = 0; i < n; i++)
 	{
 		const uint8_t *e = payload + 20 + 53 * (size_t) i;
@@ -528,9 +532,10 @@ fuzz_check_input_rules(const uint8_t *buf, size_t len, const BloomHeader *hdr)
 /*
  * A RedisBloom chain grows only when its last link holds its entries, and
  * by no more than growth times what that link's bits hold at half its
- * rate (a bpe ln 2 / ln(2)^2 = 1.4427 higher; twice that for a link
- * rounded to a power of two), plus a word and the link's 53-byte entry:
- * a small value cannot make a large one.
+ * rate (a bpe ln 2 / ln(2)^2 = 1.4427 higher; twice that in a chain
+ * without NOROUND, whose links are rounded up to a power of two), plus a
+ * word and the link's 53-byte entry: a small value cannot make a large
+ * one.
  */
 static void
 fuzz_check_redis_growth(const BloomHeader *hdr, const uint8_t *payload, uint64_t grown_len)
@@ -541,7 +546,9 @@ fuzz_check_redis_growth(const BloomHeader *hdr, const uint8_t *payload, uint64_t
 	uint8_t		n2 = e[52];
 	double		m = n2 ? ldexp(1.0, n2) : (double) bits;
 	double		growth = (double) bloom_load32le(payload + 16);
-	double		most = growth * (m + 1.0) * (1.0 + 1.4427 / bpe) * (n2 ? 2.0 : 1.0) * (1 + 1e-6) + 64.0;
+	uint32_t	options = bloom_load32le(payload + 12);
+	double		most = growth * (m + 1.0) * (1.0 + 1.4427 / bpe) * ((options & 1) ? 1.0 : 2.0) *
+		(1 + 1e-6) + 64.0;
 	uint64_t	plen = 20 + 53 * (uint64_t) hdr->nhashes + hdr->nbits / 8;
 
 	FUZZ_CHECK(bloom_load64le(e + 16) >= bloom_load64le(e + 44),

@@ -303,6 +303,9 @@ UNION ALL
 SELECT format('growth %s%s', g, CASE WHEN rb_u(b, 60, 4)::int & 8 = 8 THEN ' (NONSCALING)' ELSE '' END),
 	   rb_put(b, 64, 4, g) FROM rb_genuine, unnest('{0,1025,500000000,4294967295}'::bigint[]) g
 UNION ALL
+SELECT format('option ENTS_IS_BITS%s', CASE WHEN rb_u(b, 60, 4)::int & 8 = 8 THEN ' (NONSCALING)' ELSE '' END),
+	   rb_put(b, 60, 4, rb_u(b, 60, 4) + 2) FROM rb_genuine
+UNION ALL
 SELECT 'growth one more than the links were made with', rb_put(b, 64, 4, rb_u(b, 64, 4) + 1)
 FROM rb_genuine WHERE rb_u(b, 56, 4) > 1
 UNION ALL

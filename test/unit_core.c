@@ -1369,7 +1369,8 @@ test_redisbloom(void)
  * Every shape of chain RedisBloom's bloom_init and SBChain_Add make, as
  * docs/format.md spells them out ("A new link"), for each option set
  * (NOROUND, what BF.RESERVE makes; rounded to a power of two, what older
- * modules made; ENTS_IS_BITS), NONSCALING or not, over capacities, rates
+ * modules made; ENTS_IS_BITS, which no command sets and which input takes
+ * only in a NONSCALING chain), NONSCALING or not, over capacities, rates
  * and growths: each chain reads back (the checks on a link's entries, size
  * and bpe and on the links' succession refuse nothing genuine), and each
  * link with its entries just past what its bits hold, or its size past its
@@ -1471,7 +1472,8 @@ test_redisbloom_shapes(void)
 	uint64_t	state = 42;
 	long		chains = 0,
 				refused = 0,
-				forged = 0;
+				forged = 0,
+				ents_refused = 0;
 
 	for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++)
 		for (size_t g = 0; g < sizeof(growths) / sizeof(growths[0]); g++)
@@ -1534,8 +1536,16 @@ test_redisbloom_shapes(void)
 					if (nbits / 8 + 20 + 53 * n > BLOOM_MAX_BYTES - 48)
 						continue;
 					rbt_encode(head, total, n, options, growths[g], links);
-					chains++;
 					check = bloom_redis_read_head(head, 20 + 53 * n, &hdr, &why);
+					/* ENTS_IS_BITS sizes the next link as 2^(entries * growth) bits */
+					if (scaling && (options & 2))
+					{
+						CHECK(check == BLOOM_BAD_GROWTH, "a scaling ENTS_IS_BITS chain refused as: %s",
+							  bloom_check_message(check));
+						ents_refused++;
+						continue;
+					}
+					chains++;
 					if (check != BLOOM_OK)
 						refused++;
 					CHECK(check == BLOOM_OK, "genuine chain: options %u growth %u rate %.17g capacity %llu, %u links: %s",
@@ -1567,8 +1577,8 @@ test_redisbloom_shapes(void)
 						links[i] = save;
 					}
 				}
-	printf("# RedisBloom shapes: %ld genuine chains (%ld refused), %ld forged links refused\n",
-		   chains, refused, forged);
+	printf("# RedisBloom shapes: %ld genuine chains (%ld refused), %ld forged links refused, "
+		   "%ld scaling ENTS_IS_BITS chains refused\n", chains, refused, forged, ents_refused);
 	CHECK(chains > 10000, "enough shapes");
 }
 

@@ -659,7 +659,7 @@ bloom_check_message(BloomCheck check)
 		case BLOOM_BAD_LINK_NEXT:
 			return "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
 		case BLOOM_BAD_GROWTH:
-			return "A RedisBloom chain's growth must be between 1 and 1024 unless the chain is NONSCALING.";
+			return "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
 	}
 	return "The value is invalid.";
 }

@@ -74,8 +74,9 @@
  * known options; and what RedisBloom never checks but every link and chain
  * it makes holds, because those fields size later growth (rb_link_check,
  * rb_link_follows): bpe as the error rate gives it, entries what the bits
- * hold, size at most entries, a growth of 1 .. BLOOM_MAX_EXPANSION, each
- * link after the first at half the rate and entries * growth.
+ * hold, size at most entries, a growth of 1 .. BLOOM_MAX_EXPANSION and no
+ * ENTS_IS_BITS in a chain that scales, each link after the first at half
+ * the rate and entries * growth.
  *
  * Limits and knowing imperfections.  XXX A check of a stored value reads
  * each link whole (the bits of an element are spread over the link), so a
@@ -424,13 +425,13 @@ rb_link_init(RbLink *l, uint64_t entries, double error, uint32_t options)
 
 /*
  * The next link a chain whose last link is last starts.  Input holds the
- * growth to 1 .. BLOOM_MAX_EXPANSION; it is checked here again because a
- * link this makes is sized from it.
+ * growth to 1 .. BLOOM_MAX_EXPANSION, without ENTS_IS_BITS; both are
+ * checked here again because a link this makes is sized from them.
  */
 static bool
 rb_next_link(const RbChain *c, const RbLink *last, RbLink *next)
 {
-	if ((c->options & RB_OPT_NO_SCALING) || c->growth == 0 ||
+	if ((c->options & (RB_OPT_NO_SCALING | RB_OPT_ENTS_IS_BITS)) || c->growth == 0 ||
 		c->growth > BLOOM_MAX_EXPANSION || last->entries > UINT64_MAX / c->growth)
 		return false;
 	return rb_link_init(next, last->entries * c->growth,
@@ -442,8 +443,7 @@ rb_next_link(const RbChain *c, const RbLink *last, RbLink *next)
  * next link: never in a NONSCALING chain; at half prev's error rate
  * (exactly: the product is exact, and what RedisBloom stored); for
  * entries * growth entries, which NOROUND keeps as they are and rounding to
- * a power of two only raises.  ENTS_IS_BITS makes entries from the bits
- * (and a chain of them cannot grow far), so it is not held to that.
+ * a power of two only raises.  (A chain that scales has no ENTS_IS_BITS.)
  */
 static bool
 rb_link_follows(const RbChain *c, const RbLink *prev, const RbLink *l)
@@ -454,8 +454,6 @@ rb_link_follows(const RbChain *c, const RbLink *prev, const RbLink *l)
 		return false;
 	if (l->error != prev->error * RB_TIGHTENING)
 		return false;
-	if (c->options & RB_OPT_ENTS_IS_BITS)
-		return true;
 	if (prev->entries > UINT64_MAX / c->growth)
 		return false;
 	want = prev->entries * c->growth;
@@ -635,13 +633,17 @@ bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr, const c
 		return BLOOM_BAD_HASH;
 	/*
 	 * The growth sizes every later link (entries * growth): held to
-	 * bf_create's bounds, as a scalable filter's expansion is.  A NONSCALING
-	 * chain never grows, and Redis writes what it was given there (BF.INSERT
-	 * ... NONSCALING EXPANSION n), so it is not checked.
+	 * bf_create's bounds, as a scalable filter's expansion is.  With
+	 * ENTS_IS_BITS, bloom_init takes entries * growth as the next link's n2,
+	 * so that a chain of a few bytes whose link holds one entry grows to
+	 * 2^growth bits (512 MB at growth 32); no RedisBloom command sets that
+	 * option, so a chain that scales may not have it.  A NONSCALING chain
+	 * never grows, and Redis writes what it was given there (BF.INSERT ...
+	 * NONSCALING EXPANSION n), so neither is checked for one.
 	 */
 	*why = bloom_check_message(BLOOM_BAD_GROWTH);
 	if (!(c.options & RB_OPT_NO_SCALING) &&
-		(c.growth < 1 || c.growth > BLOOM_MAX_EXPANSION))
+		(c.growth < 1 || c.growth > BLOOM_MAX_EXPANSION || (c.options & RB_OPT_ENTS_IS_BITS)))
 		return BLOOM_BAD_GROWTH;
 	for (uint32_t i = 0; i < c.nfilters; i++)
 	{

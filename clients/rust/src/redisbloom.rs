@@ -36,7 +36,7 @@ const E_BPE: &str = "A RedisBloom link's bpe must be the bits per element its er
 const E_ENTRIES: &str = "A RedisBloom link's entries must be what its bits hold at its bpe, as RedisBloom sizes a link.";
 const E_SIZE: &str = "A RedisBloom link's size, the elements it counted, must not exceed its entries.";
 const E_NEXT: &str = "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
-const E_GROWTH: &str = "A RedisBloom chain's growth must be between 1 and 1024 unless the chain is NONSCALING.";
+const E_GROWTH: &str = "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
 
 /// MurmurHash64A (64-bit MurmurHash2), as format.md spells it out.
 pub fn murmur64a(data: &[u8], seed: u64) -> u64 {
@@ -169,9 +169,6 @@ impl Rec {
         if options & NO_SCALING != 0 || self.error != prev.error * 0.5 {
             return false;
         }
-        if options & ENTS_IS_BITS != 0 {
-            return true;
-        }
         match prev.entries.checked_mul(growth as u64) {
             Some(want) if options & NOROUND != 0 => self.entries == want,
             Some(want) => self.entries >= want,
@@ -279,8 +276,10 @@ impl RedisBloomFilter {
         if options & !15 != 0 || options & FORCE64 == 0 {
             return Err(bad("The chain's options are not supported by this build."));
         }
-        // the growth sizes every later link; a NONSCALING chain makes none
-        if options & NO_SCALING == 0 && !(1..=MAX_GROWTH).contains(&growth) {
+        // the growth sizes every later link (with ENTS_IS_BITS, as
+        // 2^(entries * growth) bits, which no RedisBloom command makes); a
+        // NONSCALING chain makes none
+        if options & NO_SCALING == 0 && (!(1..=MAX_GROWTH).contains(&growth) || options & ENTS_IS_BITS != 0) {
             return Err(bad(E_GROWTH));
         }
         if b.len() < HEADER + CHAIN + LINK * n {
@@ -462,7 +461,7 @@ impl RedisBloomFilter {
             // from_bytes held the growth to 1 ..= 1024; checked again, as
             // it sizes what is allocated
             let growth = ld32(&self.buf, HEADER + 16);
-            if !(1..=MAX_GROWTH).contains(&growth) {
+            if !(1..=MAX_GROWTH).contains(&growth) || options & ENTS_IS_BITS != 0 {
                 return Err(full());
             }
             let entries = ld64(&self.buf, last.at + 44).checked_mul(growth as u64).ok_or_else(full)?;

@@ -91,7 +91,7 @@ fn refused_with(b: &[u8], detail: &str) -> bool {
 const E_ENTRIES: &str = "entries must be what its bits hold";
 const E_SIZE: &str = "must not exceed its entries";
 const E_BPE: &str = "bpe must be the bits per element";
-const E_GROWTH: &str = "growth must be between 1 and 1024";
+const E_GROWTH: &str = "must have a growth between 1 and 1024";
 const E_NEXT: &str = "after the first must be the one growth made";
 
 #[test]
@@ -150,6 +150,14 @@ fn forged_fields_refused() {
                 // a NONSCALING chain never grows: its growth sizes nothing
                 assert!(RedisBloomFilter::from_bytes(&b).is_ok());
             }
+        }
+        // ENTS_IS_BITS: the next link would have 2^(entries * growth) bits
+        let mut b = g.clone();
+        let options = ld32(&b, OPTIONS);
+        st32(&mut b, OPTIONS, options | 2);
+        cases += 1;
+        if scaling {
+            assert!(refused_with(&b, E_GROWTH), "ENTS_IS_BITS taken in a scaling chain");
         }
         if n > 1 {
             let mut b = g.clone();
