@@ -41,7 +41,6 @@ static void
 test_toy_row(void)
 {
 	const BloomKeyType *toy = bloom_key_type_find(TOY_OID);
-	int			rows_with_samples = 0;
 	bool		listed = false;
 
 	CHECK(toy != NULL, "the toy's row is not found");
@@ -53,12 +52,8 @@ test_toy_row(void)
 	/* the vectors take a row's literals and their array */
 	CHECK(toy->samples[0] != NULL && toy->samples[1] != NULL, "the toy has no literals");
 	for (int i = 0; i < bloom_key_type_count; i++)
-	{
-		rows_with_samples += bloom_key_type_table[i].samples[0] != NULL;
 		listed |= &bloom_key_type_table[i] == toy;
-	}
-	CHECK(listed && rows_with_samples == 30, "%d rows with literals, 29 and the toy expected",
-		  rows_with_samples);
+	CHECK(listed, "the toy is not a row the loops over the table see");
 	/* codes stay at their positions: the toy's is after the last coded row */
 	CHECK(toy == &bloom_key_type_table[TOY_CODE - 1], "the toy is not at its code's position");
 }
@@ -68,12 +63,16 @@ static void
 test_toy_valid(void)
 {
 	int			valid = 0;
+	int			table_keys = 0;
 
 	CHECK(bloom_key_type_valid(TOY_OID) && bloom_key_type_valid(TOY_ARRAY),
 		  "the toy or its array is no key type");
 	for (uint32_t oid = 1; oid < BLOOM_KEY_TYPE_LIMIT; oid++)
 		valid += bloom_key_type_valid(oid);
-	CHECK(valid == 64, "%d key types, the 62 of 1.5 and the toy's two expected", valid);
+	for (int i = 0; i < bloom_key_type_count; i++)
+		table_keys += !(bloom_key_type_table[i].flags & BLOOM_KT_ARRAY_ONLY) +
+			(bloom_key_type_table[i].array != 0);
+	CHECK(valid == table_keys, "%d key types, the table's %d expected", valid, table_keys);
 }
 
 /* a filter that records the toy passes the check every input makes */
