@@ -197,7 +197,8 @@ bloom_am_check_rls(Relation index, Oid heapoid)
 /*
  * The index argument, opened; its table's OID in *heapoid.  A partitioned
  * index is opened as a plain one, and its leaves by the caller
- * (am/partitions.c).  A caller with
+ * (am/partitions.c).  *citus: the table is a Citus table's shell, whose
+ * shards the caller asks (am/citus_shards.c); its index is not read.  A caller with
  * neither SELECT on the table, nor SELECT on any of its columns, nor
  * ownership of the index is refused before anything is locked or read;
  * the indexed columns and row-level security are checked once the index
@@ -205,7 +206,7 @@ bloom_am_check_rls(Relation index, Oid heapoid)
  * catalogs (ALTER TABLE ... ROW LEVEL SECURITY waits for our lock).
  */
 static Relation
-bloom_am_open(Oid indexoid, Oid *heapoid)
+bloom_am_open(Oid indexoid, Oid *heapoid, bool *citus)
 {
 	Relation	index;
 	bool		owner;
@@ -242,8 +243,10 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 	if (!owner && !table_select)
 		bloom_am_check_columns(index, *heapoid);
 	bloom_am_check_rls(index, *heapoid);
-	/* a Citus table's shell holds none of its rows (am/citus.c) */
-	bloom_am_check_rows_here(index, *heapoid);
+	/* a Citus table's shell holds none of its rows: its shards are asked (am/citus.c) */
+	*citus = bloom_am_rows_elsewhere(index, *heapoid);
+	if (*citus)
+		return index;
 	/* a partitioned one is valid once every partition has its index attached */
 	if (!index->rd_index->indisvalid && BLOOM_AM_PARTITIONED(index))
 		ereport(ERROR,
@@ -427,6 +430,22 @@ bloom_am_same_hash(const BloomHeader *hdr, const BloomHeader *hashed_for)
 }
 
 /*
+ * The header a probe of a Citus table's index is converted with on the
+ * node called, to learn whether it can equal a value of the column's type
+ * at all (the shell's index may be partitioned, without a metapage); the
+ * shards hash it with their own.
+ */
+static BloomHeader
+bloom_am_citus_header(void)
+{
+	BloomHeader hdr;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.hash_id = BLOOM_HASH_CURRENT;
+	return hdr;
+}
+
+/*
  * A point check of a partitioned index: present if any leaf's filter says
  * so, leaf by leaf in bound order until one does.  The probe was converted
  * once for the tree (p, the root's entry: every leaf's columns have the
@@ -471,7 +490,8 @@ Datum
 bloomfilter_index_contains(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	Oid			keytype = get_fn_expr_argtype(fcinfo->flinfo, 1);
 	BloomHeader hdr;
 	BloomAmProbe *p;
@@ -480,7 +500,20 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 
 	bloom_check_implicit_text(fcinfo, 1, keytype);
 	p = bloom_am_probe(index, keytype, bloom_am_probe_collation(fcinfo, index));
-	if (BLOOM_AM_PARTITIONED(index))
+	if (citus)
+	{
+		Datum		key = PG_GETARG_DATUM(1);
+		Datum		answer = BoolGetDatum(false);
+		bool		ask;
+
+		hdr = bloom_am_citus_header();
+		/* a key no value of the column's type equals is in no shard */
+		ask = bloom_am_probe_hash(p, key, &hdr, &h);
+		bloom_am_citus_contains(index, heapoid, fcinfo->flinfo->fn_oid, keytype,
+								PG_GET_COLLATION(), 1, &key, &ask, &answer);
+		found = DatumGetBool(answer);
+	}
+	else if (BLOOM_AM_PARTITIONED(index))
 		found = bloom_am_tree_contains(index, heapoid, p, PG_GETARG_DATUM(1));
 	else
 	{
@@ -721,7 +754,8 @@ Datum
 bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
 	BloomAmProbe *p = bloom_am_probe(index, AARR_ELEMTYPE(arr),
 									 bloom_am_probe_collation(fcinfo, index));
@@ -729,7 +763,16 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	ArrayType  *result;
 
 	bloom_am_batch_init(&b, arr);
-	if (BLOOM_AM_PARTITIONED(index))
+	if (citus)
+	{
+		BloomHeader hdr = bloom_am_citus_header();
+
+		bloom_am_batch_hash(&b, p, &hdr);
+		bloom_am_citus_contains(index, heapoid, fcinfo->flinfo->fn_oid, AARR_ELEMTYPE(arr),
+								PG_GET_COLLATION(), b.nitems, b.elems, b.hashable,
+								b.answers);
+	}
+	else if (BLOOM_AM_PARTITIONED(index))
 	{
 		BloomAmTree tree;
 		int			pending = b.nitems;
@@ -895,12 +938,18 @@ Datum
 bloomfilter_index_filter(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	BloomFilter *bf = BLOOM_AM_PARTITIONED(index) ?
-		bloom_am_tree_snapshot(index, heapoid) : bloom_am_snapshot(index);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
+	Datum		bf;
 
+	if (citus)
+		bf = bloom_am_citus_filter(index, heapoid, fcinfo->flinfo->fn_oid);
+	else
+		bf = PointerGetDatum(BLOOM_AM_PARTITIONED(index) ?
+							 bloom_am_tree_snapshot(index, heapoid) :
+							 bloom_am_snapshot(index));
 	bloom_am_close(index, heapoid);
-	PG_RETURN_BLOOMFILTER_P(bf);
+	PG_RETURN_DATUM(bf);
 }
 
 /* ---- bf_index_info ---- */
@@ -1179,13 +1228,21 @@ Datum
 bloomfilter_index_info(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	const BloomAmMetaCache *mc;
 	BloomFilter *bf;
 	JsonbParseState *st = NULL;
 	JsonbValue *res;
 	double		fpp;
 
+	if (citus)
+	{
+		Datum		info = bloom_am_citus_info(index, heapoid, fcinfo->flinfo->fn_oid);
+
+		bloom_am_close(index, heapoid);
+		PG_RETURN_DATUM(info);
+	}
 	if (BLOOM_AM_PARTITIONED(index))
 	{
 		Jsonb	   *info = bloom_am_tree_info(index, heapoid);

@@ -145,7 +145,14 @@ extern bool bloom_am_insert(Relation index, Datum *values, bool *isnull,
 							IndexInfo *indexInfo);
 
 /* citus.c: where a table's rows live */
-extern void bloom_am_check_rows_here(Relation index, Oid heapoid);
+extern bool bloom_am_rows_elsewhere(Relation index, Oid heapoid);
+
+/* citus_shards.c: a Citus table's shards asked */
+extern void bloom_am_citus_contains(Relation index, Oid heapoid, Oid fnoid, Oid keytype,
+									Oid collation, int n, const Datum *keys,
+									const bool *ask, Datum *answers);
+extern Datum bloom_am_citus_filter(Relation index, Oid heapoid, Oid fnoid);
+extern Datum bloom_am_citus_info(Relation index, Oid heapoid, Oid fnoid);
 extern void bloom_am_places_forget(Oid relid);
 
 /* partitions.c: the leaves of a partitioned index */
