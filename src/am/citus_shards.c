@@ -159,11 +159,18 @@ bloom_am_shards_run(BloomAmShards *s, Relation index, int n, const int *which, c
 
 		results[i] = bloom_am_spi_text(i, 2, s->cxt);
 		if (ok == NULL || strcmp(ok, "t") != 0)
+		{
+			const char *msg = results[i] ? results[i] : "The node returned no result.";
+
+			/* the node's message as Citus passes it on: "ERROR:  ..." */
+			if (strncmp(msg, "ERROR:  ", 8) == 0)
+				msg += 8;
 			ereport(ERROR,
 					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
 					 errmsg("shard " INT64_FORMAT " of bloomfilter index \"%s\" could not be asked on node %s:%d",
 							sh->shardid, RelationGetRelationName(index), sh->node, sh->port),
-					 errdetail("%s", results[i] ? results[i] : "The node returned no result.")));
+					 errdetail("The node reported: %s", msg)));
+		}
 	}
 	return results;
 }
