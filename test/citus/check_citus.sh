@@ -601,11 +601,15 @@ check "not routed: an int4 key is asked of every shard, and fails on shard $gone
 on "$gone_node" -c "CREATE INDEX users_bf_$gone_shard ON users_$gone_shard USING bloomfilter (id)" > /dev/null
 check "routed: key 2 answers once its shard's index is back" "$(coord -c "SELECT bf_index_contains('users_bf', 2::int8)")" = t
 
-# a row key has no text form a node could read back: refused
-out=$(coord -v VERBOSITY=verbose -c "CREATE INDEX users_multi_bf ON users USING bloomfilter (id, name);
-	SELECT bf_index_contains('users_multi_bf', ROW(1, 'u1'))" 2>&1 || true)
+# a multi-column index: an anonymous row has no text form a node could
+# read back, and is refused; a row of a composite type is asked of every shard
+coord -c "CREATE INDEX users_multi_bf ON users USING bloomfilter (id, name)" -c "CREATE TYPE users_pair AS (id int8, name text)" > /dev/null
+out=$(coord -v VERBOSITY=verbose -c "SELECT bf_index_contains('users_multi_bf', ROW(1, 'u1'))" 2>&1 || true)
 check "a ROW key of a Citus table's index refuses with 0A000" \
 	"$(echo "$out" | grep -c 'ERROR:  0A000: a key of type record cannot be sent to the shards of Citus table "users"')" = 1
+check "a key of a composite type answers: every (id, name) of users found, (1, 'u2') not" \
+	"$(coord -c "SELECT bool_and(a) FROM unnest(bf_index_contains_all('users_multi_bf',
+				   ARRAY(SELECT ROW(g, 'u' || g)::users_pair FROM generate_series(1, 1000) g))) a")$(coord -c "SELECT bf_index_contains('users_multi_bf', ROW(1, 'u2')::users_pair)")" = tf
 
 # a query over users with bf_index_contains('users_bf', id): Citus sends it
 # to the workers, where the index named is the shell's: refused, saying why
