@@ -9,7 +9,8 @@
 # installs, runs the core's unit tests, measures a check's path, runs every
 # pg_regress and isolation suite against a throwaway cluster, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
-# of their own, and a short run of the equality oracle.
+# of their own, a short run of the equality oracle, and a short run of the
+# documented patterns under a model.
 test: deps
 	$(MAKE) check-style
 	$(MAKE) all
@@ -26,6 +27,7 @@ test: deps
 	$(MAKE) check-rust
 	$(MAKE) check-interop-guava
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
+	$(MAKE) check-patterns PATTERNS_STEPS=300
 
 # ---- the core's unit tests: the core alone, no server ----
 
@@ -182,3 +184,20 @@ check-oracle:
 		PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $$(( $(ORACLE_TRIPLES) / 4 )) \
 			--encoding $$enc || exit 1; \
 	done
+
+# ---- the documented patterns under a model: test/patterns (CONTRIBUTING.md:
+# The documented patterns under a model) ----
+# The SQL of each maintenance pattern README.md and docs/patterns.md teach
+# (the blocks marked <!-- pattern: NAME -->), run as written in a throwaway
+# cluster of the installed extension (PATTERNS_PG_BINDIR: another
+# installation's bindir) under random INSERT, COPY, UPDATE, DELETE, ON
+# CONFLICT, MERGE and TRUNCATE from sessions in several time zones.  Exit
+# status 1 on any live key not found or promised rebuild not equal.
+# PATTERNS_SEED reproduces a run; make test runs PATTERNS_STEPS=300.
+
+PATTERNS_STEPS ?= 10000
+
+.PHONY: check-patterns
+check-patterns:
+	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
+	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/patterns/model.py --steps $(PATTERNS_STEPS)
