@@ -79,6 +79,11 @@ ALTER TABLE pev DETACH PARTITION pev_4;
 EXECUTE pcheck(4001);
 ROLLBACK;
 EXECUTE pcheck(4001);
+-- REINDEX CONCURRENTLY attaches new indexes (other OIDs) to the tree
+REINDEX INDEX CONCURRENTLY pev_def_k_idx;
+EXECUTE pcheck(777);
+REINDEX INDEX CONCURRENTLY pev_bf;
+EXECUTE pcheck_all('{3001, 777, 4001}');
 DEALLOCATE pcheck;
 DEALLOCATE pcheck_all;
 

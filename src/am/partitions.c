@@ -41,8 +41,12 @@
  * before the call is seen by it, and one found while locking makes the call
  * walk the tree again under the locks it holds.  A tree with a partition
  * being detached concurrently is never kept, since whether it counts
- * depends on the caller's snapshot.  Leaves' own invalidations (VACUUM,
- * ANALYZE, REINDEX of a leaf) do not change the set and keep the tree.
+ * depends on the caller's snapshot.  A leaf's index is watched too:
+ * REINDEX CONCURRENTLY of a leaf attaches a new index (another OID) in its
+ * place and drops the old one, which sends the old OID's invalidation (so
+ * does a VACUUM updating the leaf index's statistics, at the cost of one
+ * walk).  Leaf tables' own invalidations do not change the set and keep
+ * the tree.
  *
  * src/am/partitions.c
  *
@@ -192,7 +196,11 @@ bloom_am_walk(BloomAmWalk *w, Oid heapoid, Oid indexoid)
 		if (!OidIsValid(child))
 			bloom_am_tree_no_index(part, indexoid);
 		if (pd->is_leaf[p])
+		{
+			/* REINDEX CONCURRENTLY attaches a new index and drops this one */
+			w->watched = lappend_oid(w->watched, child);
 			bloom_am_tree_add_leaf(w->tree, part, child);
+		}
 		else
 			bloom_am_walk(w, part, child);
 	}
