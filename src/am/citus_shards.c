@@ -242,7 +242,7 @@ bloom_am_shards_route(BloomAmShards *s, Oid heapoid, Oid keytype, int n,
 	values[1] = PointerGetDatum(construct_array(asked, nasked, keytype, typlen, typbyval,
 												typalign));
 	bloom_am_spi("SELECT pg_catalog.get_shard_id_for_distribution_column($1, u.k)"
-				 " FROM unnest($2) WITH ORDINALITY u(k, i) ORDER BY u.i",
+				 " FROM pg_catalog.unnest($2) WITH ORDINALITY u(k, i) ORDER BY u.i",
 				 2, types, values, nasked);
 	for (int i = 0; i < n; i++)
 	{
@@ -267,7 +267,7 @@ bloom_am_shards_route(BloomAmShards *s, Oid heapoid, Oid keytype, int n,
  * The command that asks one shard's index for the keys chosen
  * (shard_of[i] == shard, or every asked key for shard -1): one
  * bf_index_contains_all of the keys as an array literal of their type,
- * under the call's collation.
+ * under the call's collation.  NULL when no key is for this shard.
  */
 static char *
 bloom_am_shards_command(BloomAmShards *s, int shard, Oid keytype, Oid collation, int n,
@@ -288,6 +288,8 @@ bloom_am_shards_command(BloomAmShards *s, int shard, Oid keytype, Oid collation,
 	for (int i = 0; i < n; i++)
 		if (ask[i] && (ofshard < 0 || shard_of[i] == ofshard))
 			chosen[(*count)++] = keys[i];
+	if (*count == 0)
+		return NULL;			/* no key of this shard's */
 	getTypeOutputInfo(arraytype, &outfn, &varlena);
 	initStringInfo(&cmd);
 	appendStringInfo(&cmd, "SELECT %s.bf_index_contains_all(%s::pg_catalog.regclass, (%s::%s",
@@ -435,7 +437,7 @@ bloom_am_citus_filter(Relation index, Oid heapoid, Oid fnoid)
 								  "SELECT %s.bf_index_filter(%s::pg_catalog.regclass)", &which);
 	values[0] = bloom_am_texts(results, s.nshards);
 	bloom_am_spi(psprintf("SELECT %s.bf_union_agg(u.f::%s.bloomfilter ORDER BY u.i)"
-						  " FROM unnest($1) WITH ORDINALITY u(f, i)", s.nsp, s.nsp),
+						  " FROM pg_catalog.unnest($1) WITH ORDINALITY u(f, i)", s.nsp, s.nsp),
 				 1, types, values, 1);
 	bf = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	bf = SPI_datumTransfer(bf, false, -1);
@@ -476,23 +478,23 @@ bloom_am_citus_info(Relation index, Oid heapoid, Oid fnoid)
 	values[1] = bloom_am_texts(ids, s.nshards);
 	values[2] = bloom_am_texts(nodes, s.nshards);
 	bloom_am_spi("SELECT pg_catalog.jsonb_build_object("
-				 " 'shards', count(*),"
+				 " 'shards', pg_catalog.count(*),"
 				 " 'leaves', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('shard', u.id::int8, 'node', u.node) || u.j ORDER BY u.o), '[]'),"
-				 " 'same_shape', count(*) > 0 AND count(DISTINCT pg_catalog.jsonb_build_array(u.j->'nbits', u.j->'nhashes', u.j->'seed', u.j->'hash')) = 1,"
+				 " 'same_shape', pg_catalog.count(*) > 0 AND pg_catalog.count(DISTINCT pg_catalog.jsonb_build_array(u.j->'nbits', u.j->'nhashes', u.j->'seed', u.j->'hash')) = 1,"
 				 " 'options', (pg_catalog.array_agg(u.j->'options' ORDER BY u.o))[1],"
-				 " 'bits_set', coalesce(sum((u.j->>'bits_set')::numeric), 0),"
-				 " 'cardinality', coalesce(sum((u.j->>'cardinality')::numeric), 0),"
-				 " 'fpp', 1 - coalesce(exp(sum(ln(greatest(1 - (u.j->>'fpp')::float8, 1e-300)))), 1),"
-				 " 'rows_at_build', coalesce(sum((u.j->>'rows_at_build')::numeric), 0),"
-				 " 'keys_at_build', coalesce(sum((u.j->>'keys_at_build')::numeric), 0),"
-				 " 'deleted_since_build', coalesce(sum((u.j->>'deleted_since_build')::numeric), 0),"
-				 " 'updated_since_build', coalesce(sum((u.j->>'updated_since_build')::numeric), 0),"
-				 " 'data_pages', coalesce(sum((u.j->>'data_pages')::numeric), 0),"
-				 " 'size_bytes', coalesce(sum((u.j->>'size_bytes')::numeric), 0),"
-				 " 'over_capacity', coalesce(bool_or((u.j->>'over_capacity')::boolean), false),"
-				 " 'reindex_recommended', coalesce(bool_or((u.j->>'reindex_recommended')::boolean), false))"
+				 " 'bits_set', coalesce(pg_catalog.sum((u.j->>'bits_set')::numeric), 0),"
+				 " 'cardinality', coalesce(pg_catalog.sum((u.j->>'cardinality')::numeric), 0),"
+				 " 'fpp', 1 - coalesce(pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(greatest(1 - (u.j->>'fpp')::float8, 1e-300)))), 1),"
+				 " 'rows_at_build', coalesce(pg_catalog.sum((u.j->>'rows_at_build')::numeric), 0),"
+				 " 'keys_at_build', coalesce(pg_catalog.sum((u.j->>'keys_at_build')::numeric), 0),"
+				 " 'deleted_since_build', coalesce(pg_catalog.sum((u.j->>'deleted_since_build')::numeric), 0),"
+				 " 'updated_since_build', coalesce(pg_catalog.sum((u.j->>'updated_since_build')::numeric), 0),"
+				 " 'data_pages', coalesce(pg_catalog.sum((u.j->>'data_pages')::numeric), 0),"
+				 " 'size_bytes', coalesce(pg_catalog.sum((u.j->>'size_bytes')::numeric), 0),"
+				 " 'over_capacity', coalesce(pg_catalog.bool_or((u.j->>'over_capacity')::boolean), false),"
+				 " 'reindex_recommended', coalesce(pg_catalog.bool_or((u.j->>'reindex_recommended')::boolean), false))"
 				 " FROM (SELECT t.info::jsonb AS j, t.id, t.node, t.o"
-				 "       FROM unnest($1, $2, $3) WITH ORDINALITY t(info, id, node, o)) u",
+				 "       FROM pg_catalog.unnest($1, $2, $3) WITH ORDINALITY t(info, id, node, o)) u",
 				 3, types, values, 1);
 	info = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	info = SPI_datumTransfer(info, false, -1);

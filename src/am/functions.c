@@ -10,9 +10,16 @@
  * that the caller may read what the filter reveals, which keys the table
  * holds: SELECT on the table or on every column the keys are made of, and
  * no row-level security hiding rows from the caller (the filter cannot
- * leave them out); and that the table holds its rows itself, which a
- * Citus table's shell does not (am/citus.c).  A point check reads the metapage from the relcache and
+ * leave them out).  A point check reads the metapage from the relcache and
  * one data page.
+ *
+ * Two kinds of index hold no filter of their own, and are answered for by
+ * others', after the same checks on the index and table named: a
+ * partitioned index, by its leaf partitions' indexes (am/partitions.c
+ * finds and locks them; the parent's rights and policies are the ones
+ * checked, as for a query on the parent), and the index of a Citus table's
+ * shell, by its shards' indexes on their nodes (am/citus.c, whether the
+ * table is one; am/citus_shards.c, asking them).
  *
  * A probe key of a one-column index is converted to the column's type by
  * the typed-key rules (type/keys.c), as a filter of that key type
