@@ -477,6 +477,7 @@ bloom_am_citus_info(Relation index, Oid heapoid, Oid fnoid)
 	values[0] = bloom_am_texts(results, s.nshards);
 	values[1] = bloom_am_texts(ids, s.nshards);
 	values[2] = bloom_am_texts(nodes, s.nshards);
+	/* unnest of several arrays is FROM-clause syntax, not a function to qualify */
 	bloom_am_spi("SELECT pg_catalog.jsonb_build_object("
 				 " 'shards', pg_catalog.count(*),"
 				 " 'leaves', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('shard', u.id::int8, 'node', u.node) || u.j ORDER BY u.o), '[]'),"
@@ -494,7 +495,7 @@ bloom_am_citus_info(Relation index, Oid heapoid, Oid fnoid)
 				 " 'over_capacity', coalesce(pg_catalog.bool_or((u.j->>'over_capacity')::boolean), false),"
 				 " 'reindex_recommended', coalesce(pg_catalog.bool_or((u.j->>'reindex_recommended')::boolean), false))"
 				 " FROM (SELECT t.info::jsonb AS j, t.id, t.node, t.o"
-				 "       FROM pg_catalog.unnest($1, $2, $3) WITH ORDINALITY t(info, id, node, o)) u",
+				 "       FROM unnest($1, $2, $3) WITH ORDINALITY t(info, id, node, o)) u",
 				 3, types, values, 1);
 	info = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	info = SPI_datumTransfer(info, false, -1);
