@@ -160,7 +160,7 @@ bloomfilter_key_types(PG_FUNCTION_ARGS)
 /* ---- the vectors ---- */
 
 static void
-bloom_json_string(StringInfo buf, const char *s)
+bloom_vector_string(StringInfo buf, const char *s)
 {
 	appendStringInfoChar(buf, '"');
 	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
@@ -176,7 +176,7 @@ bloom_json_string(StringInfo buf, const char *s)
 }
 
 static void
-bloom_json_hex(StringInfo buf, const char *data, size_t len)
+bloom_vector_hex(StringInfo buf, const char *data, size_t len)
 {
 	appendStringInfoChar(buf, '"');
 	for (size_t i = 0; i < len; i++)
@@ -253,12 +253,12 @@ bloom_vector(StringInfo out, uint32 key_type, const char *text, Datum value,
 
 	/* the text last: line readers find every other field before it */
 	appendStringInfo(out, ",\n{\"key_type\": %u, \"hash_id\": %d, \"bytes\": ", key_type, hash_id);
-	bloom_json_hex(out, bytes.data, bytes.len);
+	bloom_vector_hex(out, bytes.data, bytes.len);
 	appendStringInfo(out, ", \"h1\": \"%016llx\", \"h2\": \"%016llx\", \"text_hex\": ",
 					 (unsigned long long) h.h1, (unsigned long long) h.h2);
-	bloom_json_hex(out, text, strlen(text));
+	bloom_vector_hex(out, text, strlen(text));
 	appendStringInfoString(out, ", \"text\": ");
-	bloom_json_string(out, text);
+	bloom_vector_string(out, text);
 	appendStringInfoChar(out, '}');
 	pfree(bytes.data);
 }
@@ -309,13 +309,13 @@ bloom_vectors_of_row(StringInfo out, const BloomKeyType *kt, MemoryContext cxt)
 }
 
 static void
-bloom_json_key_type(StringInfo out, const BloomKeyType *kt, bool first)
+bloom_vector_key_type(StringInfo out, const BloomKeyType *kt, bool first)
 {
 	bool		any = false;
 
 	appendStringInfo(out, "%s\n{\"oid\": %u, \"array\": %u, \"name\": ",
 					 first ? "" : ",", kt->oid, kt->array);
-	bloom_json_string(out, kt->name);
+	bloom_vector_string(out, kt->name);
 	appendStringInfo(out, ", \"kind\": \"%s\", \"family\": \"%s\", \"row_code\": %d, "
 					 "\"opclass\": %s, \"array_only\": %s, \"clients\": [",
 					 bloom_kind_names[kt->kind], bloom_family_names[kt->family],
@@ -332,7 +332,7 @@ bloom_json_key_type(StringInfo out, const BloomKeyType *kt, bool first)
 
 /* the key types a filter may record, ascending */
 static void
-bloom_json_valid(StringInfo out)
+bloom_vector_valid(StringInfo out)
 {
 	bool		first = true;
 
@@ -391,13 +391,13 @@ bloomfilter_key_vectors(PG_FUNCTION_ARGS)
 						   "hash (h1, h2: MurmurHash3 x64_128, seed 0; hash id 4: RedisBloom's) "
 						   "under each hash id a layout hashes that key type with.\",\n");
 	appendStringInfo(&out, "\"seed\": %d,\n", BLOOM_VECTOR_SEED);
-	bloom_json_valid(&out);
+	bloom_vector_valid(&out);
 	appendStringInfoString(&out, "\"row_codes\": [0");
 	for (int i = 0; i < bloom_key_type_count && bloom_key_type_table[i].row_code == i + 1; i++)
 		appendStringInfo(&out, ", %u", bloom_key_type_table[i].oid);
 	appendStringInfoString(&out, "],\n\"key_types\": [");
 	for (int i = 0; i < bloom_key_type_count; i++)
-		bloom_json_key_type(&out, &bloom_key_type_table[i], i == 0);
+		bloom_vector_key_type(&out, &bloom_key_type_table[i], i == 0);
 	appendStringInfoString(&out, "],\n\"vectors\": [");
 	/* each vector comes with the comma before it: the first's is dropped */
 	initStringInfo(&vectors);
