@@ -197,17 +197,3 @@ bloom_row_key_decode(uint32_t key_type, uint32_t *types)
 	/* nothing after the end, and at least one column */
 	return (rest == 0 && n > 0) ? n : -1;
 }
-
-/*
- * A key type a stored value may hold when read: below 10000 (releases before
- * 1.4 took any such), or a row signature.
- */
-bool
-bloom_key_type_readable(uint32_t key_type)
-{
-	uint32_t	types[BLOOM_ROW_MAX_COLUMNS];
-
-	if (key_type & BLOOM_KEY_ROW_FLAG)
-		return bloom_row_key_decode(key_type, types) > 0;
-	return key_type < BLOOM_KEY_TYPE_LIMIT;
-}

@@ -147,10 +147,23 @@ bloom_key_type_find(uint32_t oid)
 /* whether a filter may record key_type: 0, a type filters hash, or a row signature */
 extern bool bloom_key_type_valid(uint32_t key_type);
 
-/* a key type a stored value may hold when read: below 10000, or a signature */
-extern bool bloom_key_type_readable(uint32_t key_type);
-
 extern uint32_t bloom_row_key_encode(const uint32_t *types, int ncols);
 extern int	bloom_row_key_decode(uint32_t key_type, uint32_t *types);
+
+/*
+ * A key type a stored value may hold when read: below 10000 (releases before
+ * 1.4 took any such), or a row signature.  Inline: every read of a stored
+ * value checks its header, and a filter of rows is the only one that needs
+ * a call.
+ */
+static inline bool
+bloom_key_type_readable(uint32_t key_type)
+{
+	uint32_t	types[BLOOM_ROW_MAX_COLUMNS];
+
+	if (key_type & BLOOM_KEY_ROW_FLAG)
+		return bloom_row_key_decode(key_type, types) > 0;
+	return key_type < BLOOM_KEY_TYPE_LIMIT;
+}
 
 #endif							/* BLOOM_CORE_KEYTYPES_H */
