@@ -26,6 +26,7 @@
 #include "core/guava.h"
 #include "core/sizing.h"
 #include "type/kind.h"
+#include "type/params.h"
 #include "utils/builtins.h"
 
 /*

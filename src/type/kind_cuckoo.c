@@ -26,6 +26,7 @@
 #include "miscadmin.h"
 
 #include "type/kind.h"
+#include "type/params.h"
 
 void
 cf_report_corrupt(CuckooCheck check)

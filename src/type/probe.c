@@ -61,6 +61,7 @@
 #include "utils/memutils.h"
 
 #include "type/kind.h"
+#include "type/toast.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 				 "both filter types have headers of one size");

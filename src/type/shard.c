@@ -62,6 +62,7 @@
 #include "core/sizing.h"
 #include "type/value.h"
 #include "type/keys.h"
+#include "type/params.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_shard);
 PG_FUNCTION_INFO_V1(bloomfilter_shard_capacity);

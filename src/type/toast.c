@@ -52,7 +52,7 @@
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 
-#include "type/value.h"
+#include "type/toast.h"
 
 /* chunks fetched between checks for a cancel (8 MB; a power of 2) */
 #define BLOOM_CHUNK_INTERRUPT	4096

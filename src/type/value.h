@@ -93,41 +93,6 @@ bloom_is_sliceable(Datum d, struct varatt_external *ptr)
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 							  int32 offset, int32 len, struct varlena *dst);
 
-/*
- * Chunks of an uncompressed out-of-line value fetched by number
- * (type/toast.c), for the checks that read only what they need.  A
- * reader holds the chunks fetched so far for one check, and where the first
- * of them lies, from which it predicts where the others do.
- */
-typedef struct BloomChunkReader
-{
-	Relation	toastrel;
-	struct varatt_external ptr;
-	int32		extsize;		/* the value's length */
-	int32		nchunks;		/* the value's count of chunks */
-	int			nheld;
-	int32	   *held;			/* chunk numbers held, sorted */
-	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
-	int32		anchor_seq;		/* a chunk found by the index; -1 before */
-	ItemPointerData anchor_tid; /* where it lies */
-	bool		anchor_remembered;	/* from an earlier reader, not yet seen to hold */
-	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
-	bool		nblocks_exact;	/* read now, rather than the size last seen */
-	bool		first_known;	/* chunk 0 fetched: first_tid and first_xmin */
-	ItemPointerData first_tid;	/* where chunk 0 lies */
-	TransactionId first_xmin;	/* its inserting transaction, raw */
-} BloomChunkReader;
-
-/* Spans here are (offset, length) in the value, header included. */
-extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
-extern void bloom_chunks_end(BloomChunkReader *r);
-extern bool bloom_chunks_held(const BloomChunkReader *r, const BloomSpan *span);
-extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
-							  const BloomSpan *also, int nalso, uint8 *dst);
-extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
-								uint8 *const *dsts, int n, int max_fetch);
-extern void bloom_chunks_first(BloomChunkReader *r, ItemPointer tid, TransactionId *xmin);
-
 /* Values to write: private copies of either type (type/value.c). */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_palloc_present(MemoryContext cxt, Size size);
@@ -172,24 +137,6 @@ bloom_other_operand(FunctionCallInfo fcinfo)
 	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 }
 
-/*
- * Checks of what callers pass in, with the errors users see.  A filter
- * type's rules for the parameters both types share: its name in messages
- * and the smallest error rate it sizes for.
- */
-typedef struct BloomParamRules
-{
-	const char *type_name;
-	double		min_error_rate;
-} BloomParamRules;
-
-extern const BloomParamRules bloom_param_rules;
-extern const BloomParamRules cuckoo_param_rules;
-
-extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
-extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
-extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
-extern void bloom_check_expansion(int32 expansion);
 /* type/kind_bloom.c: bloomfilter's sizing and shape errors */
 extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
 							 double error_rate, int64 seed, uint8 layout);
