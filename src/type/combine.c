@@ -19,36 +19,11 @@
  */
 #include "postgres.h"
 
-#include "lib/stringinfo.h"
-
 #include "type/kind.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_union);
 PG_FUNCTION_INFO_V1(bloomfilter_intersect);
 PG_FUNCTION_INFO_V1(cuckoofilter_merge);
-
-/*
- * The error of operands of different shape, each described by its kind,
- * with the kind's hint.
- */
-void
-bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a, const BloomValue *b,
-					   bool intersect)
-{
-	StringInfoData da,
-				db;
-
-	initStringInfo(&da);
-	initStringInfo(&db);
-	kind->describe(&da, a);
-	kind->describe(&db, b);
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_EXCEPTION),
-			 errmsg("%s", _(intersect ? kind->shape_intersect_msg : kind->shape_union_msg)),
-			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
-			 errhint("%s", kind->shape_hint(a, b))));
-	pg_unreachable();
-}
 
 /*
  * Union (merge) or intersection.  Not strict: a NULL operand is ignored, as

@@ -211,20 +211,6 @@ struct BloomKind
 extern const BloomKind bloomfilter_kind;
 extern const BloomKind cuckoofilter_kind;
 
-/*
- * The kinds' stored-read operations (open, dir_next, dir_predict), defined
- * in type/probe.c beside the checks that are their only callers, so
- * that a check does not pass through a kind's file as well.
- */
-extern void bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len);
-extern void bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
-extern int	bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
-								   int max);
-extern void cf_kind_open(BloomOpened *o, const uint8 *front, size_t len);
-extern void cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
-extern int	cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
-								int max);
-
 /* what an entry lacks, NULL if nothing (_PG_init asks) */
 extern const char *bloom_kind_problem(const BloomKind *kind);
 

@@ -29,12 +29,43 @@
 #include "type/params.h"
 #include "utils/builtins.h"
 
+/* ---- checks of stored values ---- */
+
 /*
- * ---- checks of stored values ----
- *
- * open, dir_next and dir_predict are type/probe.c's, beside the
- * checks that are their only callers.
+ * A value opened for checks (type/probe.c): its header, from the first
+ * BLOOM_HEADER_SIZE bytes of a value of len bytes, and the layout's
+ * callbacks that find and answer the spans of an element.
  */
+static void
+bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	BloomView	v;
+
+	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
+	o->hdr.bloom = v.hdr;
+	o->layout = v.layout;
+	o->hash = bloom_hash_params(&v.hdr);
+	o->spans = v.layout->spans;
+	o->answer = v.layout->answer;
+	o->answer_many = v.layout->answer_many;
+}
+
+static void
+bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
+
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+}
+
+static int
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	if (o->layout->dir_predict == NULL)
+		return 0;
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
+}
 
 static void
 bloom_kind_corrupt_length(void)

@@ -37,12 +37,42 @@ cf_report_corrupt(CuckooCheck check)
 			 errdetail_internal("%s", cuckoo_check_message(check))));
 }
 
+/* ---- checks of stored values ---- */
+
 /*
- * ---- checks of stored values ----
- *
- * open, dir_next and dir_predict are type/probe.c's, beside the
- * checks that are their only callers.
+ * A value opened for checks (type/probe.c): its header, checked against
+ * len, and the core's functions that find and answer the spans of an
+ * element.
  */
+static void
+cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	CuckooHeader *hdr = &o->hdr.cuckoo;
+	CuckooCheck check = cuckoo_header_check(front, len, hdr);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+	o->hash = cf_hash_params(hdr);
+	o->layout = NULL;
+	o->spans = cuckoo_spans;
+	o->answer = cuckoo_answer;
+	o->answer_many = NULL;
+}
+
+static void
+cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+static int
+cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
+}
 
 static void
 cf_kind_corrupt_length(void)
