@@ -15,9 +15,11 @@
  */
 #include "postgres.h"
 
-#include "type/value.h"
+#include "type/agg.h"
 #include "type/keys.h"
-#include "type/cuckoofilter.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/value.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
@@ -214,7 +216,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	BloomElemType *et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	CuckooState *s = PG_ARGISNULL(0) ? NULL :
-		(CuckooState *) bloom_expanded_of(PG_GETARG_DATUM(0), &cf_state_methods, true);
+		cf_state_of(PG_GETARG_DATUM(0));
 
 	if (unlikely(s == NULL))
 		s = cf_agg_first(fcinfo);
@@ -228,7 +230,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 		}
 		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), s->hash));
 	}
-	PG_RETURN_DATUM(EOHPGetRWDatum(&s->eoh));
+	PG_RETURN_DATUM(cf_state_datum(s));
 }
 
 /*

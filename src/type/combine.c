@@ -19,11 +19,27 @@
  */
 #include "postgres.h"
 
+#include "type/agg.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_union);
 PG_FUNCTION_INFO_V1(bloomfilter_intersect);
 PG_FUNCTION_INFO_V1(cuckoofilter_merge);
+
+/*
+ * Union-like functions of either filter type ignore a NULL operand, as
+ * aggregates ignore NULL rows: the other operand, or NULL if both are.
+ * Call when either argument is NULL.
+ */
+static Datum
+bloom_other_operand(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
+}
 
 /*
  * Union (merge) or intersection.  Not strict: a NULL operand is ignored, as
@@ -33,7 +49,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_merge);
  * The four views (a cuckoo filter's is about 3.5 kB) stay on the stack: a
  * transition function of bf_union_agg comes here once a row.
  */
-Datum
+static Datum
 bloom_combine_kind(FunctionCallInfo fcinfo, const BloomKind *kind, bool intersect)
 {
 	BloomValue	a,

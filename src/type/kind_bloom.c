@@ -22,12 +22,16 @@
 
 #include <math.h>
 
+#include "utils/builtins.h"
+
 #include "core/blocked.h"
 #include "core/guava.h"
 #include "core/sizing.h"
+#include "type/jsonb.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
 #include "type/params.h"
-#include "utils/builtins.h"
+#include "type/value.h"
 
 /* ---- checks of stored values ---- */
 
@@ -92,7 +96,7 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 }
 
 /* a new, empty filter for hdr (whose count of cells set must be 0) */
-BloomFilter *
+static BloomFilter *
 bloom_new(const BloomHeader *hdr)
 {
 	Size		size = BLOOMFILTER_SIZE(bloom_layout_for(hdr->layout)->payload_bytes(hdr));
@@ -137,7 +141,7 @@ bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed
 }
 
 /* a new scalable filter: one empty sub-filter, more as elements arrive */
-BloomFilter *
+static BloomFilter *
 bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansion)
 {
 	BloomHeader hdr;

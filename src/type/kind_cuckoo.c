@@ -25,10 +25,13 @@
 
 #include "miscadmin.h"
 
+#include "type/jsonb.h"
 #include "type/kind.h"
+#include "type/kind_cuckoo.h"
 #include "type/params.h"
+#include "type/value.h"
 
-void
+pg_noreturn static void
 cf_report_corrupt(CuckooCheck check)
 {
 	ereport(ERROR,
@@ -92,15 +95,14 @@ cf_open(const uint8 *bytes, size_t len, CuckooView *v)
 }
 
 /*
- * The bytes of any form, read-only: the flat value inside cf_agg's state,
- * in line as they are, anything else detoasted into a fresh copy.
+ * The bytes of any form, read-only: the flat value inside cf_agg's state
+ * (a flat state, type/value.h), in line as they are, anything else
+ * detoasted into a fresh copy.
  */
-const uint8 *
+static const uint8 *
 cf_read_bytes(Datum d, size_t *len)
 {
-	CuckooState *s = cf_state_of(d, false);
-
-	return bloom_read_bytes(s ? PointerGetDatum(s->flat) : d, len);
+	return bloom_read_bytes(bloom_settled(d), len);
 }
 
 void
@@ -142,11 +144,9 @@ static void
 cf_read_shape(Datum d, CuckooView *v)
 {
 	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
-	CuckooState *s = cf_state_of(d, false);
 	size_t		len;
 	void	   *copy;
-	const uint8 *bytes = bloom_read_front(s ? PointerGetDatum(s->flat) : d, need, &len,
-										  &copy);
+	const uint8 *bytes = bloom_read_front(bloom_settled(d), need, &len, &copy);
 
 	if (len < need)
 		cf_report_corrupt(CUCKOO_BAD_LENGTH);
@@ -290,7 +290,7 @@ cf_next_growth(const CuckooView *v, uint64 *n, int *f)
  * Add one hash, growing as needed: if free_old (the value is ours) it is
  * reallocated in place, else the grown value is new memory in cxt.
  */
-void
+static void
 cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 			bool free_old)
 {

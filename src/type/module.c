@@ -15,7 +15,11 @@
 #include "miscadmin.h"
 
 #include "core/header.h"
+#include "type/agg.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/probe.h"
 
 PG_MODULE_MAGIC;
 

@@ -61,6 +61,9 @@
 #include "utils/memutils.h"
 
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/probe.h"
 #include "type/toast.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,

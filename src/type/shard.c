@@ -60,7 +60,6 @@
 
 #include "core/blocked.h"
 #include "core/sizing.h"
-#include "type/value.h"
 #include "type/keys.h"
 #include "type/params.h"
 

@@ -278,3 +278,20 @@ bloom_copy(Datum d, BloomView *v)
 	v->payload = BLOOMFILTER_PAYLOAD(bf);
 	return bf;
 }
+
+/* ---- flat values held by expanded objects ---- */
+
+/* the pending changes go in before anything reads the value */
+Size
+bloom_flat_state_size(ExpandedObjectHeader *eoh)
+{
+	((const BloomFlatMethods *) eoh->eoh_methods)->settle(eoh);
+	return VARSIZE(((BloomFlatState *) eoh)->flat);
+}
+
+void
+bloom_flat_state_flatten(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	((const BloomFlatMethods *) eoh->eoh_methods)->settle(eoh);
+	memcpy(result, ((BloomFlatState *) eoh)->flat, size);
+}
