@@ -20,6 +20,41 @@
 
 #include "type/kind.h"
 
+/* ---- opening a value for checks ---- */
+
+/* the header from front (BLOOM_HEADER_SIZE bytes of a value of len bytes) */
+void
+bloom_opened_begin(BloomOpened *o, const BloomKind *kind, const uint8 *front, size_t len)
+{
+	if (len < BLOOM_HEADER_SIZE)
+		kind->corrupt_length();
+	o->kind = kind;
+	kind->open(o, front, len);
+	memset(&o->dir, 0, offsetof(BloomDir, part));
+	o->dir.payload_len = len - BLOOM_HEADER_SIZE;
+	o->payload = NULL;
+}
+
+/* the directory of a value in memory: each piece from the payload itself */
+void
+bloom_opened_walk_memory(BloomOpened *o, const uint8 *payload)
+{
+	const uint8 *piece = NULL;
+	BloomSpan	next;
+
+	for (;;)
+	{
+		o->kind->dir_next(o, piece, &next);
+		if (next.len == 0)
+			break;
+		bloom_opened_check_span(o, &next);
+		piece = payload + next.offset;
+	}
+	o->payload = payload;
+}
+
+/* ---- errors and entries ---- */
+
 /*
  * The error of operands of different shape, each described by its kind,
  * with the kind's hint.

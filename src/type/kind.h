@@ -213,6 +213,23 @@ struct BloomKind
 	void		(*create) (const BloomCreateArgs *args, BloomValue *val);
 };
 
+/*
+ * Opening a value for checks (type/kind.c): its header from front (the
+ * first BLOOM_HEADER_SIZE bytes of a value of len bytes), then its
+ * directory from the payload of a value in memory.
+ */
+extern void bloom_opened_begin(BloomOpened *o, const BloomKind *kind, const uint8 *front,
+							   size_t len);
+extern void bloom_opened_walk_memory(BloomOpened *o, const uint8 *payload);
+
+/* a piece or span a kind named must lie in the payload */
+static inline void
+bloom_opened_check_span(const BloomOpened *o, const BloomSpan *s)
+{
+	if (s->offset > o->dir.payload_len || s->len > o->dir.payload_len - s->offset)
+		o->kind->corrupt_length();
+}
+
 /* what an entry lacks, NULL if nothing (_PG_init asks) */
 extern const char *bloom_kind_problem(const BloomKind *kind);
 
