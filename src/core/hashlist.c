@@ -257,7 +257,7 @@ hashes_same_shape(const BloomHeader *a, const BloomHeader *b)
 /*
  * Union into dst's free cells, skipping hashes dst holds; false if they do
  * not fit, or for an intersection.  The server never comes here (it adds
- * one list to the other, growing: type/agg_state.c); the table's other
+ * one list to the other, growing: type/agg.c); the table's other
  * users (the fuzzers) do.
  */
 static bool

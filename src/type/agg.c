@@ -90,7 +90,10 @@ bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
 	SET_VARSIZE(bf, size);
 	bloom_fill_chunked(BLOOMFILTER_PAYLOAD(bf), s->payload,
 					   size - VARHDRSZ - BLOOM_HEADER_SIZE);
-	/* a list leaves with the cells it uses, the state's spare ones unwritten */
+	/*
+	 * A list leaves with the cells it uses: the spare cells the state keeps
+	 * for later rows are no part of the value.
+	 */
 	if (s->layout->holds_hashes)
 		bloom_hashes_trim(&hdr);
 	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
@@ -157,7 +160,7 @@ bloom_state_grow(BloomState *s)
 /*
  * n hashes into the state, growing it when its layout must.  A list of
  * hashes grows up to its bound, and past it becomes a filter
- * (type/agg_hashlist.c).
+ * (bloom_state_list_grow, below).
  */
 static void
 bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
@@ -262,7 +265,10 @@ bloom_agg_result(Datum d)
 		BloomState *s = (BloomState *) eoh;
 		Size		size;
 
-		/* a layout that grows has no pending hashes (bloom_state_add) */
+		/*
+		 * A list grows, and a layout that grows has no pending hashes
+		 * (bloom_state_add adds each at once): the list is complete as it is.
+		 */
 		if (s->layout->holds_hashes)
 			return bloom_hashes_finish(&s->hdr, s->payload);
 		size = EOH_get_flat_size(eoh);
@@ -590,7 +596,10 @@ bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload)
 			bloom_set_header(bf, &t.hdr);
 			return bf;
 		}
-		/* the estimate fell short (hashes chosen to fool it): size for the count */
+		/*
+		 * The distinct count was estimated short, as hashes chosen to fool
+		 * the estimate can make it: size the filter for the count it holds.
+		 */
 		capacity = t.items;
 		pfree(bf);
 	}

@@ -7,7 +7,7 @@
  * engines which ship partial aggregates between nodes as text (Citus) can
  * run it distributed, and so that bf_union can serve as the combine
  * function of parallel plans.  Inside one backend the state is the expanded
- * form of type/value.h, which batches the adds.
+ * object of type/agg.h, which batches the adds.
  *
  * src/type/aggregates.c
  *
@@ -38,7 +38,7 @@ typedef struct BloomAggCache
 /*
  * bf_agg(element) with no sizing: the elements' hashes, then a scalable
  * filter at 1% sized for them that doubles if it grows afterwards
- * (type/agg_hashlist.c).
+ * (type/agg.c).
  */
 #define BLOOM_AGG_DEFAULT_RATE		0.01
 #define BLOOM_AGG_DEFAULT_EXPANSION	2
@@ -170,7 +170,7 @@ bloomfilter_agg_final(PG_FUNCTION_ARGS)
  * The state type is cuckoofilter itself (not internal), so engines that
  * ship partial aggregates as text (Citus) can run it distributed, and
  * cf_merge is the combine function of parallel plans.  From a group's
- * first row the state is an expanded object (type/agg_state.c, as
+ * first row the state is an expanded object (type/agg.c, as
  * bf_agg's) holding the flat value and its open view: the executor keeps
  * it without a copy, a row costs a hash and one cuckoo insertion, and
  * growth (a new sub-filter) reallocates the value in place.  The final

@@ -302,7 +302,7 @@ bloom_cache_entry(BloomCache *c, const BloomHeldKey *key, uint64 *prev_use)
 		e->bytes = 0;
 		e->kept = NULL;
 		dlist_push_head(&c->seen, &e->node);
-		/* forget the values seen longest ago; e is at the head */
+		/* Forget the value seen longest ago: never e, which is at the head. */
 		if (++c->nseen > BLOOM_CACHE_SEEN)
 		{
 			BloomHeld  *old = dlist_container(BloomHeld, node, dlist_tail_node(&c->seen));
@@ -470,7 +470,10 @@ bloom_site_unpin(void *arg)
 static void
 bloom_kept_load(BloomHeld *e, Datum d)
 {
-	/* the value's own memory: a child of the query's until it is complete */
+	/*
+	 * The value's own memory is a child of the query's until the value is
+	 * complete, so that an error while reading it frees it with the query.
+	 */
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter kept value",
 											  ALLOCSET_SMALL_SIZES);
 	BloomKeptValue *kv = MemoryContextAllocZero(cxt, sizeof(BloomKeptValue));
@@ -495,7 +498,7 @@ bloom_kept_lend(const BloomHeldKey *key, Datum d, int weight)
 	BloomHeld  *e;
 	uint64		prev_use;
 
-	/* a setting lowered since lets values go now */
+	/* Values beyond a setting lowered since the last check are let go now. */
 	while (bloom_kept.held_bytes > (Size) bloom_keep_memory * 1024)
 		bloom_cache_release(&bloom_kept, dlist_container(BloomHeld, node,
 														 dlist_tail_node(&bloom_kept.held)));
@@ -557,7 +560,11 @@ bloom_cache_lookup(FunctionCallInfo fcinfo, const BloomKind *kind, BloomCallSite
 	key.kind = kind;
 	if (cs->qc == NULL)
 	{
-		/* a call site's first value needs no cache, unless it is compressed */
+		/*
+		 * A call site's first value needs no query cache: a point check meets
+		 * one value once.  A compressed one does, as it cannot be read by
+		 * slices.
+		 */
 		if (!cs->seen_one && sliceable)
 		{
 			cs->seen_one = true;
@@ -577,7 +584,10 @@ bloom_cache_lookup(FunctionCallInfo fcinfo, const BloomKind *kind, BloomCallSite
 		if (cs->seen_one)
 			bloom_cache_entry(&cs->qc->c, &cs->first, &prev_use)->sights++;
 	}
-	/* a join or a subquery checks one value row after row: no lookup */
+	/*
+	 * A join or a subquery checks one value row after row: the entry the
+	 * last check used is taken without a lookup.
+	 */
 	e = cs->last;
 	if (e != NULL && cs->last_releases == cs->qc->c.releases &&
 		memcmp(&e->key, &key, sizeof(key)) == 0)
@@ -590,7 +600,7 @@ bloom_cache_lookup(FunctionCallInfo fcinfo, const BloomKind *kind, BloomCallSite
 	if (e->value == NULL)
 	{
 		e->sights += weight;
-		/* kept values are lent outside the query's budget: they count in theirs */
+		/* A kept value counts against the session's budget, not the query's. */
 		bloom_query_cache_lend_room(cs->qc);
 		if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
 		{

@@ -11,7 +11,7 @@
  * aggregate (bf_union_agg's transition, the combine step of a parallel
  * plan) the first operand is the aggregate's state and is changed in
  * place; elsewhere the result is a copy.  The unsized aggregate's lists of
- * hashes are bloomfilter's own special case (type/agg_hashlist.c).
+ * hashes are bloomfilter's own special case (type/agg.c).
  *
  * src/type/combine.c
  *

@@ -3,16 +3,15 @@
  * kind_bloom.c
  *	  The bloomfilter kind: its entry in the table of filter kinds
  *	  (type/kind.h), which goes on through the layout table of
- *	  core/header.h, and what that needs: new values of each layout, adds
- *	  that grow, removals, unions and intersections, shape errors and
- *	  their text, bf_info's members, the planner's facts.
+ *	  core/header.h, and what that needs: the stored reads of checks, new
+ *	  values of each layout, adds that grow, removals, unions and
+ *	  intersections, shape errors and their text, bf_info's members, the
+ *	  planner's facts.
  *
- * Outside the aggregate's own state (type/agg_state.c,
- * type/agg_hashlist.c) and the stored reads of checks
- * (type/probe.c), this is the only glue that calls a layout's
- * callbacks (scripts/check-kinds.py).  A bloomfilter's opened header is
- * written back into its value by the changes and by finish; a change
- * that has no hash to apply leaves the bytes as they were.
+ * A bloomfilter's opened header is written back into its value by the
+ * changes and by finish; a change that has no hash to apply leaves the
+ * bytes as they were.  The aggregate's state (type/agg.c) calls this
+ * file, never the other way round.
  *
  * src/type/kind_bloom.c
  *

@@ -3,19 +3,18 @@
  * kind_cuckoo.c
  *	  The cuckoofilter kind: its entry in the table of filter kinds
  *	  (type/kind.h), which calls the cuckoo core (core/cuckoo.c),
- *	  and what that needs: reading the forms of a value, writable copies,
- *	  new filters, adds that grow, deletes, merges, shape errors, cf_info's
- *	  members, the planner's facts.
+ *	  and what that needs: the stored reads of checks, reading the forms of
+ *	  a value, writable copies, new filters, adds that grow, deletes,
+ *	  merges, shape errors, cf_info's members, the planner's facts.
  *
  * A cuckoofilter is flat in every form; cf_agg's state is an expanded
- * object holding the flat value (type/agg_state.c).  Every read checks
- * the header and the sub-filter directory against the length first
- * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
- * validation on input raises XX001 instead of sending a read past its end.
- * A cuckoo filter's view writes through to its bytes, so finish has
- * nothing left to write.  This is the only glue that calls the cuckoo core
- * but for the stored reads of checks (type/probe.c;
- * scripts/check-kinds.py).
+ * object holding the flat value (a flat state of type/value.h, made by
+ * type/agg.c), which reads here see through without naming the aggregate.
+ * Every read checks the header and the sub-filter directory against the
+ * length first (cuckoo_open, O(sub-filters)), so a value damaged since it
+ * passed full validation on input raises XX001 instead of sending a read
+ * past its end.  A cuckoo filter's view writes through to its bytes, so
+ * finish has nothing left to write.
  *
  * src/type/kind_cuckoo.c
  *
@@ -248,7 +247,7 @@ cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
 	if (free_old)
 	{
 		dst = repalloc(*cf, VARHDRSZ + len);
-		/* the same bytes, perhaps elsewhere: the view follows them */
+		/* repalloc may have moved the bytes: the view is opened on them again. */
 		if (cuckoo_open(CUCKOOFILTER_BYTES(dst), oldlen, v) != CUCKOO_OK)
 			elog(ERROR, "cuckoo filter changed while growing");
 	}

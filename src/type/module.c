@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * module.c
- *	  The module: its magic block, what loading it sets up, and the check
- *	  that every filter kind's entry is complete.
+ *	  The module: its magic block, and what loading it sets up (each
+ *	  filter kind's entry checked complete, the core's hooks, the
+ *	  settings).
  *
  * src/type/module.c
  *

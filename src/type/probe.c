@@ -4,8 +4,7 @@
  *	  Checks of elements against a filter argument of either type, from
  *	  the SQL functions down to the kind: one element (bf_contains,
  *	  bf_count, cf_contains, cf_count and their operators) or many at once
- *	  (bf_contains_all, cf_contains_all), with the query's cache of stored
- *	  values.
+ *	  (bf_contains_all, cf_contains_all).
  *
  * Both types are checked the same way, through the table of operations
  * per kind (BloomKind, type/kind.h): bloomfilter's goes on through
@@ -25,20 +24,15 @@
  * When the same stored value comes back in later
  * calls of the same query (a join or a scalar subquery against a filters
  * row, the buckets of a window, a table of shards), it is read once into
- * the query's cache, placed so that its payload starts on a 64-byte
- * boundary, and every further check costs a hash and a cache line or a
- * few.  Values are recognised by their TOAST pointer (relation, value OID,
- * sizes), which names one immutable value; the cache's own comment below
- * says why no query can meet a stale one.  A value a session checks query
- * after query is kept by the backend as well, and lent to each later query
- * once its first chunk shows it is still the same value.
+ * the query's cache (type/cache.c), placed so that its payload starts on
+ * a 64-byte boundary, and every further check costs a hash and a cache
+ * line or a few.  A value a session checks query after query is kept by
+ * the backend as well.
  *
- * A check passes through few files: this one, type/toast.c for a
- * stored value's chunks, and the kind's core (the layout's file and
- * core/header.c, or core/cuckoo.c); bench/check_path.sh keeps it so.
- * Element hashing is bloomfilter's (type/keys.h) for both types, so
- * an element matches in a cuckoofilter exactly when it would in a
- * bloomfilter of hash id 2.
+ * Element hashing is bloomfilter's (type/keys.h) for both types, so an
+ * element matches in a cuckoofilter exactly when it would in a bloomfilter
+ * of hash id 2.  bench/check_path.sh reports the files a check enters and
+ * its instructions.
  *
  * src/type/probe.c
  *
@@ -222,7 +216,10 @@ bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
 		uint8	   *dsts[BLOOM_MAX_SPANS];
 		int			n;
 		Size		need = 0;
-		/* a blocked filter's span is one block: no palloc for it */
+		/*
+		 * A blocked filter's span is one 64-byte block: room on the stack
+		 * saves a palloc and a pfree on every check.
+		 */
 		uint64		local[32];
 		uint8	   *buf = (uint8 *) local;
 
