@@ -11,7 +11,9 @@ Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 (``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
 (``ScalableBloomFilter`` in _scalable.py), 4 = hashes (``HashListFilter``
 in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
-the class the header names.
+the class the header names.  The classes of layouts 3 and 4 build on this
+module, so it does not import theirs: each registers itself here when
+imported (register_layout), and the package imports every one.
 
 Header bytes 12..15 are the key type (uint32 LE, a built-in type OID that
 filters hash, _keys.VALID_KEY_TYPES; 0: untyped or made before 1.3): keys
@@ -50,6 +52,16 @@ _pack_int8 = struct.Struct("<q").pack
 
 Pair = Tuple[int, int]
 F = TypeVar("F", bound="BloomFilter")
+
+# layout id -> the class of a layout defined in a module above this one
+_LAYOUT_CLASSES: Dict[int, Any] = {}
+
+
+def register_layout(layout: int, cls: Any) -> None:
+    """Make ``cls`` the class that ``BloomFilter.from_bytes`` (and, for the
+    scalable layout, ``BloomFilter.create(..., expansion=n)``) hands values
+    of ``layout`` to."""
+    _LAYOUT_CLASSES[layout] = cls
 
 
 class InvalidFilter(ValueError):
@@ -262,8 +274,7 @@ class BloomFilter:
             raise ValueError("a bloom filter cannot be both counting and "
                              "scalable")
         if expansion:
-            from ._scalable import ScalableBloomFilter
-            return ScalableBloomFilter.create_scalable(
+            return _LAYOUT_CLASSES[LAYOUT_SCALABLE].create_scalable(
                 capacity, error_rate, seed, expansion, key_type=key_type,
                 hash_id=hash_id)
         error_rate = check_params(capacity, error_rate)
@@ -325,12 +336,8 @@ class BloomFilter:
         data = memoryview(data).cast("B")
         fields = BloomFilter.parse_header(data)
         layout = fields[2]
-        if layout == LAYOUT_SCALABLE:
-            from ._scalable import ScalableBloomFilter
-            return ScalableBloomFilter._parse(data, fields)
-        if layout == LAYOUT_HASHES:
-            from ._hashes import HashListFilter
-            return HashListFilter._parse(data, fields)
+        if layout in _LAYOUT_CLASSES:
+            return _LAYOUT_CLASSES[layout]._parse(data, fields)
         kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter
         if cls is not BloomFilter and not issubclass(kind, cls):
             raise InvalidFilter("value is a %s filter, not %s"

@@ -20,7 +20,8 @@ import struct
 from typing import Any, List, Optional, Set, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, DEFAULT_HASH_ID, Pair,
-                      LAYOUT_HASHES, VERSION, KeyType, _check_key_type)
+                      LAYOUT_HASHES, VERSION, KeyType, _check_key_type,
+                      register_layout)
 from ._scalable import MAX_EXPANSION, ScalableBloomFilter
 from ._sizing import HEADER_SIZE, MAX_BYTES, FilterTooLarge
 
@@ -238,3 +239,6 @@ class HashListFilter(BloomFilter):
             if items <= capacity + capacity // SLACK:
                 return out
             capacity = items
+
+
+register_layout(LAYOUT_HASHES, HashListFilter)

@@ -19,7 +19,8 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, HEADER, DEFAULT_HASH_ID,
                       LAYOUT_BLOCKED512, LAYOUT_SCALABLE, VERSION, MAGIC,
-                      Pair, KeyType, _check_key_type, reset_key_type)
+                      Pair, KeyType, _check_key_type, reset_key_type,
+                      register_layout)
 from ._sizing import (HEADER_SIZE, MAX_BYTES, MIN_ERROR_RATE, INT64_MAX,
                       EXACT, FilterTooLarge, size as _size, check_params)
 
@@ -270,3 +271,6 @@ class ScalableBloomFilter(BloomFilter):
                                   "server (bf_union)")
 
     __or__ = union
+
+
+register_layout(LAYOUT_SCALABLE, ScalableBloomFilter)
