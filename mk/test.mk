@@ -9,7 +9,8 @@
 # installs, runs the core's unit tests, runs every
 # pg_regress and isolation suite against a throwaway cluster, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
-# of their own, and a short run of the equality oracle.
+# of their own, a short run of the equality oracle, and a short run of the
+# documented patterns under a model.
 test: deps
 	$(MAKE) check-style
 	$(MAKE) all
@@ -25,6 +26,7 @@ test: deps
 	$(MAKE) check-rust
 	$(MAKE) check-interop-guava
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
+	$(MAKE) check-patterns PATTERNS_STEPS=300
 
 # ---- the core's unit tests: the core alone, no server ----
 
@@ -107,6 +109,22 @@ check-style:
 	python3 scripts/check-function-length.py --self-test
 	python3 scripts/check-function-length.py
 
+# One suite in seconds, while working on it: `make check-one SUITE=ops`
+# runs setup (which creates the extension by walking the upgrade chain) and
+# that pg_regress suite, or that isolation spec when SUITE names one in
+# specs/, on a throwaway cluster against the installed build (make install
+# first).  The diffs are in regression.diffs or output_iso/, as usual.
+.PHONY: check-one
+check-one:
+	@test -n "$(SUITE)" || { echo "check-one: name a suite, e.g. make check-one SUITE=ops"; exit 2; }
+	@if [ -f specs/$(SUITE).spec ]; then \
+		$(PG_VIRTUALENV) $(MAKE) installcheck REGRESS=setup ISOLATION=$(SUITE); \
+	elif [ -f sql/$(SUITE).sql ]; then \
+		$(PG_VIRTUALENV) $(MAKE) installcheck REGRESS="setup $(SUITE)" ISOLATION=; \
+	else \
+		echo "check-one: no suite sql/$(SUITE).sql or spec specs/$(SUITE).spec"; exit 2; \
+	fi
+
 demo: deps
 	$(MAKE) all
 	$(MAKE) install
@@ -162,3 +180,20 @@ check-oracle:
 		PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $$(( $(ORACLE_TRIPLES) / 4 )) \
 			--encoding $$enc || exit 1; \
 	done
+
+# ---- the documented patterns under a model: test/patterns (CONTRIBUTING.md:
+# The documented patterns under a model) ----
+# The SQL of each maintenance pattern README.md and docs/patterns.md teach
+# (the blocks marked <!-- pattern: NAME -->), run as written in a throwaway
+# cluster of the installed extension (PATTERNS_PG_BINDIR: another
+# installation's bindir) under random INSERT, COPY, UPDATE, DELETE, ON
+# CONFLICT, MERGE and TRUNCATE from sessions in several time zones.  Exit
+# status 1 on any live key not found or promised rebuild not equal.
+# PATTERNS_SEED reproduces a run; make test runs PATTERNS_STEPS=300.
+
+PATTERNS_STEPS ?= 10000
+
+.PHONY: check-patterns
+check-patterns:
+	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
+	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/patterns/model.py --steps $(PATTERNS_STEPS)
