@@ -20,7 +20,7 @@
 #include "type/kind.h"
 #include "type/kind_bloom.h"
 #include "type/kind_cuckoo.h"
-#include "type/cache.h"
+#include "type/held.h"
 
 PG_MODULE_MAGIC;
 
@@ -58,5 +58,5 @@ _PG_init(void)
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
 	bloom_text_is_utf8 = bloom_database_is_utf8;
 	bloom_hashes_define_guc();
-	bloom_cache_define_guc();
+	bloom_held_define_guc();
 }

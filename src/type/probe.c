@@ -24,7 +24,7 @@
  * When the same stored value comes back in later
  * calls of the same query (a join or a scalar subquery against a filters
  * row, the buckets of a window, a table of shards), it is read once into
- * the query's cache (type/cache.c), placed so that its payload starts on
+ * the query's cache (type/held.c), placed so that its payload starts on
  * a 64-byte boundary, and every further check costs a hash and a cache
  * line or a few.  A value a session checks query after query is kept by
  * the backend as well.
@@ -46,7 +46,7 @@
 #include "utils/arrayaccess.h"
 #include "utils/memutils.h"
 
-#include "type/cache.h"
+#include "type/held.h"
 #include "type/kind.h"
 #include "type/kind_bloom.h"
 #include "type/kind_cuckoo.h"
@@ -58,7 +58,7 @@ StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 
 /*
  * fn_extra of a check: the element's type, and what the call site holds of
- * the values it checks (type/cache.h).
+ * the values it checks (type/held.h).
  */
 typedef struct BloomProbeCache
 {
@@ -263,7 +263,7 @@ bloom_probe_answer(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_ar
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
 
-		o = bloom_cache_lookup(fcinfo, kind, &pc->site, d, &ptr, sliceable, 1);
+		o = bloom_held_value(fcinfo, kind, &pc->site, d, &ptr, sliceable, 1);
 		/* not held: answer from its spans, or decompress it for this check */
 		if (o == NULL && sliceable)
 			return bloom_probe_stored(kind, &pc->elem, &ptr, elem, count);
@@ -541,7 +541,7 @@ bloom_probe_many(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
-		const BloomOpened *held = bloom_cache_lookup(fcinfo, kind, &pc->site, d, &ptr, sliceable, n);
+		const BloomOpened *held = bloom_held_value(fcinfo, kind, &pc->site, d, &ptr, sliceable, n);
 
 		if (held != NULL)
 		{

@@ -11,7 +11,7 @@
  * EXTERNAL), out of line or in line compressed (if someone changed the
  * storage), or as an aggregate's expanded state (type/agg.c; cf_agg's is
  * a flat state, defined here, whose flat value any reader sees).  This
- * file, the checks and their cache (type/probe.c, type/cache.c) and
+ * file, the checks and their cache (type/probe.c, type/held.c) and
  * type/agg.c (which knows its own expanded states) are the only ones that
  * tell them apart.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * cache.c
+ * held.c
  *	  Stored values held whole for the checks that come back to them: one
  *	  cache per query, shared by its call sites, and the values a session
  *	  keeps between queries.  The checks (type/probe.c) ask for a value
@@ -58,7 +58,7 @@
  * The values kept between queries (below) are held by the same rules, by
  * one more cache of the same kind that lives as long as the backend.
  *
- * src/type/cache.c
+ * src/type/held.c
  *
  *-------------------------------------------------------------------------
  */
@@ -75,7 +75,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
-#include "type/cache.h"
+#include "type/held.h"
 #include "type/kind.h"
 #include "type/toast.h"
 #include "type/value.h"
@@ -89,7 +89,7 @@ static int	bloom_cache_memory = BLOOM_CACHE_DEFAULT_KB;
 static int	bloom_keep_memory = BLOOM_KEEP_DEFAULT_KB;
 
 void
-bloom_cache_define_guc(void)
+bloom_held_define_guc(void)
 {
 	DefineCustomIntVariable("bloomfilter.cache_memory",
 							"Memory a query may use to hold stored filters it checks repeatedly.",
@@ -543,7 +543,7 @@ bloom_kept_lend(const BloomHeldKey *key, Datum d, int weight)
  * reads what it needs).
  */
 const BloomOpened *
-bloom_cache_lookup(FunctionCallInfo fcinfo, const BloomKind *kind, BloomCallSite *cs,
+bloom_held_value(FunctionCallInfo fcinfo, const BloomKind *kind, BloomCallSite *cs,
 				 Datum d, const struct varatt_external *ptr, bool sliceable, int weight)
 {
 	BloomHeldKey key;

@@ -1,16 +1,16 @@
 /*-------------------------------------------------------------------------
  *
- * cache.h
+ * held.h
  *	  Stored values held whole for the checks that come back to them
- *	  (type/cache.c): one cache per query, and the values a session keeps
+ *	  (type/held.c): one cache per query, and the values a session keeps
  *	  between queries.
  *
- * src/type/cache.h
+ * src/type/held.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOMFILTER_CACHE_H
-#define BLOOMFILTER_CACHE_H
+#ifndef BLOOMFILTER_HELD_H
+#define BLOOMFILTER_HELD_H
 
 #include "postgres.h"
 
@@ -51,12 +51,12 @@ typedef struct BloomCallSite
  * held whole and opened, or NULL if it is not held (then the caller reads
  * what it needs).
  */
-extern const BloomOpened *bloom_cache_lookup(FunctionCallInfo fcinfo, const BloomKind *kind,
+extern const BloomOpened *bloom_held_value(FunctionCallInfo fcinfo, const BloomKind *kind,
 											 BloomCallSite *cs, Datum d,
 											 const struct varatt_external *ptr,
 											 bool sliceable, int weight);
 
 /* bloomfilter.cache_memory and bloomfilter.session_cache_memory */
-extern void bloom_cache_define_guc(void);
+extern void bloom_held_define_guc(void);
 
-#endif							/* BLOOMFILTER_CACHE_H */
+#endif							/* BLOOMFILTER_HELD_H */
