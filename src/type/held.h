@@ -52,9 +52,9 @@ typedef struct BloomCallSite
  * what it needs).
  */
 extern const BloomOpened *bloom_held_value(FunctionCallInfo fcinfo, const BloomKind *kind,
-											 BloomCallSite *cs, Datum d,
-											 const struct varatt_external *ptr,
-											 bool sliceable, int weight);
+										   BloomCallSite *cs, Datum d,
+										   const struct varatt_external *ptr,
+										   bool sliceable, int weight);
 
 /* bloomfilter.cache_memory and bloomfilter.session_cache_memory */
 extern void bloom_held_define_guc(void);
