@@ -6,8 +6,8 @@
 
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
-# installs, runs the core's unit tests, runs every
-# pg_regress and isolation suite against a throwaway cluster, the Python,
+# installs, runs the core's unit tests, every pg_regress and isolation
+# suite against a throwaway cluster, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
 # of their own, a short run of the equality oracle, and a short run of the
 # documented patterns under a model.
