@@ -575,10 +575,10 @@ bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 	ArrayType  *result;
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, typlen, typbyval, typalign);
 	for (int i = 0; i < nitems; i++)
 	{
-		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
+		Datum		elem = BLOOM_ARRAY_ITER_NEXT(&it, &nulls[i], i, typlen, typbyval, typalign);
 
 		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -664,7 +664,7 @@ bloomfilter_index_filter(PG_FUNCTION_ARGS)
 /* ---- bf_index_info ---- */
 
 static void
-bloom_am_json_key(JsonbParseState **st, const char *key)
+bloom_am_json_key(BloomJsonbBuild *st, const char *key)
 {
 	JsonbValue	k;
 
@@ -675,7 +675,7 @@ bloom_am_json_key(JsonbParseState **st, const char *key)
 }
 
 static void
-bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
+bloom_am_json_numeric(BloomJsonbBuild *st, const char *key, Numeric num)
 {
 	JsonbValue	v;
 
@@ -686,13 +686,13 @@ bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
 }
 
 static void
-bloom_am_json_int(JsonbParseState **st, const char *key, int64 value)
+bloom_am_json_int(BloomJsonbBuild *st, const char *key, int64 value)
 {
 	bloom_am_json_numeric(st, key, int64_to_numeric(value));
 }
 
 static void
-bloom_am_json_float(JsonbParseState **st, const char *key, double value)
+bloom_am_json_float(BloomJsonbBuild *st, const char *key, double value)
 {
 	bloom_am_json_numeric(st, key,
 						  DatumGetNumeric(DirectFunctionCall1(float8_numeric,
@@ -700,7 +700,7 @@ bloom_am_json_float(JsonbParseState **st, const char *key, double value)
 }
 
 static void
-bloom_am_json_scalar(JsonbParseState **st, const char *key, const char *str,
+bloom_am_json_scalar(BloomJsonbBuild *st, const char *key, const char *str,
 					 int boolean)
 {
 	JsonbValue	v;
@@ -733,7 +733,7 @@ bloom_am_stat(PGFunction fn, Oid relid)
  * rounded, as there); its false-positive rate in *fpp.
  */
 static void
-bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
+bloom_am_info_filter(BloomJsonbBuild *st, const BloomFilter *bf, double *fpp)
 {
 	BloomHeader hdr;
 
@@ -776,7 +776,7 @@ bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
  * REINDEX at the same capacity builds the same filter.
  */
 static void
-bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
+bloom_am_info_build(BloomJsonbBuild *st, Relation index, Oid heapoid,
 					const BloomAmMetaCache *mc, double fpp)
 {
 	const BloomAmMeta *m = &mc->meta;
@@ -820,14 +820,15 @@ bloomfilter_index_info(PG_FUNCTION_ARGS)
 	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
 	const BloomAmMetaCache *mc = bloom_am_meta(index);
 	BloomFilter *bf = bloom_am_snapshot(index);
-	JsonbParseState *st = NULL;
+	BloomJsonbBuild st;
 	JsonbValue *res;
 	double		fpp;
 
+	memset(&st, 0, sizeof(st));
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	bloom_am_info_filter(&st, bf, &fpp);
 	bloom_am_info_build(&st, index, heapoid, mc, fpp);
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	res = BLOOM_JSONB_CLOSE(&st, WJB_END_OBJECT);
 	bloom_am_close(index, heapoid);
 	pfree(bf);
 	PG_RETURN_POINTER(JsonbValueToJsonb(res));
