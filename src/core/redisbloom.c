@@ -1003,6 +1003,9 @@ bloom_redis_link_bytes(const uint8_t *payload, uint32_t i)
 	return bloom_load64le(rb_entry(payload, i) + RB_L_BYTES);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_redisbloom_layout;
+
 const BloomLayout bloom_redisbloom_layout = {
 	.id = BLOOM_LAYOUT_REDISBLOOM,
 	.name = "redisbloom",
