@@ -7,11 +7,14 @@
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
 # installs, runs the core's unit tests, measures a check's path, runs every
-# pg_regress and isolation suite against a throwaway cluster, the Python,
+# pg_regress and isolation suite against a throwaway cluster, dumps and
+# restores a database upgraded from every release, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
-# of their own, and a short run of the equality oracle.
+# of their own, a short run of the equality oracle, and a short run of the
+# documented patterns under a model.
 test: deps
 	$(MAKE) check-style
+	$(MAKE) check-release
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layers
@@ -20,12 +23,14 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) check-path
 	$(PG_VIRTUALENV) $(MAKE) installcheck
+	$(MAKE) check-upgrade-dump
 	$(MAKE) check-asan
 	$(MAKE) check-python
 	$(MAKE) check-java
 	$(MAKE) check-rust
 	$(MAKE) check-interop-guava
 	$(MAKE) check-oracle ORACLE_TRIPLES=20000
+	$(MAKE) check-patterns PATTERNS_STEPS=300
 
 # ---- the core's unit tests: the core alone, no server ----
 
@@ -137,6 +142,15 @@ HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/ha
 # Everything: the fast suite, then each heavy check (test/hardening/*.sh)
 # against its own throwaway cluster, all of them even if one fails, then the
 # fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.
+# Every released version's install, with objects that use the forms later
+# releases rename or replace, updated to this one, dumped with pg_dump
+# (plain and custom) and restored into a fresh install: no error, every
+# object, the same answers (test/hardening/upgrade_dump_restore.sh, about
+# 20 s; CONTRIBUTING.md: Tests).
+.PHONY: check-upgrade-dump
+check-upgrade-dump:
+	$(PG_VIRTUALENV) bash test/hardening/upgrade_dump_restore.sh
+
 # the pg_regress and isolation suites once more against a library built
 # with AddressSanitizer and UBSan (test/hardening/asan.sh, about 3 minutes):
 # a read of freed or unowned memory rarely fails a test otherwise
@@ -182,3 +196,20 @@ check-oracle:
 		PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/oracle/oracle.py --triples $$(( $(ORACLE_TRIPLES) / 4 )) \
 			--encoding $$enc || exit 1; \
 	done
+
+# ---- the documented patterns under a model: test/patterns (CONTRIBUTING.md:
+# The documented patterns under a model) ----
+# The SQL of each maintenance pattern README.md and docs/patterns.md teach
+# (the blocks marked <!-- pattern: NAME -->), run as written in a throwaway
+# cluster of the installed extension (PATTERNS_PG_BINDIR: another
+# installation's bindir) under random INSERT, COPY, UPDATE, DELETE, ON
+# CONFLICT, MERGE and TRUNCATE from sessions in several time zones.  Exit
+# status 1 on any live key not found or promised rebuild not equal.
+# PATTERNS_SEED reproduces a run; make test runs PATTERNS_STEPS=300.
+
+PATTERNS_STEPS ?= 10000
+
+.PHONY: check-patterns
+check-patterns:
+	@EXTRA_PACKAGES="python3-psycopg" bash scripts/deps.sh
+	PG_CONFIG=$(PG_CONFIG) $(PYTHON3) test/patterns/model.py --steps $(PATTERNS_STEPS)

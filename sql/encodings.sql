@@ -123,6 +123,34 @@ FROM enc_here h JOIN enc_there t USING (enc, build) GROUP BY 1 ORDER BY 1;
 SELECT enc, direction, probes, found FROM enc_probe ORDER BY 1, 2;
 SELECT enc, what, ok FROM enc_legacy ORDER BY 1, 2;
 
+-- the client's encoding plays no part: psql receives the members as text
+-- in each client encoding (an array literal kept in a variable) and sends
+-- them back in it, and the server converts them to the database's on
+-- input, before anything is hashed
+CREATE TABLE enc_client (enc text, f bloomfilter, probes int, hits int);
+INSERT INTO enc_client SELECT enc, (SELECT bf_agg(k) FROM enc_keys(lo, hi, 60) k)
+FROM enc_sets WHERE enc <> 'SQL_ASCII';
+SET client_encoding = 'LATIN1';
+SELECT array_agg(k)::text AS keys FROM enc_sets, enc_keys(lo, hi, 60) k WHERE enc = 'LATIN1' \gset
+UPDATE enc_client SET probes = (SELECT count(*) FROM unnest(:'keys'::text[]) k),
+	hits = (SELECT count(*) FILTER (WHERE bf_contains(f, k)) FROM unnest(:'keys'::text[]) k)
+WHERE enc = 'LATIN1';
+RESET client_encoding;
+SET client_encoding = 'WIN1251';
+SELECT array_agg(k)::text AS keys FROM enc_sets, enc_keys(lo, hi, 60) k WHERE enc = 'WIN1251' \gset
+UPDATE enc_client SET probes = (SELECT count(*) FROM unnest(:'keys'::text[]) k),
+	hits = (SELECT count(*) FILTER (WHERE bf_contains(f, k)) FROM unnest(:'keys'::text[]) k)
+WHERE enc = 'WIN1251';
+RESET client_encoding;
+SET client_encoding = 'EUC_JP';
+SELECT array_agg(k)::text AS keys FROM enc_sets, enc_keys(lo, hi, 60) k WHERE enc = 'EUC_JP' \gset
+UPDATE enc_client SET probes = (SELECT count(*) FROM unnest(:'keys'::text[]) k),
+	hits = (SELECT count(*) FILTER (WHERE bf_contains(f, k)) FROM unnest(:'keys'::text[]) k)
+WHERE enc = 'EUC_JP';
+RESET client_encoding;
+SELECT enc, probes, hits FROM enc_client ORDER BY 1;
+DROP TABLE enc_client;
+
 -- in this UTF8 database hash ids 2 and 5 hash alike, so they combine
 SELECT bf_contains(bf_union(set_byte(bf_add(bf_create(100), U&'Jos\00e9'::text)::bytea, 6, 2)::bloomfilter,
 						   bf_add(bf_create(100), 'x'::text)), U&'Jos\00e9') AS union_2_5;

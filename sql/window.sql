@@ -6,13 +6,14 @@ SET timezone = 'UTC';
 CREATE TABLE events (at timestamptz NOT NULL, user_id bigint NOT NULL);
 CREATE TABLE seen (bucket timestamptz PRIMARY KEY, bf bloomfilter NOT NULL);
 
--- add: a statement's rows go to their buckets (date_bin: immutable, the
--- same in every time zone), creating a bucket on its first row and
--- otherwise adding to it; every bucket has the same shape
+-- add: a statement's rows go to their buckets (date_bin from an origin
+-- that names its offset: the same instant in every session time zone),
+-- creating a bucket on its first row and otherwise adding to it; every
+-- bucket has the same shape
 CREATE FUNCTION seen_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	INSERT INTO seen AS s (bucket, bf)
-		SELECT date_bin('1 hour', at, '2000-01-01'), bf_agg(user_id, 200000, 0.01)
+		SELECT date_bin('1 hour', at, timestamptz '2000-01-01 00:00:00+00'), bf_agg(user_id, 200000, 0.01)
 		FROM new_rows GROUP BY 1
 	ON CONFLICT (bucket) DO UPDATE SET bf = bf_union(s.bf, excluded.bf);
 	RETURN NULL;
@@ -79,7 +80,7 @@ FROM seen ORDER BY bucket;
 -- current bucket ahead of its first event, drop those out of the window
 PREPARE rotate(timestamptz) AS
 	WITH created AS (
-		INSERT INTO seen VALUES (date_bin('1 hour', $1, '2000-01-01'), bf_create(200000, 0.01))
+		INSERT INTO seen VALUES (date_bin('1 hour', $1, timestamptz '2000-01-01 00:00:00+00'), bf_create(200000, 0.01))
 		ON CONFLICT (bucket) DO NOTHING RETURNING bucket)
 	DELETE FROM seen WHERE bucket <= $1 - 3 * interval '1 hour';
 EXECUTE rotate('2026-01-01 16:10+00');
@@ -89,6 +90,40 @@ INSERT INTO events VALUES ('2026-01-01 16:20+00', 12);
 SELECT bucket, bf_contains(bf, 12) AS has_12 FROM seen ORDER BY bucket;
 EXECUTE seen_recently('2026-01-01 16:30+00', 12);
 EXECUTE seen_recently('2026-01-01 16:30+00', 8);	-- its bucket was dropped
+
+-- the bucket is the same instant under every TimeZone, for hourly and daily
+-- buckets, in and out of daylight saving time; an origin without an offset
+-- (what the documents up to 1.4 showed) is read in the session's zone:
+-- half past the UTC hour in Asia/Kolkata, 05:00 UTC in America/New_York
+CREATE TABLE zone_buckets (zone text, at timestamptz, stride interval, fixed timestamptz, bare timestamptz);
+SET timezone = 'Asia/Kolkata';
+INSERT INTO zone_buckets SELECT current_setting('timezone'), at, stride,
+	date_bin(stride, at, timestamptz '2000-01-01 00:00:00+00'), date_bin(stride, at, '2000-01-01')
+FROM (VALUES ('2026-01-01 10:10+00'::timestamptz), ('2026-07-01 10:10+00')) a(at),
+     (VALUES (interval '1 hour'), (interval '1 day')) s(stride);
+SET timezone = 'America/New_York';
+INSERT INTO zone_buckets SELECT current_setting('timezone'), at, stride,
+	date_bin(stride, at, timestamptz '2000-01-01 00:00:00+00'), date_bin(stride, at, '2000-01-01')
+FROM (VALUES ('2026-01-01 10:10+00'::timestamptz), ('2026-07-01 10:10+00')) a(at),
+     (VALUES (interval '1 hour'), (interval '1 day')) s(stride);
+SET timezone = 'Australia/Lord_Howe';
+INSERT INTO zone_buckets SELECT current_setting('timezone'), at, stride,
+	date_bin(stride, at, timestamptz '2000-01-01 00:00:00+00'), date_bin(stride, at, '2000-01-01')
+FROM (VALUES ('2026-01-01 10:10+00'::timestamptz), ('2026-07-01 10:10+00')) a(at),
+     (VALUES (interval '1 hour'), (interval '1 day')) s(stride);
+SET timezone = 'UTC';
+SELECT zone, at, stride, fixed, bare FROM zone_buckets ORDER BY zone, at, stride;
+SELECT count(DISTINCT fixed) = 4 AS fixed_same_everywhere,
+       bool_and(fixed = date_trunc(CASE WHEN stride = '1 hour' THEN 'hour' ELSE 'day' END,
+                                at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS fixed_is_utc,
+       count(DISTINCT bare) AS bare_buckets
+FROM zone_buckets;
+-- events added from a session in Asia/Kolkata land in the UTC hour's bucket
+SET timezone = 'Asia/Kolkata';
+INSERT INTO events VALUES ('2026-01-01 16:40+00', 13);
+SET timezone = 'UTC';
+SELECT bucket, bf_contains(bf, 13) AS has_13 FROM seen WHERE bf_contains(bf, 13) ORDER BY bucket;
+DROP TABLE zone_buckets;
 
 DEALLOCATE seen_recently;
 DEALLOCATE rotate;

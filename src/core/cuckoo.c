@@ -828,7 +828,7 @@ cuckoo_check_message(CuckooCheck check)
 		case CUCKOO_BAD_VERSION:
 			return "The format version is not supported by this build.";
 		case CUCKOO_BAD_HASH:
-			return "The hash id must be 2.";
+			return "The hash id must be 2 or 5.";
 		case CUCKOO_BAD_RESERVED:
 			return "Reserved fields must be zero.";
 		case CUCKOO_BAD_BUCKET_SIZE:

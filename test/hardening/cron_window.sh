@@ -49,7 +49,7 @@ CREATE TABLE seen (bucket timestamptz PRIMARY KEY, bf bloomfilter NOT NULL);
 CREATE FUNCTION seen_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	INSERT INTO seen AS s (bucket, bf)
-		SELECT date_bin('1 minute', at, '2000-01-01'), bf_agg(user_id, 100000, 0.01)
+		SELECT date_bin('1 minute', at, timestamptz '2000-01-01 00:00:00+00'), bf_agg(user_id, 100000, 0.01)
 		FROM new_rows GROUP BY 1
 	ON CONFLICT (bucket) DO UPDATE SET bf = bf_union(s.bf, excluded.bf);
 	RETURN NULL;
@@ -75,7 +75,7 @@ echo "pg_cron $version: rotation scheduled '$schedule', waiting up to $wait s fo
 # event (same shape as the trigger's), the buckets out of the window dropped
 psql_q -d bf_cron -c "SELECT cron.schedule('seen-rotate', '$schedule', \$\$
 	WITH created AS (
-		INSERT INTO seen VALUES (date_bin('1 minute', now(), '2000-01-01'), bf_create(100000, 0.01))
+		INSERT INTO seen VALUES (date_bin('1 minute', now(), timestamptz '2000-01-01 00:00:00+00'), bf_create(100000, 0.01))
 		ON CONFLICT (bucket) DO NOTHING RETURNING bucket)
 	DELETE FROM seen WHERE bucket <= now() - 3 * interval '1 minute'\$\$)" > /dev/null
 
@@ -92,7 +92,7 @@ started=${run#* }
 check "the expired bucket was dropped" \
 	"$(psql_v -d bf_cron -c "SELECT count(*) FROM seen WHERE bucket < now() - interval '9 minutes'")" -eq 0
 check "the bucket of the run's minute was made" \
-	"$(psql_v -d bf_cron -c "SELECT count(*) FROM seen WHERE bucket = date_bin('1 minute', '$started'::timestamptz, '2000-01-01')")" -eq 1
+	"$(psql_v -d bf_cron -c "SELECT count(*) FROM seen WHERE bucket = date_bin('1 minute', '$started'::timestamptz, timestamptz '2000-01-01 00:00:00+00')")" -eq 1
 psql_v -d bf_cron -c "SELECT bucket, bf_bits_set(bf) FROM seen ORDER BY bucket"
 
 # the window pattern on the real clock: add through the trigger, check

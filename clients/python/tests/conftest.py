@@ -151,3 +151,32 @@ def server_hash_id(conn):
     """The hash id the installed server writes (header byte 6)."""
     raw = conn.execute("SELECT bf_create(10)::bytea").fetchone()[0]
     return raw[6]
+
+
+# the database encodings the tests build filters in: UTF8, a single-byte
+# one, one with no encoding at all and a multibyte one that is not UTF8
+ENCODINGS = ("UTF8", "LATIN1", "SQL_ASCII", "EUC_JP")
+
+
+@pytest.fixture(scope="session")
+def encoding_dsns(server_dsn):
+    """{encoding: DSN} of a database of each of ENCODINGS with the
+    extension, made beside the tests' own (named after it, so that only
+    they are dropped)."""
+    base = psycopg.conninfo.conninfo_to_dict(server_dsn)["dbname"]
+    admin = psycopg.connect(server_dsn, autocommit=True)
+    made = {}
+    try:
+        for enc in ENCODINGS:
+            name = "%s_%s" % (base, enc.lower())
+            admin.execute("CREATE DATABASE %s TEMPLATE template0 ENCODING "
+                          "'%s' LC_COLLATE 'C' LC_CTYPE 'C'" % (name, enc))
+            made[enc] = psycopg.conninfo.make_conninfo(
+                server_dsn, dbname=name, client_encoding="UTF8")
+            with psycopg.connect(made[enc], autocommit=True) as c:
+                c.execute("CREATE EXTENSION bloomfilter")
+        yield made
+    finally:
+        for enc in made:
+            _drop_database(admin, "%s_%s" % (base, enc.lower()))
+        admin.close()

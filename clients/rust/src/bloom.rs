@@ -47,6 +47,8 @@ pub struct BloomFilter {
     subs: Vec<Sub>,
     /// a list of hashes that is an aggregate's running state (trimmed when it leaves)
     agg_state: bool,
+    /// hash id 1 or 2 made in a database whose text this client cannot encode
+    ascii_text: bool,
 }
 
 fn bad(msg: &str) -> Error {
@@ -105,7 +107,7 @@ fn check_header(b: &[u8]) -> Result<()> {
         LAYOUT_REDISBLOOM => Some(HASH_REDISBLOOM),
         _ => None,
     };
-    if !(1..=4).contains(&b[6]) || own_hash.map_or(b[6] != 1 && b[6] != 2, |h| b[6] != h) {
+    if !(1..=5).contains(&b[6]) || own_hash.map_or(!matches!(b[6], 1 | 2 | 5), |h| b[6] != h) {
         return Err(bad(E_HASH));
     }
     if layout == crate::guava::LAYOUT_GUAVA {
@@ -312,7 +314,7 @@ fn write_header(b: &mut [u8], at: usize, layout: u8, k: u8, seed: u32, nbits: u6
     st32(b, at, MAGIC);
     b[at + 4] = 1;
     b[at + 5] = layout;
-    b[at + 6] = 2;
+    b[at + 6] = 5; // hash id 5: text as UTF-8
     b[at + 7] = k;
     st32(b, at + 8, seed);
     st32(b, at + 12, 0);
@@ -370,6 +372,7 @@ impl BloomFilter {
             nblocks: 0,
             subs: Vec::new(),
             agg_state: false,
+            ascii_text: false,
             buf,
         };
         match layout {
@@ -390,6 +393,18 @@ impl BloomFilter {
     pub fn from_bytes(bytes: &[u8]) -> Result<BloomFilter> {
         validate(bytes)?;
         Ok(BloomFilter::from_buf(bytes.to_vec()))
+    }
+
+    /// As [`BloomFilter::from_bytes`], for a value made in a database of
+    /// this `server_encoding` (`from_bytes` takes UTF8): a filter of hash id
+    /// 2 made in a database that is not UTF8 needs its encoding. This client
+    /// hashes text of UTF8 and SQL_ASCII databases; of any other it checks
+    /// ASCII text of such a filter and refuses other text
+    /// ([`Error::InvalidKey`]) rather than answer wrongly.
+    pub fn from_bytes_in(bytes: &[u8], server_encoding: &str) -> Result<BloomFilter> {
+        let mut f = BloomFilter::from_bytes(bytes)?;
+        f.ascii_text = keys::ascii_text_only(f.hash_id, server_encoding);
+        Ok(f)
     }
 
     /// A value in its text form (base64, as the type's output writes).
@@ -557,6 +572,7 @@ impl BloomFilter {
 
     #[inline]
     fn hash_of(&self, key: &Key) -> Result<Option<(u64, u64)>> {
+        keys::check_text(key, self.ascii_text)?;
         Ok(canonical(key, self.hash_id, self.key_type)?.map(|c| c.hash(self.seed)))
     }
 

@@ -36,6 +36,8 @@ pub struct CuckooFilter {
     seed: u32,
     key_type: u32,
     subs: Vec<Sub>,
+    /// hash id 2 made in a database whose text this client cannot encode
+    ascii_text: bool,
 }
 
 fn bad(msg: &str) -> Error {
@@ -58,8 +60,8 @@ fn validate(v: &[u8]) -> Result<()> {
     if v[4] != 1 {
         return Err(bad("The format version is not supported by this build."));
     }
-    if v[5] != 2 {
-        return Err(bad("The hash id must be 2."));
+    if v[5] != 2 && v[5] != 5 {
+        return Err(bad("The hash id must be 2 or 5.")); // the server's words
     }
     if ld32(v, 44) != 0 {
         return Err(bad(E_RESERVED));
@@ -178,6 +180,7 @@ impl CuckooFilter {
             seed: ld32(&buf, 8),
             key_type: ld32(&buf, 40),
             subs: Vec::new(),
+            ascii_text: false,
             buf,
             len,
         };
@@ -204,6 +207,19 @@ impl CuckooFilter {
         buf.extend_from_slice(bytes);
         buf.resize(bytes.len() + PAD, 0);
         Ok(CuckooFilter::from_padded(buf, bytes.len()))
+    }
+
+    /// As [`CuckooFilter::from_bytes`], for a value made in a database of
+    /// this `server_encoding`, as [`crate::BloomFilter::from_bytes_in`].
+    pub fn from_bytes_in(bytes: &[u8], server_encoding: &str) -> Result<CuckooFilter> {
+        let mut f = CuckooFilter::from_bytes(bytes)?;
+        f.ascii_text = crate::keys::ascii_text_only(f.buf[5], server_encoding);
+        Ok(f)
+    }
+
+    /// 2: text in the database's encoding (1.3, 1.4); 5: text as UTF-8 (1.5).
+    pub fn hash_id(&self) -> u8 {
+        self.buf[5]
     }
 
     pub fn from_base64(text: &str) -> Result<CuckooFilter> {
@@ -242,7 +258,7 @@ impl CuckooFilter {
         let mut v = vec![0u8; total + PAD];
         st32(&mut v, 0, MAGIC);
         v[4] = 1;
-        v[5] = 2;
+        v[5] = 5; // hash id 5: text as UTF-8
         v[6] = b as u8;
         v[7] = f as u8;
         st32(&mut v, 8, seed);
@@ -341,6 +357,7 @@ impl CuckooFilter {
 
     #[inline]
     fn hash_of(&self, key: &Key) -> Result<Option<(u64, u64)>> {
+        crate::keys::check_text(key, self.ascii_text)?;
         Ok(canonical(key, 2, self.key_type)?.map(|c| c.hash(self.seed)))
     }
 

@@ -783,6 +783,41 @@ pub(crate) fn canonical<'a>(key: &Key<'a>, hash_id: u8, key_type: u32) -> Result
 
 /// The bytes the server hashes for `key` in a filter of this hash id and
 /// key type; Ok(None) when no value of the key type equals the key.
+/// Whether a filter of this hash id, made in a database of this
+/// `server_encoding`, hashed text this client cannot reproduce beyond
+/// ASCII. Hash id 5 (bloomfilter 1.5) hashes text as UTF-8 in every
+/// database; hash ids 1 and 2 (1.4 and earlier) hashed it in the
+/// database's encoding, which is UTF-8 in a UTF8 database and, in a
+/// SQL_ASCII one, the UTF-8 this client sends. This crate has no other
+/// encoding's tables: ASCII, which every server encoding shares, is hashed
+/// and other text refused.
+pub(crate) fn ascii_text_only(hash_id: u8, server_encoding: &str) -> bool {
+    let name: String = server_encoding
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .collect::<String>()
+        .to_ascii_uppercase();
+    hash_id != 5 && !matches!(name.as_str(), "UTF8" | "UNICODE" | "SQLASCII")
+}
+
+/// Refuse a key with non-ASCII text (a row's columns too) where only ASCII
+/// text hashes as the filter's database did.
+pub(crate) fn check_text(key: &Key, ascii_only: bool) -> Result<()> {
+    if !ascii_only {
+        return Ok(());
+    }
+    match key {
+        Key::Text(s) if !s.is_ascii() => Err(Error::InvalidKey(format!(
+            "cannot hash the non-ASCII text {:?}: this filter has hash id 2 (made by bloomfilter 1.4 or \
+             earlier) in a database whose encoding is neither UTF8 nor SQL_ASCII, and hashed text as that \
+             encoding's bytes, which this client cannot produce",
+            s
+        ))),
+        Key::Row(cols) => cols.iter().try_for_each(|c| check_text(c, true)),
+        _ => Ok(()),
+    }
+}
+
 pub fn canonical_bytes(key: &Key, hash_id: u8, key_type: u32) -> Result<Option<Vec<u8>>> {
     Ok(canonical(key, hash_id, key_type)?.map(Canon::into_vec))
 }

@@ -65,6 +65,21 @@ impl Filter {
         BloomFilter::from_bytes(bytes).map(Filter::Bloom)
     }
 
+    /// As [`Filter::from_bytes`], for a value made in a database of this
+    /// `server_encoding` (`from_bytes` takes UTF8): a filter of hash id 2
+    /// made in a database that is not UTF8 needs its encoding
+    /// ([`BloomFilter::from_bytes_in`]). Guava and RedisBloom values hash
+    /// text as UTF-8 in every database.
+    pub fn from_bytes_in(bytes: &[u8], server_encoding: &str) -> Result<Filter> {
+        if bytes.len() >= 4 && bytes[..4] == *b"CKOF" {
+            return CuckooFilter::from_bytes_in(bytes, server_encoding).map(Filter::Cuckoo);
+        }
+        match Filter::from_bytes(bytes)? {
+            Filter::Bloom(_) => BloomFilter::from_bytes_in(bytes, server_encoding).map(Filter::Bloom),
+            other => Ok(other),
+        }
+    }
+
     /// Either type's text form (base64).
     pub fn from_base64(text: &str) -> Result<Filter> {
         Filter::from_bytes(&base64::decode(text)?)

@@ -14,10 +14,10 @@ values with the server's exact bytes and answers.
 ``bloomfilter`` and ``cuckoofilter`` columns as these objects.
 """
 
-from typing import Union
+from typing import Optional, Union
 
 from ._version import __version__
-from ._keys import canonical_bytes, UnsupportedKey
+from ._keys import canonical_bytes, UnsupportedKey, UnencodableKey
 from ._filter import (BloomFilter, CountingBloomFilter, InvalidFilter,
                       SUPPORTED_HASH_IDS, DEFAULT_HASH_ID)
 from ._scalable import ScalableBloomFilter
@@ -30,17 +30,20 @@ from ._sizing import EXACT as SIZING_EXACT, FilterTooLarge, size
 __all__ = ["BloomFilter", "CountingBloomFilter", "ScalableBloomFilter",
            "HashListFilter",
            "CuckooFilter", "InvalidFilter", "FilterTooLarge",
-           "UnsupportedKey", "canonical_bytes", "load", "shard", "size",
+           "UnsupportedKey", "UnencodableKey", "canonical_bytes", "load", "shard", "size",
            "SHARD_SEED", "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID",
            "HASH_BACKEND", "SIZING_EXACT", "__version__"]
 
 Filter = Union[BloomFilter, CuckooFilter]
 
 
-def load(data: Union[bytes, bytearray, memoryview]) -> Filter:
+def load(data: Union[bytes, bytearray, memoryview],
+         encoding: Optional[str] = None) -> Filter:
     """A bloomfilter or cuckoofilter value from its binary form, by its
-    magic number."""
+    magic number.  ``encoding``: the server_encoding of the database the
+    value was made in (default UTF8); a filter of hash id 2 made in a
+    database that is not UTF8 needs its encoding."""
     head = bytes(memoryview(data)[:4])
     if head == b"CKOF":
-        return CuckooFilter.from_bytes(data)
-    return BloomFilter.from_bytes(data)
+        return CuckooFilter.from_bytes(data, encoding)
+    return BloomFilter.from_bytes(data, encoding)

@@ -26,14 +26,19 @@ from typing import Any, Iterable, List, Optional, Tuple, Union
 from . import _murmur, _vector
 from ._filter import (InvalidFilter, KeyType, Pair, check_key_type_field,
                       _check_key_type, first_add_hash, reset_key_type)
-from ._keys import encoder, fast_table, _type_name
+from ._keys import (encoder, fast_table, _type_name, pg_encoding,
+                    HASH_ID_UTF8)
 from ._sizing import MAX_BYTES, INT64_MAX, SIZING_MARGIN, FilterTooLarge
 
 __all__ = ["CuckooFilter"]
 
 MAGIC = b"CKOF"
 VERSION = 1
-HASH_ID = 2
+# what new filters get: 5, hash id 2's rules with text as UTF-8 in every
+# database; 2 (values made by 1.3 and 1.4) hashed text in the encoding of
+# the database the value was made in
+HASH_ID = HASH_ID_UTF8
+HASH_IDS = (2, HASH_ID_UTF8)
 HEADER_SIZE = 48
 SUB_HEADER_SIZE = 24
 MIN_FP_BITS = 2
@@ -247,17 +252,25 @@ class CuckooFilter:
     error_rate: float
     key_type: int
     subs: List[_Sub]
+    hash_id: int = HASH_ID
+    # the encoding of the database the value was made in, which hash id 2
+    # hashes text in (a server_encoding name); hash id 5 ignores it
+    encoding: str = "UTF8"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("use CuckooFilter.create(capacity, rate) or from_bytes")
 
     @classmethod
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
-               *, key_type: KeyType = 0) -> "CuckooFilter":
+               *, key_type: KeyType = 0, hash_id: int = HASH_ID,
+               encoding: Optional[str] = None) -> "CuckooFilter":
         """Empty filter of the shape ``cf_create(capacity, error_rate,
         seed, key_type => ...)`` gives; ``key_type`` as in
         ``BloomFilter.create`` (untyped: the first key added records its
-        type)."""
+        type).  ``hash_id`` 2 with ``encoding`` (the database's) is what
+        1.3 and 1.4 made there."""
+        if hash_id not in HASH_IDS:
+            raise ValueError("a cuckoo filter's hash id is 2 or 5")
         if isinstance(capacity, bool) or not isinstance(capacity, int) \
                 or not 1 <= capacity <= INT64_MAX:
             raise ValueError("cuckoo filter capacity must be positive, got %r"
@@ -278,6 +291,9 @@ class CuckooFilter:
                              "any seed above %d" % (WEAK_SEED_MAX, WEAK_SEED_MAX))
         b, f, n = size(capacity, error_rate)
         self = cls.__new__(cls)
+        self.hash_id = hash_id
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
         self._init(b, f, seed, DEFAULT_MAX_KICKS, capacity, error_rate,
                    _check_key_type(key_type))
         self.subs = [_Sub(n, 0, f, bytearray(_slot_bytes(n, b, f)))]
@@ -296,14 +312,17 @@ class CuckooFilter:
         self._set_encoder()
 
     def _set_encoder(self) -> None:
-        self._enc = encoder(HASH_ID, self.key_type)
-        self._fast = fast_table(HASH_ID, self.key_type)
+        self._enc = encoder(self.hash_id, self.key_type, self.encoding)
+        self._fast = fast_table(self.hash_id, self.key_type, self.encoding)
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]
-                   ) -> "CuckooFilter":
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview],
+                   encoding: Optional[str] = None) -> "CuckooFilter":
         """Parse and validate the binary form as strictly as the server's
-        input does (cuckoo_validate)."""
+        input does (cuckoo_validate).  ``encoding`` is the server_encoding
+        of the database the value was made in (default UTF8): a filter of
+        hash id 2 made in a database that is not UTF8 needs its encoding
+        (its text keys were hashed as that encoding's bytes)."""
         data = memoryview(data).cast("B")
         if len(data) < HEADER_SIZE or len(data) > MAX_BYTES:
             raise InvalidFilter("length does not match the header and "
@@ -316,7 +335,7 @@ class CuckooFilter:
         problem = (
             "format version %d is not supported" % version
             if version != VERSION else
-            "hash id must be 2" if hash_id != HASH_ID else
+            "hash id must be 2 or 5" if hash_id not in HASH_IDS else
             "reserved fields must be zero" if reserved else
             "bucket size must be 2, 4 or 8" if b not in (2, 4, 8) else
             "fingerprint bits must be between 2 and 32"
@@ -330,6 +349,9 @@ class CuckooFilter:
             raise InvalidFilter(problem)
         check_key_type_field(key_type)
         self = cls.__new__(cls)
+        self.hash_id = hash_id
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
         self._init(b, f, seed, kicks, capacity, rate, key_type)
         self.subs = []
         off = HEADER_SIZE
@@ -394,13 +416,13 @@ class CuckooFilter:
 
     def with_key_type(self, key_type: KeyType) -> "CuckooFilter":
         """A copy recording this key type (``cf_set_key_type``)."""
-        out = CuckooFilter.from_bytes(self.to_bytes())
+        out = CuckooFilter.from_bytes(self.to_bytes(), self.encoding)
         out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
         return out
 
     def to_bytes(self) -> bytes:
-        head = HEADER.pack(MAGIC, VERSION, HASH_ID, self.bucket_size,
+        head = HEADER.pack(MAGIC, VERSION, self.hash_id, self.bucket_size,
                            self.fp_bits, self.seed, len(self.subs),
                            self.max_kicks, self.capacity, self.error_rate,
                            self.items, self.key_type, 0)

@@ -13,6 +13,11 @@ Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
 the class the header names.
 
+Header byte 6 is the hash id: 5 (new values from 1.5) hashes text as
+UTF-8; 2 (1.2 to 1.4) and 1 (1.0, 1.1) as the bytes of the database the
+value was made in, which such a filter needs told (``encoding``, a
+server_encoding name; UTF8 if not given).
+
 Header bytes 12..15 are the key type (uint32 LE, a built-in type OID that
 filters hash, _keys.VALID_KEY_TYPES; 0: untyped or made before 1.3): keys
 are converted as the server converts probes of another type (_keys.py).
@@ -24,8 +29,9 @@ from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
 
 from . import _murmur, _vector
 from ._keys import (encoder, fast_table, key_type_oid, natural_key_type,
-                    KEY_TYPE_NAMES, VALID_KEY_TYPES, ROW_FLAG,
-                    row_signature_columns, _type_name)
+                    KEY_TYPE_NAMES, VALID_KEY_TYPES, ROW_FLAG, HASH_ID_UTF8,
+                    row_signature_columns, _type_name, pg_encoding,
+                    text_codec)
 from ._sizing import (BLOCK_BITS, HEADER_SIZE, MAX_BYTES, MAX_HASHES,
                       INT64_MAX, size as _size, check_params)
 
@@ -38,8 +44,8 @@ LAYOUT_BLOCKED512 = 1
 LAYOUT_COUNTING4 = 2
 LAYOUT_SCALABLE = 3
 LAYOUT_HASHES = 4
-SUPPORTED_HASH_IDS = (1, 2)
-DEFAULT_HASH_ID = 2
+SUPPORTED_HASH_IDS = (1, 2, HASH_ID_UTF8)
+DEFAULT_HASH_ID = HASH_ID_UTF8
 LCG_MULT = 6364136223846793005
 MAX_DRAWS = 16 * MAX_HASHES
 M64 = (1 << 64) - 1
@@ -152,6 +158,28 @@ def combined_key_type(a: Any, a_empty: bool, b: Any, b_empty: bool,
                      % (what, a.key_type_name, b.key_type_name))
 
 
+def hash_ids_alike(a: Any, b: Any) -> bool:
+    """Whether two filters hash every key alike, so that they combine
+    (bloom_hash_ids_alike): the same hash id (ids 1 and 2 also the same
+    text bytes: both made in databases of one encoding), or ids 2 and 5
+    where the id-2 filter was made in a UTF8 database, as the server
+    unions them only in a UTF8 database."""
+    if a.hash_id == b.hash_id:
+        return a.hash_id == HASH_ID_UTF8 or \
+            text_codec(a.encoding) is text_codec(b.encoding)
+    if {a.hash_id, b.hash_id} == {2, HASH_ID_UTF8}:
+        legacy = a if a.hash_id == 2 else b
+        return legacy.encoding == "UTF8"
+    return False
+
+
+def union_hash_id(a: Any, b: Any) -> int:
+    """The hash id of a union of filters that hash alike: the first
+    operand's, as the server keeps the first operand's header (ids 2 and 5
+    hash alike only where text is UTF-8 anyway)."""
+    return a.hash_id
+
+
 def _is_all_ints(keys: Sequence[Any]) -> bool:
     for k in keys:
         if type(k) is not int or not -0x8000000000000000 <= k <= 0x7FFFFFFFFFFFFFFF:
@@ -174,6 +202,9 @@ class BloomFilter:
     layout_id = LAYOUT_BLOCKED512
     layout_name = "blocked512"
     _cell_bits = 1
+    # the encoding of the database the value was made in, which hash ids
+    # 1 and 2 hash text in (a server_encoding name); hash id 5 ignores it
+    encoding = "UTF8"
 
     version: int
     layout: int
@@ -197,9 +228,13 @@ class BloomFilter:
     def __init__(self, nbits: int, nhashes: int, seed: int = 0,
                  capacity: int = 1, error_rate: float = 0.01,
                  hash_id: int = DEFAULT_HASH_ID, bits: Optional[bytes] = None,
-                 bits_set: Optional[int] = None, key_type: KeyType = 0) -> None:
+                 bits_set: Optional[int] = None, key_type: KeyType = 0,
+                 encoding: Optional[str] = None) -> None:
         if hash_id not in SUPPORTED_HASH_IDS:
-            raise ValueError("hash id %r is not supported (1 or 2)" % (hash_id,))
+            raise ValueError("hash id %r is not supported (1, 2 or 5)"
+                             % (hash_id,))
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
         if not (isinstance(nbits, int) and nbits > 0 and nbits % BLOCK_BITS == 0
                 and HEADER_SIZE + nbits * self._cell_bits // 8 <= MAX_BYTES):
             raise ValueError("nbits must be a positive multiple of 512 within "
@@ -242,22 +277,31 @@ class BloomFilter:
         self._set_encoder()
 
     def _set_encoder(self) -> None:
-        self._enc = encoder(self.hash_id, self.key_type)
-        self._fast = fast_table(self.hash_id, self.key_type)
+        self._enc = encoder(self.hash_id, self.key_type, self.encoding)
+        self._fast = fast_table(self.hash_id, self.key_type, self.encoding)
         # int keys in the int8 range are their 8 LE bytes, unconverted
         self._ints = self._fast.get(int) is not None
+
+    def _set_encoding(self, encoding: Optional[str]) -> None:
+        """Say which database encoding the value was made in."""
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
+            self._set_encoder()
 
     @classmethod
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
                *, counting: bool = False, expansion: int = 0,
-               key_type: KeyType = 0, hash_id: int = DEFAULT_HASH_ID
-               ) -> "BloomFilter":
+               key_type: KeyType = 0, hash_id: int = DEFAULT_HASH_ID,
+               encoding: Optional[str] = None) -> "BloomFilter":
         """Empty filter of the shape ``bf_create(capacity, error_rate, seed,
         counting => ..., expansion => ...)`` gives (the sizing is ported
         from the server; see _sizing).  ``key_type`` (a type OID or an SQL
         name: 20, 'bigint', 'int8', 'text[]') records the key type as
         ``bf_create(..., key_type => ...)`` does; 0 or None leaves the
-        filter untyped until its first key, whose type it then records."""
+        filter untyped until its first key, whose type it then records.
+        ``hash_id`` 2 (with ``encoding``, the database's) builds what
+        bloomfilter 1.2 to 1.4 built there; 5, the default, what 1.5
+        builds everywhere."""
         if counting and expansion:
             raise ValueError("a bloom filter cannot be both counting and "
                              "scalable")
@@ -265,28 +309,29 @@ class BloomFilter:
             from ._scalable import ScalableBloomFilter
             return ScalableBloomFilter.create_scalable(
                 capacity, error_rate, seed, expansion, key_type=key_type,
-                hash_id=hash_id)
+                hash_id=hash_id, encoding=encoding)
         error_rate = check_params(capacity, error_rate)
         nbits, k = _size(capacity, error_rate)
         kind = CountingBloomFilter if counting else BloomFilter
         return kind(nbits, k, seed, capacity, error_rate, hash_id,
-                    key_type=key_type)
+                    key_type=key_type, encoding=encoding)
 
     @classmethod
     def from_shape(cls: Type[F], nbits: int, nhashes: int, seed: int = 0,
                    capacity: int = 1, error_rate: float = 0.01,
-                   hash_id: int = DEFAULT_HASH_ID, key_type: KeyType = 0) -> F:
+                   hash_id: int = DEFAULT_HASH_ID, key_type: KeyType = 0,
+                   encoding: Optional[str] = None) -> F:
         """Empty filter of an explicit shape, e.g. read from the server's
         ``bf_nbits`` and ``bf_nhashes`` where the ported sizing is not
         trusted (``pgbloomfilter.SIZING_EXACT`` is False)."""
         return cls(nbits, nhashes, seed, capacity, error_rate, hash_id,
-                   key_type=key_type)
+                   key_type=key_type, encoding=encoding)
 
     def empty_copy(self: F) -> F:
         """Empty filter of the same shape (a local ``bf_create``)."""
         return type(self)(self.nbits, self.nhashes, self.seed, self.capacity,
                           self.error_rate, self.hash_id,
-                          key_type=self.key_type)
+                          key_type=self.key_type, encoding=self.encoding)
 
     @staticmethod
     def parse_header(data: memoryview) -> Tuple[Any, ...]:
@@ -317,25 +362,33 @@ class BloomFilter:
         return fields
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]
-                   ) -> "BloomFilter":
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview],
+                   encoding: Optional[str] = None) -> "BloomFilter":
         """Parse and validate the binary form (``f::bytea``, binary COPY,
         ``bloomfilter_send``) as strictly as the server's receive does, into
-        the class of its layout."""
+        the class of its layout.  ``encoding`` is the server_encoding of
+        the database the value was made in (default UTF8): a filter of
+        hash id 2 made in a database that is not UTF8 needs its encoding
+        (its text keys were hashed as that encoding's bytes)."""
         data = memoryview(data).cast("B")
         fields = BloomFilter.parse_header(data)
         layout = fields[2]
+        out: BloomFilter
         if layout == LAYOUT_SCALABLE:
             from ._scalable import ScalableBloomFilter
-            return ScalableBloomFilter._parse(data, fields)
-        if layout == LAYOUT_HASHES:
+            out = ScalableBloomFilter._parse(data, fields)
+        elif layout == LAYOUT_HASHES:
             from ._hashes import HashListFilter
-            return HashListFilter._parse(data, fields)
-        kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter
-        if cls is not BloomFilter and not issubclass(kind, cls):
-            raise InvalidFilter("value is a %s filter, not %s"
-                                % (kind.layout_name, cls.__name__))
-        return kind._parse_cells(data, fields)
+            out = HashListFilter._parse(data, fields)
+        else:
+            kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 \
+                else BloomFilter
+            if cls is not BloomFilter and not issubclass(kind, cls):
+                raise InvalidFilter("value is a %s filter, not %s"
+                                    % (kind.layout_name, cls.__name__))
+            out = kind._parse_cells(data, fields)
+        out._set_encoding(encoding)
+        return out
 
     @classmethod
     def _parse_cells(cls: Type[F], data: memoryview, fields: Tuple[Any, ...]
@@ -399,7 +452,7 @@ class BloomFilter:
         """A copy recording this key type (``bf_set_key_type``): the caller
         asserts what the keys were.  A typed filter changes only among
         smallint, integer and bigint (ValueError otherwise)."""
-        out = type(self).from_bytes(self.to_bytes())
+        out = type(self).from_bytes(self.to_bytes(), self.encoding)
         out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
         return out
@@ -408,7 +461,7 @@ class BloomFilter:
         """Can the two be combined (bloom_same_shape)?"""
         return (type(self) is type(other) and self.version == other.version
                 and self.layout == other.layout
-                and self.hash_id == other.hash_id and self.seed == other.seed
+                and hash_ids_alike(self, other) and self.seed == other.seed
                 and self.nhashes == other.nhashes and self.nbits == other.nbits)
 
     def __eq__(self, other: object) -> bool:
@@ -629,6 +682,7 @@ class BloomFilter:
         if not self.same_shape(other):
             raise ValueError("cannot union bloom filters of different shape")
         out = self.empty_copy()
+        out.hash_id = union_hash_id(self, other)
         out.key_type = combined_key_type(self, self.bits_set == 0, other,
                                          other.bits_set == 0, "union")
         out._set_encoder()

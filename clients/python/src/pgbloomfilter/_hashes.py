@@ -20,7 +20,9 @@ import struct
 from typing import Any, List, Optional, Set, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, DEFAULT_HASH_ID, Pair,
-                      LAYOUT_HASHES, VERSION, KeyType, _check_key_type)
+                      LAYOUT_HASHES, VERSION, KeyType, _check_key_type,
+                      SUPPORTED_HASH_IDS, hash_ids_alike, union_hash_id)
+from ._keys import pg_encoding
 from ._scalable import MAX_EXPANSION, ScalableBloomFilter
 from ._sizing import HEADER_SIZE, MAX_BYTES, FilterTooLarge
 
@@ -88,10 +90,14 @@ class HashListFilter(BloomFilter):
 
     @classmethod
     def create(cls, error_rate: float = AGG_RATE, seed: int = 0,
-               expansion: int = AGG_EXPANSION, *, key_type: KeyType = 0
+               expansion: int = AGG_EXPANSION, *, key_type: KeyType = 0,
+               hash_id: int = DEFAULT_HASH_ID, encoding: Optional[str] = None
                ) -> "HashListFilter":
         """An empty list for a filter at error_rate that grows by
-        expansion; bf_agg(x) uses 0.01, seed 0 and 2."""
+        expansion; bf_agg(x) uses 0.01, seed 0 and 2 (and hash id 5;
+        ``hash_id`` 2 with ``encoding`` is what 1.4 made)."""
+        if hash_id not in SUPPORTED_HASH_IDS or hash_id == 1:
+            raise ValueError("a list of hashes has hash id 2 or 5")
         error_rate = float(error_rate)
         if not 0.0 < error_rate < 1.0:
             raise ValueError("error rate must be greater than 0 and less than 1")
@@ -100,7 +106,9 @@ class HashListFilter(BloomFilter):
         if not (isinstance(seed, int) and 0 <= seed <= 0xFFFFFFFF):
             raise ValueError("seed must be between 0 and 4294967295")
         self = cls.__new__(cls)
-        self._set_fields(VERSION, LAYOUT_HASHES, DEFAULT_HASH_ID, 0, seed,
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
+        self._set_fields(VERSION, LAYOUT_HASHES, hash_id, 0, seed,
                          _check_key_type(key_type), CELL_BITS, 1, error_rate,
                          0, bytearray())
         self.expansion = expansion
@@ -166,11 +174,13 @@ class HashListFilter(BloomFilter):
 
     def empty_copy(self) -> "HashListFilter":
         return HashListFilter.create(self.error_rate, self.seed,
-                                     self.expansion, key_type=self.key_type)
+                                     self.expansion, key_type=self.key_type,
+                                     hash_id=self.hash_id,
+                                     encoding=self.encoding)
 
     def same_shape(self, other: BloomFilter) -> bool:
         return isinstance(other, HashListFilter) and self.seed == other.seed \
-            and self.hash_id == other.hash_id
+            and hash_ids_alike(self, other)
 
     def _members(self) -> Set[Pair]:
         if self._set is None or len(self._set) > len(self.cells):
@@ -212,8 +222,9 @@ class HashListFilter(BloomFilter):
         key_type = self._union_target(other).key_type
         keep, add = (other, self) if other.bits_set > self.bits_set \
             else (self, other)
-        out = HashListFilter.from_bytes(keep.to_bytes())
+        out = HashListFilter.from_bytes(keep.to_bytes(), keep.encoding)
         assert isinstance(out, HashListFilter)
+        out.hash_id = union_hash_id(self, other)
         out.key_type = key_type
         out._set_encoder()
         for c in add.cells:
@@ -229,7 +240,8 @@ class HashListFilter(BloomFilter):
             try:
                 out = ScalableBloomFilter.create_scalable(
                     capacity, self.error_rate, self.seed, self.expansion,
-                    key_type=self.key_type, hash_id=self.hash_id)
+                    key_type=self.key_type, hash_id=self.hash_id,
+                    encoding=self.encoding)
             except (ValueError, FilterTooLarge) as e:
                 raise FilterTooLarge("cannot make a scalable bloom filter for "
                                      "%d elements at error rate %g: %s"

@@ -10,7 +10,8 @@ Python key             SQL value              canonical bytes (hash id 2)
 int (int8 range)       int2, int4, int8       8 bytes little-endian
 int (beyond int8)      numeric                its decimal digits, ASCII
 bool                   boolean                1 byte, 0 or 1
-str                    text, varchar (UTF8)   UTF-8
+str                    text, varchar          UTF-8 (hash id 2: the
+                                              database's encoding)
 bytes, bytearray, ...  bytea                  the bytes
 uuid.UUID              uuid                   its 16 bytes
 float                  float8                 whole within int8: as that
@@ -30,6 +31,12 @@ tuple                  record                 int32 count, then each column
 list (nested: dims)    array                  ndim, dims, lower bounds 1,
                                               each element length + bytes
 =====================  =====================  ==============================
+
+Hash id 5 (new filters from 1.5) hashes text as UTF-8 in every database.
+Hash ids 2 (1.2 to 1.4) and 1 hashed text in the encoding of the database
+the filter was made in: ``encoder(..., encoding='LATIN1')`` encodes a str
+so (``text_codec``), and refuses one that encoding cannot hold
+(``UnencodableKey``) rather than hash other bytes.
 
 Hash id 1 (filters made by 1.0 and 1.1) hashed every type but the common
 ones (integers, text, bytea, uuid) by its binary send form; of the keys
@@ -59,7 +66,12 @@ import struct
 import uuid
 
 __all__ = ["canonical_bytes", "encoder", "KEY_TYPE_NAMES", "UnsupportedKey",
-           "natural_key_type", "key_type_oid", "same_bytes", "VALID_KEY_TYPES"]
+           "UnencodableKey", "natural_key_type", "key_type_oid", "same_bytes",
+           "VALID_KEY_TYPES", "text_codec", "pg_encoding", "HASH_ID_UTF8"]
+
+# hash id 5: hash id 2's rules with text as UTF-8 whatever the database's
+# encoding; ids 1 and 2 hashed text in the database's encoding
+HASH_ID_UTF8 = 5
 
 # built-in type OIDs (pg_type.dat); stable across releases and pg_upgrade
 BOOL, BYTEA, NAME, INT8, INT2, INT4, TEXT, OID = 16, 17, 19, 20, 21, 23, 25, 26
@@ -124,6 +136,118 @@ class UnsupportedKey(TypeError):
     """A key no SQL value of the filter's key type could equal or be
     compared with (42804 on the server), or a Python type with no exact
     SQL counterpart."""
+
+
+class UnencodableKey(ValueError):
+    """A str the encoding a filter's text keys were hashed in cannot hold
+    (the server, in such a database, refuses the literal: 22021 or
+    22P05): hashing any other bytes could answer a silent "absent"."""
+
+
+# ---- text in a database's encoding ----
+#
+# Filters of hash ids 1 and 2 hashed text as the bytes of the database the
+# filter was made in; hash id 5 hashes UTF-8.  The server encodings
+# PostgreSQL has (pg_wchar.h), by the name server_encoding reports, and the
+# Python codec of each; SQL_ASCII text has no encoding and holds what
+# clients sent, UTF-8 from this one.  An encoding Python has no codec for
+# (EUC_TW, MULE_INTERNAL) hashes ASCII, which every server encoding shares,
+# and refuses the rest.
+
+_PY_CODECS = {
+    "UTF8": "utf-8", "SQL_ASCII": "utf-8",
+    "LATIN1": "iso8859-1", "LATIN2": "iso8859-2", "LATIN3": "iso8859-3",
+    "LATIN4": "iso8859-4", "LATIN5": "iso8859-9", "LATIN6": "iso8859-10",
+    "LATIN7": "iso8859-13", "LATIN8": "iso8859-14", "LATIN9": "iso8859-15",
+    "LATIN10": "iso8859-16", "ISO_8859_5": "iso8859-5",
+    "ISO_8859_6": "iso8859-6", "ISO_8859_7": "iso8859-7",
+    "ISO_8859_8": "iso8859-8", "WIN866": "cp866", "WIN874": "cp874",
+    "WIN1250": "cp1250", "WIN1251": "cp1251", "WIN1252": "cp1252",
+    "WIN1253": "cp1253", "WIN1254": "cp1254", "WIN1255": "cp1255",
+    "WIN1256": "cp1256", "WIN1257": "cp1257", "WIN1258": "cp1258",
+    "KOI8R": "koi8-r", "KOI8U": "koi8-u", "EUC_JP": "euc-jp",
+    "EUC_CN": "gb2312", "EUC_KR": "euc-kr",
+    # Python's euc-jis-2004 encodes 3,163 characters PostgreSQL's cannot
+    "EUC_JIS_2004": None, "EUC_TW": None, "MULE_INTERNAL": None,
+}
+# Characters whose Python bytes are not PostgreSQL's (its UTF8 -> EUC_JP
+# conversion maps U+2116 elsewhere and refuses the others, whose Python
+# bytes it reads as other characters: 0xA1C1 is U+FF5E there); and EUC_KR
+# Hangul outside KS X 1001, which Python writes as 8-byte jamo sequences
+# and PostgreSQL refuses.  Measured over every code point against
+# PostgreSQL 15's convert_to; test_encodings.py repeats it.
+_PG_REFUSES = {"EUC_JP": frozenset("\u2116\xa2\xa3\xa5\xac\u2016\u203e\u2212"
+                                   "\u301c")}
+# what PostgreSQL also accepts for them (pg_encname_tbl), without _ and -
+_PG_ALIASES = {"UNICODE": "UTF8", "UTF8": "UTF8", "SQLASCII": "SQL_ASCII",
+               "ISO88591": "LATIN1", "ISO88592": "LATIN2",
+               "ISO88593": "LATIN3", "ISO88594": "LATIN4",
+               "ISO88599": "LATIN5", "ISO885910": "LATIN6",
+               "ISO885913": "LATIN7", "ISO885914": "LATIN8",
+               "ISO885915": "LATIN9", "ISO885916": "LATIN10",
+               "KOI8": "KOI8R", "WIN": "WIN1251", "ALT": "WIN866",
+               "WINDOWS1252": "WIN1252", "WINDOWS1251": "WIN1251"}
+for _name in _PY_CODECS:
+    _PG_ALIASES.setdefault(_name.replace("_", ""), _name)
+
+
+def pg_encoding(name):
+    """A server encoding's name as server_encoding reports it ('UTF8',
+    'LATIN1', 'EUC_JP', ...), from that or an alias PostgreSQL takes
+    ('utf-8', 'latin1', 'ISO-8859-1', 'euc_jp'); None stays None (UTF8)."""
+    if name is None:
+        return "UTF8"
+    key = re.sub(r"[-_ ]", "", str(name)).upper()
+    found = _PG_ALIASES.get(key)
+    if found is None:
+        raise ValueError("unknown database encoding %r: give the name "
+                         "server_encoding reports (UTF8, LATIN1, EUC_JP, ...)"
+                         % (name,))
+    return found
+
+
+def _unencodable(ch, encoding, codec):
+    return UnencodableKey(
+        "character %r has no equivalent in encoding %s, the encoding this "
+        "filter's text keys were hashed in (hash id 2, made by bloomfilter "
+        "1.4 or earlier)%s"
+        % (ch, encoding, "" if codec else ": this client has no codec for it "
+           "and hashes ASCII text only"))
+
+
+def _make_text_codec(encoding):
+    codec = _PY_CODECS[encoding]
+    if codec == "utf-8":
+        return _utf8
+    refused = _PG_REFUSES.get(encoding, frozenset())
+    korean = encoding == "EUC_KR"
+
+    def in_encoding(s):
+        try:
+            b = s.encode(codec) if codec else s.encode("ascii")
+        except UnicodeEncodeError as e:
+            raise _unencodable(s[e.start:e.end], encoding, codec) from None
+        if not s.isascii():
+            for ch in s:
+                if ch in refused or (korean and "\uac00" <= ch <= "\ud7a3"
+                                     and len(ch.encode(codec)) != 2):
+                    raise _unencodable(ch, encoding, codec)
+        return b
+    return in_encoding
+
+
+_TEXT_CODECS = {}
+
+
+def text_codec(encoding):
+    """str -> the bytes of that text in a database of this encoding (a
+    server_encoding name; None: UTF8), raising UnencodableKey for a str it
+    cannot hold."""
+    enc = pg_encoding(encoding)
+    f = _TEXT_CODECS.get(enc)
+    if f is None:
+        f = _TEXT_CODECS[enc] = _make_text_codec(enc)
+    return f
 
 
 def _type_name(oid):
@@ -333,6 +457,15 @@ def _untyped_v2(key):
     return f(key)
 
 
+def _untyped_with(table):
+    def untyped(key):
+        f = table.get(type(key))
+        if f is None:
+            f = _by_isinstance(key, table)
+        return f(key)
+    return untyped
+
+
 _UNTYPED_V2[tuple] = lambda row: _record(row, _untyped_v2)
 _UNTYPED_V2[list] = lambda arr: _array(arr, _untyped_v2)
 
@@ -370,7 +503,7 @@ def _by_isinstance(key, table):
             if f is not None:
                 return f
             break
-    if table is _UNTYPED_V1:
+    if float not in table:              # hash id 1's tables
         raise UnsupportedKey(
             "%s keys are not supported by a filter of hash id 1 (made by "
             "bloomfilter 1.0 or 1.1): it hashes them by a binary form with "
@@ -383,6 +516,27 @@ def _untyped_v1(key):
     if f is None:
         f = _by_isinstance(key, _UNTYPED_V1)
     return f(key)
+
+
+_UNTYPED_CACHE = {}
+
+
+def _untyped(hash_id, text):
+    """(key -> bytes, {type: bytes function}) of an untyped filter of this
+    hash id whose text is hashed by ``text`` (str -> bytes)."""
+    v1 = hash_id == 1
+    if text is _utf8:
+        return (_untyped_v1, _UNTYPED_V1) if v1 else (_untyped_v2, _UNTYPED_V2)
+    hit = _UNTYPED_CACHE.get((v1, text))
+    if hit is None:
+        table = dict(_UNTYPED_V1 if v1 else _UNTYPED_V2)
+        table[str] = text
+        fn = _untyped_with(table)
+        if not v1:
+            table[tuple] = lambda row: _record(row, fn)
+            table[list] = lambda arr: _array(arr, fn)
+        hit = _UNTYPED_CACHE[(v1, text)] = (fn, table)
+    return hit
 
 
 # ---- the key type a key records: the SQL type psycopg would send ----
@@ -634,7 +788,7 @@ def _parse_bool(s):
     raise _bad_text(s, BOOL)
 
 
-def _parse_bytea(s):
+def _parse_bytea(s, db=_utf8):
     if s.startswith("\\x"):
         hexpart = "".join(s[2:].split())
         try:
@@ -642,7 +796,7 @@ def _parse_bytea(s):
         except ValueError:
             raise _bad_text(s, BYTEA) from None
     out = bytearray()
-    raw = s.encode("utf-8")
+    raw = db(s)                         # byteain reads the database's bytes
     i = 0
     while i < len(raw):
         c = raw[i]
@@ -777,12 +931,19 @@ def _conv_text(key, oid):
     _refuse(key, oid)
 
 
-def _conv_name(key, oid):
+def _conv_name(key, oid, db=_utf8):
     # read as a name, as SQL reads an untyped string: clipped to 63 bytes
-    # (NAMEDATALEN - 1) at a character boundary, as namein clips
+    # (NAMEDATALEN - 1) of the database's encoding at a character
+    # boundary, as namein clips
     if isinstance(key, str):
-        b = key.encode("utf-8")
-        return b[:63].decode("utf-8", "ignore") if len(b) > 63 else key
+        if len(db(key)) <= 63:
+            return key
+        n = 0
+        for i, ch in enumerate(key):
+            n += len(db(ch))
+            if n > 63:
+                return key[:i]
+        return key
     _refuse(key, oid)
 
 
@@ -794,11 +955,11 @@ def _conv_bpchar(key, oid):
     _refuse(key, oid)
 
 
-def _conv_bytea(key, oid):
+def _conv_bytea(key, oid, db=_utf8):
     if isinstance(key, (bytes, bytearray, memoryview)):
         return bytes(key)
     if isinstance(key, str):
-        return _parse_bytea(key)
+        return _parse_bytea(key, db)
     _refuse(key, oid)
 
 
@@ -984,8 +1145,9 @@ def valid_key_type(key_type):
     return 0 <= key_type < 10000
 
 
-def _row_encoder(key_type, hash_id):
-    cols = [_typed_encoder(oid, hash_id) for oid in row_signature_columns(key_type)]
+def _row_encoder(key_type, hash_id, text, db):
+    cols = [_typed_encoder(oid, hash_id, text, db)
+            for oid in row_signature_columns(key_type)]
 
     def enc_row(key):
         if not isinstance(key, tuple):
@@ -1003,9 +1165,12 @@ def _row_encoder(key_type, hash_id):
     return enc_row
 
 
-def _typed_encoder(key_type, hash_id):
+def _typed_encoder(key_type, hash_id, text=_utf8, db=_utf8):
+    """text: str -> the bytes hashed for text; db: str -> its bytes in the
+    database's encoding (what name clipping and bytea input read)."""
     if key_type & ROW_FLAG:
-        return _row_encoder(key_type, hash_id)
+        return _row_encoder(key_type, hash_id, text, db)
+    untyped = _untyped(hash_id, text)[0]
     elem = ARRAY_OF.get(key_type)
     if elem is not None:
         if hash_id == 1:
@@ -1018,7 +1183,7 @@ def _typed_encoder(key_type, hash_id):
             if not same_bytes(natural_key_type(v), elem):
                 _refuse(v, elem, " inside a list (the server converts no "
                         "element of an array)")
-            return _untyped_v2(v)
+            return untyped(v)
 
         def enc_array(key):
             if not isinstance(key, list):
@@ -1036,6 +1201,14 @@ def _typed_encoder(key_type, hash_id):
     enc = enc2 if hash_id != 1 else enc1
     if enc is None:
         return _refuse_v1(key_type)
+    if enc is _utf8:
+        enc = text
+    if key_type == RECORD:
+        enc = lambda row: _record(row, untyped)     # noqa: E731
+    if key_type == NAME:
+        conv = lambda k, o: _conv_name(k, o, db)    # noqa: E731
+    if key_type == BYTEA:
+        conv = lambda k, o: _conv_bytea(k, o, db)   # noqa: E731
     if key_type == FLOAT4 and hash_id == 1:
         enc = _float4_send
 
@@ -1078,30 +1251,41 @@ def _refuse_v1(key_type):
     return refuse
 
 
-def encoder(hash_id=2, key_type=0):
+def _codecs(hash_id, encoding):
+    """(text, db): how a filter of this hash id made in a database of this
+    encoding hashes text, and the database's own bytes of a str."""
+    db = text_codec(encoding)
+    return (_utf8 if hash_id == HASH_ID_UTF8 else db), db
+
+
+def encoder(hash_id=HASH_ID_UTF8, key_type=0, encoding=None):
     """The function key -> canonical bytes (None: no value of the key type
-    equals this key) for a filter of this hash id and key type."""
+    equals this key) for a filter of this hash id and key type, made in a
+    database of this encoding (a server_encoding name; None: UTF8), which
+    hash ids 1 and 2 hash text in."""
+    text, db = _codecs(hash_id, encoding)
     if key_type:
-        return _typed_encoder(key_type, hash_id)
-    return _untyped_v1 if hash_id == 1 else _untyped_v2
+        return _typed_encoder(key_type, hash_id, text, db)
+    return _untyped(hash_id, text)[0]
 
 
-def fast_table(hash_id=2, key_type=0):
+def fast_table(hash_id=HASH_ID_UTF8, key_type=0, encoding=None):
     """{python type: bytes function} for the types a filter can encode
     without conversion, so hot loops can skip encoder's dispatch."""
+    text = _codecs(hash_id, encoding)[0]
     if key_type in (INT2, INT4, INT8):
         return {int: _int8_checked}
     if key_type in (TEXT, VARCHAR):
-        return {str: _utf8}
+        return {str: text}
     if key_type == BPCHAR:
-        return {str: lambda s: _utf8(s.rstrip(" "))}
+        return {str: lambda s: text(s.rstrip(" "))}
     if key_type == UUID_T:
         return {uuid.UUID: _uuid}
     if key_type == BYTEA:
         return {bytes: _bytes}
     if key_type:
         return {}
-    table = _UNTYPED_V1 if hash_id == 1 else _UNTYPED_V2
+    table = _untyped(hash_id, text)[1]
     return {t: f for t, f in table.items() if t in (int, str, bytes, uuid.UUID)}
 
 
@@ -1110,7 +1294,8 @@ def _int8_checked(v):
     return _I64_LE(v) if INT8_MIN <= v <= INT8_MAX else None
 
 
-def canonical_bytes(key, hash_id=2, key_type=0):
+def canonical_bytes(key, hash_id=HASH_ID_UTF8, key_type=0, encoding=None):
     """The bytes the server hashes for this key in a filter of this hash id
-    and key type; None if no key of that type can equal it."""
-    return encoder(hash_id, key_type)(key)
+    and key type (made in a database of this encoding, which hash ids 1
+    and 2 hash text in); None if no key of that type can equal it."""
+    return encoder(hash_id, key_type, encoding)(key)

@@ -19,7 +19,9 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, HEADER, DEFAULT_HASH_ID,
                       LAYOUT_BLOCKED512, LAYOUT_SCALABLE, VERSION, MAGIC,
-                      Pair, KeyType, _check_key_type, reset_key_type)
+                      Pair, KeyType, _check_key_type, reset_key_type,
+                      SUPPORTED_HASH_IDS, hash_ids_alike)
+from ._keys import pg_encoding
 from ._sizing import (HEADER_SIZE, MAX_BYTES, MIN_ERROR_RATE, INT64_MAX,
                       EXACT, FilterTooLarge, size as _size, check_params)
 
@@ -77,7 +79,8 @@ class ScalableBloomFilter(BloomFilter):
     @classmethod
     def create_scalable(cls, capacity: int, error_rate: float, seed: int,
                         expansion: int, key_type: KeyType = 0,
-                        hash_id: int = DEFAULT_HASH_ID
+                        hash_id: int = DEFAULT_HASH_ID,
+                        encoding: Optional[str] = None
                         ) -> "ScalableBloomFilter":
         error_rate = check_params(capacity, error_rate)
         if not (isinstance(expansion, int) and 1 <= expansion <= MAX_EXPANSION):
@@ -86,7 +89,12 @@ class ScalableBloomFilter(BloomFilter):
         if error_rate / 2 < MIN_ERROR_RATE:
             raise ValueError("bloom filter error rate %g is too small for a "
                              "scalable filter" % error_rate)
+        if hash_id not in SUPPORTED_HASH_IDS:
+            raise ValueError("hash id %r is not supported (1, 2 or 5)"
+                             % (hash_id,))
         self = cls.__new__(cls)
+        if encoding is not None:
+            self.encoding = pg_encoding(encoding)
         self._set_fields(VERSION, LAYOUT_SCALABLE, hash_id, 0, seed,
                          _check_key_type(key_type), 0, capacity, error_rate,
                          0, bytearray())
@@ -173,10 +181,11 @@ class ScalableBloomFilter(BloomFilter):
     def empty_copy(self) -> "ScalableBloomFilter":
         return ScalableBloomFilter.create_scalable(
             self.capacity, self.error_rate, self.seed, self.expansion,
-            key_type=self.key_type, hash_id=self.hash_id)
+            key_type=self.key_type, hash_id=self.hash_id,
+            encoding=self.encoding)
 
     def with_key_type(self, key_type: KeyType) -> "ScalableBloomFilter":
-        out = ScalableBloomFilter.from_bytes(self.to_bytes())
+        out = ScalableBloomFilter.from_bytes(self.to_bytes(), self.encoding)
         assert isinstance(out, ScalableBloomFilter)
         out.key_type = reset_key_type(self.key_type, key_type)
         out._set_encoder()
@@ -196,7 +205,7 @@ class ScalableBloomFilter(BloomFilter):
                 and self.capacity == other.capacity
                 and self.error_rate == other.error_rate
                 and self.expansion == other.expansion
-                and self.seed == other.seed and self.hash_id == other.hash_id)
+                and self.seed == other.seed and hash_ids_alike(self, other))
 
     # ---- checks: newest sub-filter first, as the server ----
 

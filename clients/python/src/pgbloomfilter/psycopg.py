@@ -10,6 +10,11 @@ objects (every layout), and filter objects are sent back as those types.
                       ("eu",)).fetchone()[0]
     conn.execute("UPDATE user_filters SET bf = %s WHERE region = %s", (bf, "eu"))
 
+Filters of hash id 2 (made by 1.4 and earlier) hashed text keys in the
+database's encoding: the loaders read the connection's server_encoding
+and hash such keys in it, so checks answer as the server does in a
+database of any encoding.
+
 Both the text form (base64) and the binary form are handled, so it works
 with text and binary cursors alike; arrays load as lists.  A value this
 client cannot read (a layout or version newer than it knows, damaged
@@ -31,7 +36,8 @@ from . import load
 from ._cuckoo import CuckooFilter
 from ._filter import BloomFilter
 
-__all__ = ["register_bloomfilter", "CachedFilter", "UnreadableFilter"]
+__all__ = ["register_bloomfilter", "CachedFilter", "UnreadableFilter",
+           "server_encoding"]
 
 Filter = Union[BloomFilter, CuckooFilter]
 
@@ -60,35 +66,52 @@ class UnreadableFilter:
         return "UnreadableFilter(%s: %s)" % (self.type_name, self.reason)
 
 
-def _read(raw: Optional[bytes], type_name: str, why: str = ""
-          ) -> Union[Filter, UnreadableFilter]:
+def server_encoding(conn: Any) -> Optional[str]:
+    """The database's encoding as the server reported it at connection
+    (server_encoding), or None if unknown."""
+    info = getattr(conn, "info", None)
+    if info is None:
+        return None
+    return info.parameter_status("server_encoding") or None
+
+
+def _read(raw: Optional[bytes], type_name: str, why: str = "",
+          encoding: Optional[str] = None) -> Union[Filter, UnreadableFilter]:
     if raw is None:
         return UnreadableFilter(None, why, type_name)
     try:
-        return load(raw)
+        return load(raw, encoding)
     except Exception as e:      # never fail the whole query for one value
         return UnreadableFilter(raw, "%s: %s" % (type(e).__name__, e),
                                 type_name)
 
 
-class _BinaryLoader(Loader):
-    format = Format.BINARY
+class _Loader(Loader):
     type_name = "bloomfilter"
+
+    def _encoding(self) -> Optional[str]:
+        # the value was made in this database (or moved here: then its text
+        # keys were hashed in the source's encoding, which only the caller
+        # knows; load(f::bytea, encoding) reads it so)
+        return server_encoding(self.connection)
+
+
+class _BinaryLoader(_Loader):
+    format = Format.BINARY
 
     def load(self, data: Any) -> Union[Filter, UnreadableFilter]:
-        return _read(bytes(data), self.type_name)
+        return _read(bytes(data), self.type_name, encoding=self._encoding())
 
 
-class _TextLoader(Loader):
+class _TextLoader(_Loader):
     format = Format.TEXT
-    type_name = "bloomfilter"
 
     def load(self, data: Any) -> Union[Filter, UnreadableFilter]:
         try:
             raw = base64.b64decode(bytes(data).strip(), validate=True)
         except binascii.Error as e:
             return _read(None, self.type_name, "text form is not base64: %s" % e)
-        return _read(raw, self.type_name)
+        return _read(raw, self.type_name, encoding=self._encoding())
 
 
 class _BinaryDumper(Dumper):
@@ -235,7 +258,7 @@ class CachedFilter:
             if token == self._token:
                 return self._filter
         raw, token = self._row(self._q_fetch)
-        self._filter = load(raw)
+        self._filter = load(raw, server_encoding(self.conn))
         self._token = token
         self._checked = now
         self.fetches += 1

@@ -160,6 +160,24 @@ impl Server {
         self.psql_dsn(&self.dsn, sql)
     }
 
+    /// A database of this encoding beside the tests' own, named after it
+    /// (dropped with it); its connection string, in UTF-8 for the client.
+    pub fn encoding_db(&self, enc: &str) -> String {
+        let name = format!("{}_{}", self.db, enc.to_lowercase());
+        self.psql_dsn(
+            &self.admin_dsn,
+            &format!("CREATE DATABASE {} TEMPLATE template0 ENCODING '{}' LC_COLLATE 'C' LC_CTYPE 'C'", name, enc),
+        )
+        .unwrap();
+        let dsn = format!("{} client_encoding=UTF8", self.dsn.replace(&format!("dbname={}", self.db), &format!("dbname={}", name)));
+        self.psql_dsn(&dsn, "CREATE EXTENSION bloomfilter").unwrap();
+        dsn
+    }
+
+    pub fn query_in(&self, dsn: &str, sql: &str) -> String {
+        self.psql_dsn(dsn, sql).unwrap_or_else(|e| panic!("{}\n{}", sql, e))
+    }
+
     pub fn query(&self, sql: &str) -> String {
         self.psql(sql).unwrap_or_else(|e| panic!("{}\n{}", sql, e))
     }
@@ -174,6 +192,9 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.psql_dsn(&self.admin_dsn, &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.db));
+        for enc in ["utf8", "latin1", "sql_ascii", "euc_jp"] {
+            let _ = self.psql_dsn(&self.admin_dsn, &format!("DROP DATABASE IF EXISTS {}_{} WITH (FORCE)", self.db, enc));
+        }
         if self.own {
             let data = self.tmp.join("data");
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -74,6 +74,18 @@ public final class BloomFilter extends Filter {
         return new BloomFilter(bytes.clone());
     }
 
+    /**
+     * As {@link #fromBytes(byte[])}, for a value made in a database of this
+     * {@code server_encoding} (null: UTF8): a filter of hash id 2 made in a
+     * database that is not UTF8 needs its encoding (its text keys were
+     * hashed as that encoding's bytes).
+     */
+    public static BloomFilter fromBytes(byte[] bytes, String serverEncoding) {
+        BloomFilter f = fromBytes(bytes);
+        f.setEncoding(serverEncoding);
+        return f;
+    }
+
     /** The filter in its text form (base64, as the type's output function writes). */
     public static BloomFilter fromBase64(String text) {
         return fromBytes(Filters.decodeBase64(text));
@@ -213,7 +225,7 @@ public final class BloomFilter extends Filter {
         Bytes.store32(b, at, MAGIC);
         b[at + 4] = 1;
         b[at + 5] = (byte) layout;
-        b[at + 6] = 2;
+        b[at + 6] = 5;              /* hash id 5: text as UTF-8 */
         b[at + 7] = (byte) k;
         Bytes.store32(b, at + 8, seed);
         Bytes.store32(b, at + 12, 0);
@@ -230,7 +242,12 @@ public final class BloomFilter extends Filter {
         return layout;
     }
 
-    /** 1: the canonical bytes of 1.0/1.1; 2: SQL-equal values hash equal. */
+    /**
+     * 1: the canonical bytes of 1.0/1.1; 2: SQL-equal values hash equal,
+     * text in the database's encoding (1.2 to 1.4); 5: the same with text
+     * as UTF-8 in every database (1.5).
+     */
+    @Override
     public int hashId() {
         return hashId;
     }
@@ -275,6 +292,7 @@ public final class BloomFilter extends Filter {
      */
     public BloomFilter withKeyType(int oid) {
         BloomFilter out = new BloomFilter(buf.clone());
+        out.setEncoding(encoding());
         out.setKeyType(KeyTypes.reset(keyType, oid));
         return out;
     }
@@ -309,7 +327,9 @@ public final class BloomFilter extends Filter {
     public BloomFilter finish() {
         if (layout != LAYOUT_HASHES)
             throw new UnsupportedOperationException("only a list of hashes is finished");
-        return HashList.finish(buf);
+        BloomFilter out = HashList.finish(buf);
+        out.setEncoding(encoding());
+        return out;
     }
 
     /* an empty scalable filter, hash id and key type as given (bloom_scalable_like) */

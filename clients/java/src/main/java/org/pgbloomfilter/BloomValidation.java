@@ -46,7 +46,7 @@ final class BloomValidation {
             throw bad("The format version is not supported by this build.");
         if (layout < 1 || layout > 4 || (!top && layout == BloomFilter.LAYOUT_HASHES))
             throw bad("The bit layout is not supported by this build.");
-        if (hashId != 1 && hashId != 2)
+        if (hashId != 1 && hashId != 2 && hashId != 5)
             throw bad("The hash function is not supported by this build.");
         /* the top header records the key type; a scalable filter's sub-filters have 0 */
         if (top && !KeyTypes.valid(Bytes.load32(b, at + 12)))

@@ -80,6 +80,23 @@ public final class CuckooFilter extends Filter {
         return fromBytes(Filters.decodeBase64(text));
     }
 
+    /**
+     * As {@link #fromBytes(byte[])}, for a value made in a database of this
+     * {@code server_encoding} (null: UTF8): a filter of hash id 2 made in a
+     * database that is not UTF8 needs its encoding.
+     */
+    public static CuckooFilter fromBytes(byte[] bytes, String serverEncoding) {
+        CuckooFilter f = fromBytes(bytes);
+        f.setEncoding(serverEncoding);
+        return f;
+    }
+
+    /** 2: text in the database's encoding (1.3, 1.4); 5: text as UTF-8 (1.5). */
+    @Override
+    public int hashId() {
+        return buf[5];
+    }
+
     @Override
     public byte[] toBytes() {
         return Arrays.copyOf(buf, len);
@@ -128,7 +145,7 @@ public final class CuckooFilter extends Filter {
         byte[] v = new byte[total + PAD];
         Bytes.store32(v, 0, MAGIC);
         v[4] = 1;
-        v[5] = 2;
+        v[5] = 5;                   /* hash id 5: text as UTF-8 */
         v[6] = (byte) bs;
         v[7] = (byte) f;
         Bytes.store32(v, 8, (int) seed);
@@ -280,6 +297,7 @@ public final class CuckooFilter extends Filter {
     /** A copy that records this key type ({@code cf_set_key_type}), as {@link BloomFilter#withKeyType}. */
     public CuckooFilter withKeyType(int oid) {
         CuckooFilter out = new CuckooFilter(buf.clone(), len);
+        out.setEncoding(encoding());
         out.setKeyType(KeyTypes.reset(keyType, oid));
         return out;
     }

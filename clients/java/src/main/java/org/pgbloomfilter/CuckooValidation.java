@@ -18,8 +18,8 @@ final class CuckooValidation {
             throw bad("The value does not start with the cuckoofilter magic number.");
         if (v[4] != 1)
             throw bad("The format version is not supported by this build.");
-        if (v[5] != 2)
-            throw bad("The hash id must be 2.");
+        if (v[5] != 2 && v[5] != 5)
+            throw bad("The hash id must be 2 or 5."); /* the server's words */
         /* bytes 40..43 hold the key type; 44..47 stay reserved */
         if (Bytes.load32(v, 44) != 0)
             throw bad("Reserved fields must be zero.");

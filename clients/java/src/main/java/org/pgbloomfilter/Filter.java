@@ -20,6 +20,9 @@ public abstract class Filter {
     final int seed;
     int keyType;
     private int longMode;
+    /* the database the value was made in, and how its text keys are hashed */
+    private TextEncoding dbEncoding = TextEncoding.UTF8;
+    private TextEncoding textEncoding = TextEncoding.UTF8;
 
     Filter(int seed, int keyType) {
         this.seed = seed;
@@ -98,8 +101,30 @@ public abstract class Filter {
         return Murmur3.hash8(KeyTypes.longWord(longMode, keyType, key), seed);
     }
 
+    /** The header's hash id: 1, 2 or 5 (bloomfilter), 2 or 5 (cuckoofilter). */
+    public abstract int hashId();
+
+    /*
+     * Hash ids 1 and 2 (values made by bloomfilter 1.4 and earlier) hashed
+     * text in the encoding of the database the value was made in; 5 hashes
+     * UTF-8 in every database.
+     */
+    final void setEncoding(String serverEncoding) {
+        dbEncoding = TextEncoding.of(serverEncoding);
+        textEncoding = hashId() == 5 ? TextEncoding.UTF8 : dbEncoding;
+    }
+
+    /**
+     * The {@code server_encoding} of the database the value was made in, as
+     * given when it was read (UTF8 if none was): a filter of hash id 2 made
+     * in a database that is not UTF8 hashed its text keys in that encoding.
+     */
+    public final String encoding() {
+        return dbEncoding.name;
+    }
+
     final long[] hashString(String key) {
-        byte[] b = KeyTypes.stringBytes(key, keyType);
+        byte[] b = KeyTypes.stringBytes(key, keyType, textEncoding, dbEncoding);
         return Murmur3.hash128(b, 0, b.length, seed);
     }
 

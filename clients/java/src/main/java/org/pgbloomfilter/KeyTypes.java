@@ -209,24 +209,33 @@ public final class KeyTypes {
         return b;
     }
 
-    /** Canonical bytes of a String key for a filter of key type oid. */
+    /** Canonical bytes of a String key for a filter of key type oid (UTF8). */
     static byte[] stringBytes(String key, int oid) {
+        return stringBytes(key, oid, TextEncoding.UTF8, TextEncoding.UTF8);
+    }
+
+    /**
+     * Canonical bytes of a String key for a filter of key type oid that
+     * hashes text as {@code text}'s bytes, made in a database of encoding
+     * {@code db} (what name input clips and bytea input reads).
+     */
+    static byte[] stringBytes(String key, int oid, TextEncoding text, TextEncoding db) {
         switch (oid) {
             case UNTYPED:
             case TEXT:
             case VARCHAR:
                 /* the server hashes a string as it is against these */
-                return key.getBytes(StandardCharsets.UTF_8);
+                return text.encode(key);
             case NAME:
                 /* read as a name, as SQL reads an untyped string: 63 bytes at most */
-                return clipName(key.getBytes(StandardCharsets.UTF_8));
+                return text.encode(db.clipName(key));
             case BPCHAR:
                 /*
                  * char(n) keys lost their trailing blanks, and SQL compares
                  * char(n) with an untyped string or a varchar ignoring them:
                  * the server strips a string probe's, and so does this.
                  */
-                return stripTrailingBlanks(key).getBytes(StandardCharsets.UTF_8);
+                return text.encode(stripTrailingBlanks(key));
             case INT8:
                 return le8(parseInteger(key, Long.MIN_VALUE, Long.MAX_VALUE, oid));
             case INT4:
@@ -244,7 +253,7 @@ public final class KeyTypes {
             case UUID_OID:
                 return uuidBytes(parseUuid(key));
             case BYTEA:
-                return parseBytea(key);
+                return parseBytea(key, db);
             case RECORD:
                 throw refused("String", oid);  /* anonymous records have no text input */
             default:
@@ -445,7 +454,7 @@ public final class KeyTypes {
     }
 
     /* bytea input: the hex format (\x...) or the escape format */
-    static byte[] parseBytea(String s) {
+    static byte[] parseBytea(String s, TextEncoding db) {
         if (s.startsWith("\\x")) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             for (int i = 2; i < s.length(); i++) {
@@ -462,7 +471,7 @@ public final class KeyTypes {
             return out.toByteArray();
         }
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        byte[] in = s.getBytes(StandardCharsets.UTF_8);
+        byte[] in = db.encode(s);               /* byteain reads the database's bytes */
         for (int i = 0; i < in.length; i++) {
             if (in[i] != '\\') {
                 out.write(in[i]);

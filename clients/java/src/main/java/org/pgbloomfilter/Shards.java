@@ -34,6 +34,17 @@ public final class Shards {
         return pick(Murmur3.hash128(b, 0, b.length, SHARD_SEED)[1], nshards);
     }
 
+    /**
+     * The shard of a text key in a database of this {@code server_encoding}:
+     * {@code bf_shard} hashes text as the database's bytes (hash id 2's
+     * rules, always). A key that encoding cannot hold raises
+     * {@link UnencodableKeyException}.
+     */
+    public static int shard(String key, int nshards, String serverEncoding) {
+        byte[] b = TextEncoding.of(serverEncoding).encode(key);
+        return pick(Murmur3.hash128(b, 0, b.length, SHARD_SEED)[1], nshards);
+    }
+
     public static int shard(UUID key, int nshards) {
         return pick(Murmur3.hash16(Long.reverseBytes(key.getMostSignificantBits()),
                                    Long.reverseBytes(key.getLeastSignificantBits()),
