@@ -111,3 +111,69 @@ BEGIN
 	END LOOP;
 END
 $bf$;
+
+-- ---- kept forms that objects of the database use leave the extension ----
+--
+-- Every update since 1.2 keeps a form it replaces where objects of the
+-- database use it (a view, a column default, a check constraint, an index
+-- expression, a function body, an aggregate or operator of the user's):
+-- bf_create_1_0, bf_create_1_2, bf_shard_text_1_2, bf_contains_1_3,
+-- bf_agg_1_3, bloomfilter_agg_trans_1_3, bf_create_1_4, cuckoofilter_support
+-- and the like.  As members of the extension they were left out of every
+-- pg_dump, and a fresh install does not make them, so a restore of the
+-- database failed on the first object that named one (issue 34, item 7).
+-- Here each kept form that an object outside the extension depends on
+-- stops being a member: pg_dump then writes its definition (a C function
+-- of $libdir/bloomfilter, whose symbol the library exports for as long as
+-- a released script names it: scripts/check-script-symbols.py), and a
+-- restore makes it beside the fresh install.  A kept form that only
+-- members use (a kept operator's function) stays a member; so do the
+-- kept operators of 1.3, which a dump names by operator name, reaching
+-- the current operator in a fresh install.  Repeated until nothing
+-- changes: a kept aggregate that leaves takes its kept transition
+-- function with it.  Only the extension's own members count, found by
+-- pg_depend, never by name alone in some schema.
+DO $bf$
+DECLARE
+	ext pg_catalog.oid := (SELECT e.oid FROM pg_catalog.pg_extension e
+						   WHERE e.extname OPERATOR(pg_catalog.=) 'bloomfilter');
+	r record;
+	moved pg_catalog.int4;
+BEGIN
+	LOOP
+		moved := 0;
+		FOR r IN
+			SELECT p.oid, p.prokind,
+				   pg_catalog.format('%I.%I(%s)', n.nspname, p.proname,
+									 pg_catalog.pg_get_function_identity_arguments(p.oid)) AS ident
+			FROM pg_catalog.pg_proc p
+			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+			JOIN pg_catalog.pg_depend m ON m.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+				AND m.objid OPERATOR(pg_catalog.=) p.oid AND m.refobjid OPERATOR(pg_catalog.=) ext
+				AND m.deptype OPERATOR(pg_catalog.=) 'e'
+			WHERE (p.proname OPERATOR(pg_catalog.~) '_1_[0-9]+$'
+				   OR p.proname OPERATOR(pg_catalog.=) ANY (ARRAY['cuckoofilter_support', 'cuckoofilter_contsel',
+																  'cuckoofilter_contjoinsel']::pg_catalog.name[]))
+			  AND EXISTS (SELECT 1 FROM pg_catalog.pg_depend d
+						  WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+							AND d.refobjid OPERATOR(pg_catalog.=) p.oid
+							AND d.deptype OPERATOR(pg_catalog.<>) 'e'
+							AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_depend dm
+											WHERE dm.classid OPERATOR(pg_catalog.=) d.classid
+											  AND dm.objid OPERATOR(pg_catalog.=) d.objid
+											  AND dm.refobjid OPERATOR(pg_catalog.=) ext
+											  AND dm.deptype OPERATOR(pg_catalog.=) 'e'))
+			ORDER BY p.oid
+		LOOP
+			EXECUTE pg_catalog.format('ALTER EXTENSION bloomfilter DROP %s %s',
+									  CASE WHEN r.prokind OPERATOR(pg_catalog.=) 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END,
+									  r.ident);
+			RAISE WARNING '% % is no longer a member of the extension, so that pg_dump keeps it for the objects that use it',
+				CASE WHEN r.prokind OPERATOR(pg_catalog.=) 'a' THEN 'aggregate' ELSE 'function' END, r.ident
+				USING HINT = 'Recreate those objects over the current names, then drop it; until then DROP EXTENSION bloomfilter needs CASCADE.';
+			moved := moved OPERATOR(pg_catalog.+) 1;
+		END LOOP;
+		EXIT WHEN moved OPERATOR(pg_catalog.=) 0;
+	END LOOP;
+END
+$bf$;

@@ -439,6 +439,64 @@ fuzz_scalable_subs(const uint8_t *payload, size_t plen, int nsubs, uint32_t *div
 }
 
 /*
+ * A RedisBloom chain input took, read from the bytes at format.md's
+ * offsets (chain header at 0, link i at 20 + 53 i): what sizes later links
+ * is what RedisBloom makes (issue 32).  A scaling chain's growth is 1 ..
+ * 1024, without ENTS_IS_BITS, and a NONSCALING chain has one link; each link counts at most its
+ * entries, and its entries times its bpe (the bpe of its rate) lie within
+ * its bits; each later link has half the rate of the one before.
+ */
+static double
+fuzz_le_double(const uint8_t *p)
+{
+	uint64_t	u = bloom_load64le(p);
+	double		d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static void
+fuzz_check_redis_rules(const uint8_t *payload, const BloomHeader *hdr)
+{
+	uint32_t	n = bloom_load32le(payload + 8);
+	uint32_t	options = bloom_load32le(payload + 12);
+	uint32_t	growth = bloom_load32le(payload + 16);
+
+	FUZZ_CHECK(n == hdr->nhashes, "a chain of %u links, header %d", n, hdr->nhashes);
+	if (options & 8)
+		FUZZ_CHECK(n == 1, "a NONSCALING chain of %u links accepted", n);
+	else
+	{
+		FUZZ_CHECK(growth >= 1 && growth <= 1024, "growth %u accepted", growth);
+		/* links of 2^(entries * growth) bits */
+		FUZZ_CHECK(!(options & 2), "a scaling chain with ENTS_IS_BITS accepted");
+	}
+	for (uint32_t i = 0; i < n; i++)
+	{
+		const uint8_t *e = payload + 20 + 53 * (size_t) i;
+		uint64_t	bits = bloom_load64le(e + 8);
+		uint64_t	size = bloom_load64le(e + 16);
+		double		error = fuzz_le_double(e + 24);
+		double		bpe = fuzz_le_double(e + 32);
+		uint64_t	entries = bloom_load64le(e + 44);
+		uint8_t		n2 = e[52];
+		double		m = n2 ? ldexp(1.0, n2) : (double) bits;
+
+		FUZZ_CHECK(size <= entries, "link %u: size %llu past entries %llu accepted", i,
+				   (unsigned long long) size, (unsigned long long) entries);
+		FUZZ_CHECK(fabs(bpe - fabs(log(error) / 0.480453013918201)) <= 1e-6 * bpe,
+				   "link %u: bpe %g for rate %g accepted", i, bpe, error);
+		FUZZ_CHECK((double) entries * bpe <= m * (1 + 1e-6) + 1.0,
+				   "link %u: %llu entries at bpe %g in %g bits accepted", i,
+				   (unsigned long long) entries, bpe, m);
+		if (i > 0)
+			FUZZ_CHECK(error == fuzz_le_double(e - 53 + 24) * 0.5,
+					   "link %u: rate %g after %g accepted", i, error, fuzz_le_double(e - 53 + 24));
+	}
+}
+
+/*
  * What input lets in, read from the bytes: a key type filters hash, and
  * for a scalable filter a fill divisor of 1 and sub-filters of key type 0
  * (a larger divisor, or a capacity claimed without the slots for it, let
@@ -453,6 +511,8 @@ fuzz_check_input_rules(const uint8_t *buf, size_t len, const BloomHeader *hdr)
 
 	FUZZ_CHECK(bloom_key_type_valid(bloom_load32le(buf + BLOOM_OFF_KEY_TYPE)),
 			   "accepted key type %u", bloom_load32le(buf + BLOOM_OFF_KEY_TYPE));
+	if (hdr->layout == BLOOM_LAYOUT_REDISBLOOM)
+		fuzz_check_redis_rules(buf + BLOOM_HEADER_SIZE, hdr);
 	if (hdr->layout != BLOOM_LAYOUT_SCALABLE)
 		return;
 	n = fuzz_scalable_subs(buf + BLOOM_HEADER_SIZE, len - BLOOM_HEADER_SIZE, hdr->nhashes,
@@ -469,13 +529,48 @@ fuzz_check_input_rules(const uint8_t *buf, size_t len, const BloomHeader *hdr)
  * when its last one holds its capacity (a fill divisor other than 1 made
  * it start one at every add).
  */
+/*
+ * A RedisBloom chain grows only when its last link holds its entries, and
+ * by no more than growth times what that link's bits hold at half its
+ * rate (a bpe ln 2 / ln(2)^2 = 1.4427 higher; twice that in a chain
+ * without NOROUND, whose links are rounded up to a power of two), plus a
+ * word and the link's 53-byte entry: a small value cannot make a large
+ * one.
+ */
 static void
-fuzz_check_growth(const BloomHeader *hdr, const uint8_t *payload, size_t plen)
+fuzz_check_redis_growth(const BloomHeader *hdr, const uint8_t *payload, uint64_t grown_len)
+{
+	const uint8_t *e = payload + 20 + 53 * (size_t) (hdr->nhashes - 1);
+	uint64_t	bits = bloom_load64le(e + 8);
+	double		bpe = fuzz_le_double(e + 32);
+	uint8_t		n2 = e[52];
+	double		m = n2 ? ldexp(1.0, n2) : (double) bits;
+	double		growth = (double) bloom_load32le(payload + 16);
+	uint32_t	options = bloom_load32le(payload + 12);
+	double		most = growth * (m + 1.0) * (1.0 + 1.4427 / bpe) * ((options & 1) ? 1.0 : 2.0) *
+		(1 + 1e-6) + 64.0;
+	uint64_t	plen = 20 + 53 * (uint64_t) hdr->nhashes + hdr->nbits / 8;
+
+	FUZZ_CHECK(bloom_load64le(e + 16) >= bloom_load64le(e + 44),
+			   "grows with %llu of %llu entries in its last link",
+			   (unsigned long long) bloom_load64le(e + 16), (unsigned long long) bloom_load64le(e + 44));
+	FUZZ_CHECK((double) (grown_len - plen - 53) * 8.0 <= most,
+			   "a link of %llu bytes after one of %llu bits at growth %g",
+			   (unsigned long long) (grown_len - plen - 53), (unsigned long long) bits, growth);
+}
+
+static void
+fuzz_check_growth(const BloomHeader *hdr, const uint8_t *payload, size_t plen, uint64_t grown_len)
 {
 	FuzzSub		subs[BLOOM_MAX_HASHES];
 	uint32_t	divisor;
 	int			n;
 
+	if (hdr->layout == BLOOM_LAYOUT_REDISBLOOM)
+	{
+		fuzz_check_redis_growth(hdr, payload, grown_len);
+		return;
+	}
 	if (hdr->layout != BLOOM_LAYOUT_SCALABLE)
 		return;
 	n = fuzz_scalable_subs(payload, plen, hdr->nhashes, &divisor, subs);
@@ -543,10 +638,13 @@ fuzz_exercise_layout(const uint8_t *buf, size_t len, const BloomHeader *hdr,
 		uint64_t	grown_len = layout->grown_bytes(&h, payload);
 		uint8_t    *grown;
 
-		if (grown_len == 0 || grown_len > FUZZ_MAX_GROWN)
+		if (grown_len == 0)
 			break;
 		FUZZ_CHECK(layout->grows && grown_len > plen, "layout %s stopped adding", layout->name);
-		fuzz_check_growth(&h, payload, plen);
+		/* how much a value may grow is checked even where it is not grown here */
+		fuzz_check_growth(&h, payload, plen, grown_len);
+		if (grown_len > FUZZ_MAX_GROWN)
+			break;
 		grown = fuzz_alloc(grown_len);
 		layout->grow(&h, payload, grown);
 		free(payload);

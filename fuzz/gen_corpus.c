@@ -558,6 +558,104 @@ mut_u32_at(GenFilter *f, uint64_t off_value)
 #define AT(off, value)	(((uint64_t) (off) << 32) | (uint32_t) (value))
 
 /*
+ * RedisBloom chains whose fields that size later links are forged with the
+ * rest kept consistent (issue 32): only the checks of a link's entries,
+ * size and bpe, the growth and the links' succession refuse them.  And
+ * valid chains at the edges of those checks: expansion 1024, a lone link
+ * at the most entries its bits hold.
+ */
+#define RB_PAY(f)	((f)->buf + BLOOM_HEADER_SIZE)
+#define RB_LINK(i)	(20 + 53 * (i))
+
+static double
+rb_get_double(const uint8_t *p)
+{
+	uint64_t	u = bloom_load64le(p);
+	double		d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* the chain's size, the header's capacity and each link's hashes agree */
+static void
+rb_make_consistent(GenFilter *f)
+{
+	uint8_t    *p = RB_PAY(f);
+	uint32_t	n = bloom_load32le(p + 8);
+	uint64_t	total = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		double		bpe = rb_get_double(p + RB_LINK(i) + 32);
+
+		put32(p + RB_LINK(i) + 40, (uint32_t) ceil(0.693147180559945 * bpe));
+		total += bloom_load64le(p + RB_LINK(i) + 16);
+	}
+	put64(p, total);
+	put64(f->buf + OFF_CAPACITY, bloom_load64le(p + RB_LINK(0) + 44));
+}
+
+static void
+emit_redis_forged(void)
+{
+	GenFilter	one,
+				three,
+				m;
+	double		bpe;
+	uint64_t	most;
+
+	make_redis(&one, 1, 0.01, 2, 0);	/* 129 bytes, one 8-byte link */
+	make_redis(&three, 3, 0.05, 1, 7);
+
+	m = one;					/* the issue's value */
+	put64(RB_PAY(&m) + RB_LINK(0) + 44, 250000000);
+	put64(RB_PAY(&m) + RB_LINK(0) + 16, 250000000);
+	rb_make_consistent(&m);
+	emit("redis-forged-entries-250m", m.buf, m.len);
+	m = one;
+	put64(RB_PAY(&m) + RB_LINK(0) + 44, UINT64_C(1000000000000000));
+	put64(RB_PAY(&m) + RB_LINK(0) + 16, UINT64_C(1000000000000000));
+	rb_make_consistent(&m);
+	emit_binary("redis-forged-entries-1e15", m.buf, m.len);
+	m = one;
+	put32(RB_PAY(&m) + 16, 500000000);
+	emit("redis-forged-growth-500m", m.buf, m.len);
+	m = one;
+	put32(RB_PAY(&m) + 16, UINT32_MAX);
+	emit_binary("redis-forged-growth-max", m.buf, m.len);
+	m = three;
+	put64(RB_PAY(&m) + RB_LINK(2) + 16, bloom_load64le(RB_PAY(&m) + RB_LINK(2) + 44) + 1);
+	rb_make_consistent(&m);
+	emit_binary("redis-forged-size", m.buf, m.len);
+	m = three;
+	bpe = rb_get_double(RB_PAY(&m) + RB_LINK(1) + 32) * 2;
+	memcpy(&most, &bpe, sizeof(most));
+	put64(RB_PAY(&m) + RB_LINK(1) + 32, most);
+	rb_make_consistent(&m);
+	emit_binary("redis-forged-bpe", m.buf, m.len);
+	m = three;
+	put32(RB_PAY(&m) + 16, 2);	/* links made with growth 1 */
+	emit_binary("redis-forged-next", m.buf, m.len);
+	m = three;
+	put32(RB_PAY(&m) + 12, bloom_load32le(RB_PAY(&m) + 12) | 8);
+	emit_binary("redis-forged-nonscaling-links", m.buf, m.len);
+
+	/* valid: the most entries 64 bits hold at link 0's bpe, and growth 1024 */
+	m = one;
+	bpe = rb_get_double(RB_PAY(&m) + RB_LINK(0) + 32);
+	most = (uint64_t) floor(64.0 / bpe);
+	put64(RB_PAY(&m) + RB_LINK(0) + 44, most);
+	put64(RB_PAY(&m) + RB_LINK(0) + 16, most);
+	rb_make_consistent(&m);
+	check_valid("redis-lone-link-most-entries", &m);
+	emit("redis-lone-link-most-entries", m.buf, m.len);
+	make_redis(&m, 1, 0.5, 1024, 3);
+	check_valid("redis-expansion-1024", &m);
+	emit("redis-expansion-1024", m.buf, m.len);
+}
+
+/*
  * RedisBloom chains: valid ones (one link, three links, NONSCALING full) and
  * a near miss of every field of the chain header and of a link entry, each
  * a byte flipped (the payload starts after the 48-byte header; the chain
@@ -596,6 +694,7 @@ emit_redis_mutants(void)
 		snprintf(name, sizeof(name), "redis-bad-%s", fields[i].field);
 		emit_binary(name, m.buf, m.len);
 	}
+	emit_redis_forged();
 	emit_mutant("redis-hash-id-2", &r, mut_byte_xor, OFF_HASH);
 	emit_mutant("redis-seed", &r, mut_byte_xor, OFF_SEED);
 	emit_mutant("redis-key-type", &r, mut_byte_xor, OFF_KEY_TYPE);

@@ -1,8 +1,8 @@
 # Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
 # results in bench/RESULTS.md).  None is part of make test.
 
-.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-hash bench-sizing \
-	bench-path
+.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions \
+	bench-hash bench-sizing bench-path
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
@@ -49,6 +49,14 @@ bench-points: deps
 	$(MAKE) all
 	$(MAKE) install
 	$(PG_VIRTUALENV) bash bench/point_checks.sh
+
+# checks through a partitioned index of 30 and of 365 partitions against a
+# partition's own index, and the last 7 of 365 asked by their own indexes
+# (bench/partitions.sh)
+bench-partitions: deps
+	$(MAKE) all
+	$(MAKE) install
+	$(PG_VIRTUALENV) bash bench/partitions.sh
 
 # checks against many stored filters in one query: rolling windows of 8, 24
 # and 168 hourly buckets, 64 and 256 shards, "seen in the last 24 hours"

@@ -5,8 +5,12 @@
 # check-deb: that package unpacked into a private mirror of the PostgreSQL
 # installation, its contents checked, and the whole suite run against it.
 # dist: release archives of HEAD for PGXN, after version checks.
+# release V=X.Y, release-dev V=X.Y: the one release step (scripts/release.py), which
+# moves bloomfilter.control, META.json, CHANGELOG.md, debian/changelog and
+# the clients' versions together; check-release (part of make test): that
+# they agree, after a self-test of the step in scratch copies.
 
-.PHONY: deb check-deb dist
+.PHONY: deb check-deb dist release release-dev check-release
 
 deb:
 	bash scripts/deb.sh
@@ -17,3 +21,14 @@ check-deb: deb
 dist:
 	bash scripts/dist.sh
 
+
+release:
+	@test -n "$(V)" || { echo "release: name it, e.g. make release V=1.5"; exit 2; }
+	python3 scripts/release.py $(V)
+
+release-dev:
+	@test -n "$(V)" || { echo "release-dev: name it, e.g. make release-dev V=1.6"; exit 2; }
+	python3 scripts/release.py --dev $(V)
+
+check-release:
+	python3 scripts/check-release.py --self-test

@@ -7,12 +7,14 @@
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
 # installs, runs the core's unit tests, every pg_regress and isolation
-# suite against a throwaway cluster, the Python,
+# suite against a throwaway cluster, dumps and restores a database upgraded
+# from every release, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
 # of their own, a short run of the equality oracle, and a short run of the
 # documented patterns under a model.
 test: deps
 	$(MAKE) check-style
+	$(MAKE) check-release
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layers
@@ -20,6 +22,7 @@ test: deps
 	$(MAKE) install
 	$(MAKE) unit
 	$(PG_VIRTUALENV) $(MAKE) installcheck
+	$(MAKE) check-upgrade-dump
 	$(MAKE) check-asan
 	$(MAKE) check-python
 	$(MAKE) check-java
@@ -135,6 +138,15 @@ HARDENING_SCRIPTS = $(sort $(filter-out test/hardening/lib.sh,$(wildcard test/ha
 # Everything: the fast suite, then each heavy check (test/hardening/*.sh)
 # against its own throwaway cluster, all of them even if one fails, then the
 # fuzzers.  STRESS_SECONDS, CRASH_CYCLES, FUZZ_SECONDS pass through.
+# Every released version's install, with objects that use the forms later
+# releases rename or replace, updated to this one, dumped with pg_dump
+# (plain and custom) and restored into a fresh install: no error, every
+# object, the same answers (test/hardening/upgrade_dump_restore.sh, about
+# 20 s; CONTRIBUTING.md: Tests).
+.PHONY: check-upgrade-dump
+check-upgrade-dump:
+	$(PG_VIRTUALENV) bash test/hardening/upgrade_dump_restore.sh
+
 # the pg_regress and isolation suites once more against a library built
 # with AddressSanitizer and UBSan (test/hardening/asan.sh, about 3 minutes):
 # a read of freed or unowned memory rarely fails a test otherwise

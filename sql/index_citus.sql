@@ -1,8 +1,10 @@
--- Where a table's rows live (am/citus.c): the bf_index_* functions refuse,
--- with 0A000, the index of a table that Citus's catalog
+-- Where a table's rows live (am/citus.c): the bf_index_* functions ask the
+-- shards for the index of a table that Citus's catalog
 -- pg_catalog.pg_dist_partition lists (the shell of a distributed, reference
--- or Citus local table, which holds none of the table's rows), and answer
--- for every other table.  Citus is not installed here: a stand-in of the
+-- or Citus local table, which holds none of the table's rows), and refuse
+-- it with 0A000 where they cannot: without the citus extension (here) and
+-- in a task Citus pushed down to a node; they answer for every other
+-- table.  Citus is not installed here: a stand-in of the
 -- catalog (its name, its logicalrelid column, its index) takes its place,
 -- so that this suite holds the lookup, the message and what a backend
 -- keeps between calls when the catalog comes and goes.  What only Citus
@@ -50,6 +52,11 @@ SELECT bf_index_contains_all('wh_bf', ARRAY[1, 2]::int8[]);
 SELECT bf_index_filter('wh_bf') IS NULL;
 SELECT bf_index_info('wh_bf') IS NULL;
 \set VERBOSITY default
+-- a backend running a task Citus sent (its connections' application_name)
+-- says why it cannot ask the shards there
+SET application_name = 'citus_internal gpid=10000000001';
+SELECT bf_index_contains('wh_bf', 1::int8);
+RESET application_name;
 -- a table the catalog does not list answers, again and from the backend's
 -- cached answer
 SELECT * FROM wh_found('wh_local_bf');

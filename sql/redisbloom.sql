@@ -111,6 +111,9 @@ SELECT bf_nhashes(long) AS long_links, bf_nhashes(short) AS short_links,
 	   (SELECT bool_and(bf_contains(bf_union(long, short), i)) FROM generate_series(1001, 1008) i) AS short_members,
 	   bf_union(long, short) = bf_union(short, long) AS commutes
 FROM rb_two;
+-- the union counts at most a link's entries in it, so input takes it back
+SELECT (bf_info(u)->'links'->0->>'size')::int AS first_link_size, u::bytea::bloomfilter = u AS reads_back
+FROM (SELECT bf_union(long, short) AS u FROM rb_two) s;
 SELECT rb_err(q) FROM (VALUES
 	($$SELECT bf_union(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'), bf_create(10, 0.01, expansion => 3, layout => 'redisbloom'))$$)
 ) t(q);
@@ -228,6 +231,139 @@ SELECT rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', q)) FROM (VALUE
 	((SELECT overlay(b placing '\x41' from 77 for 1) FROM rb_good)),  -- a link's bits
 	((SELECT b || '\x00'::bytea FROM rb_good))                        -- a trailing byte
 ) t(q);
+
+-- forged growth (issue 32): the fields that size later links, rewritten in
+-- genuine chains one at a time, everything else made consistent as a
+-- forger would (capacity, error rate, counts, hashes), so that only the
+-- new checks can refuse them.  Offsets: chain at 48 (size 48, nfilters 56,
+-- options 60, growth 64), link i at 68 + 53 i (bytes 0, bits 8, size 16,
+-- error 24, bpe 32, hashes 40, entries 44, n2 52), little-endian.
+CREATE FUNCTION rb_u(b bytea, at int, n int) RETURNS numeric LANGUAGE sql IMMUTABLE
+	AS $$ SELECT sum(get_byte(b, at + i)::numeric * 256::numeric ^ i) FROM generate_series(0, n - 1) i $$;
+CREATE FUNCTION rb_put(b bytea, at int, n int, v numeric) RETURNS bytea LANGUAGE sql IMMUTABLE
+	AS $$ SELECT overlay(b placing (SELECT string_agg(set_byte('\x00'::bytea, 0, (floor(v / 256::numeric ^ i) % 256)::int), ''::bytea ORDER BY i)
+								   FROM generate_series(0, n - 1) i) from at + 1 for n) $$;
+-- a normal double from its bits, and back
+CREATE FUNCTION rb_d(u numeric) RETURNS float8 LANGUAGE sql IMMUTABLE
+	AS $$ SELECT (1 + (u % 2::numeric ^ 52)::float8 / 2::float8 ^ 52) * 2::float8 ^ (floor(u / 2::numeric ^ 52)::int % 2048 - 1023) $$;
+CREATE FUNCTION rb_bits(x float8) RETURNS numeric LANGUAGE sql IMMUTABLE
+	AS $$ SELECT rb_u((SELECT string_agg(substring(float8send(x) from i for 1), ''::bytea ORDER BY i DESC) FROM generate_series(1, 8) i), 0, 8) $$;
+CREATE FUNCTION rb_link(i int, field text) RETURNS int LANGUAGE sql IMMUTABLE
+	AS $$ SELECT 68 + 53 * i + CASE field WHEN 'size' THEN 16 WHEN 'bpe' THEN 32 WHEN 'hashes' THEN 40 WHEN 'entries' THEN 44 END $$;
+-- the derived fields made to agree: each link's hashes from its bpe, the
+-- chain's size the sum of the links', the header's capacity and rate link 0's
+CREATE FUNCTION rb_consistent(b bytea) RETURNS bytea LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	n int := rb_u(b, 56, 4);
+	total numeric := 0;
+BEGIN
+	FOR i IN 0 .. n - 1 LOOP
+		b := rb_put(b, rb_link(i, 'hashes'), 4, ceil(0.693147180559945 * rb_d(rb_u(b, rb_link(i, 'bpe'), 8)))::numeric);
+		total := total + rb_u(b, rb_link(i, 'size'), 8);
+	END LOOP;
+	b := rb_put(b, 48, 8, total);
+	b := rb_put(b, 24, 8, rb_u(b, rb_link(0, 'entries'), 8));
+	RETURN rb_put(b, 32, 8, rb_bits(rb_d(rb_u(b, 68 + 24, 8)) / CASE WHEN rb_u(b, 60, 4)::int & 8 = 8 THEN 1 ELSE 0.5 END));
+END $$;
+CREATE TABLE rb_genuine AS
+SELECT name, v::bytea AS b FROM rb_val
+UNION ALL SELECT format('gen %s/%s/%s', cap, err, exp), v::bytea FROM rb_gen
+UNION ALL SELECT format('new %s/%s/%s', c, e, x), bf_create(c, e, expansion => x, layout => 'redisbloom')::bytea
+FROM unnest('{1,10,1000,100000}'::int[]) c, unnest('{0.5,0.01,1e-6}'::float8[]) e, unnest('{0,1,3}'::int[]) x;
+-- every link of every chain: i, its bits (m), bpe, entries, whether last
+CREATE TABLE rb_links AS
+SELECT name, b, i, rb_u(b, 68 + 53 * i + 8, 8) AS m, rb_d(rb_u(b, rb_link(i, 'bpe'), 8)) AS bpe,
+	   rb_u(b, rb_link(i, 'entries'), 8) AS entries, rb_u(b, rb_link(i, 'size'), 8) AS size,
+	   rb_u(b, 56, 4) = 1 AS alone
+FROM rb_genuine, generate_series(0, rb_u(b, 56, 4)::int - 1) i;
+CREATE TABLE rb_forged (what text, b bytea);
+INSERT INTO rb_forged
+SELECT 'entries just past what the bits hold',
+	   rb_consistent(rb_put(b, rb_link(i, 'entries'), 8, floor(((m + 1) / bpe)::numeric) + 2)) FROM rb_links
+UNION ALL
+SELECT 'entries a thousand times too many',
+	   rb_consistent(rb_put(b, rb_link(i, 'entries'), 8, entries * 1000)) FROM rb_links
+UNION ALL
+SELECT 'entries 10^15', rb_consistent(rb_put(b, rb_link(i, 'entries'), 8, 10::numeric ^ 15)) FROM rb_links
+UNION ALL
+SELECT 'a lone link at the most entries its bits hold (genuine)',
+	   rb_consistent(rb_put(b, rb_link(i, 'entries'), 8, floor((m / bpe)::numeric))) FROM rb_links
+WHERE alone AND floor((m / bpe)::numeric) >= size
+UNION ALL
+SELECT 'size one past entries',
+	   rb_consistent(rb_put(b, rb_link(i, 'size'), 8, entries + 1)) FROM rb_links
+UNION ALL
+SELECT 'size and entries 250000000',
+	   rb_consistent(rb_put(rb_put(b, rb_link(i, 'size'), 8, 250000000), rb_link(i, 'entries'), 8, 250000000)) FROM rb_links
+UNION ALL
+SELECT 'bpe twice the rate''s', rb_consistent(rb_put(b, rb_link(i, 'bpe'), 8, rb_u(b, rb_link(i, 'bpe'), 8) + 2::numeric ^ 52)) FROM rb_links
+UNION ALL
+SELECT 'bpe half the rate''s', rb_consistent(rb_put(b, rb_link(i, 'bpe'), 8, rb_u(b, rb_link(i, 'bpe'), 8) - 2::numeric ^ 52)) FROM rb_links
+UNION ALL
+SELECT format('growth %s%s', g, CASE WHEN rb_u(b, 60, 4)::int & 8 = 8 THEN ' (NONSCALING)' ELSE '' END),
+	   rb_put(b, 64, 4, g) FROM rb_genuine, unnest('{0,1025,500000000,4294967295}'::bigint[]) g
+UNION ALL
+SELECT format('option ENTS_IS_BITS%s', CASE WHEN rb_u(b, 60, 4)::int & 8 = 8 THEN ' (NONSCALING)' ELSE '' END),
+	   rb_put(b, 60, 4, rb_u(b, 60, 4) + 2) FROM rb_genuine
+UNION ALL
+SELECT 'growth one more than the links were made with', rb_put(b, 64, 4, rb_u(b, 64, 4) + 1)
+FROM rb_genuine WHERE rb_u(b, 56, 4) > 1
+UNION ALL
+SELECT 'NONSCALING with more than one link', rb_consistent(rb_put(b, 60, 4, rb_u(b, 60, 4) + 8))
+FROM rb_genuine WHERE rb_u(b, 56, 4) > 1 AND rb_u(b, 60, 4)::int & 8 = 0;
+-- each kind of forgery: how many, and what input said
+SELECT what, regexp_replace(rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', b)), '^no error$', 'taken') AS outcome,
+	   count(*) AS cases
+FROM rb_forged GROUP BY 1, 2 ORDER BY 1, 2;
+-- a chain whose link holds the most its bits hold grows as one made by
+-- adds does, and keeps its members
+SELECT count(*) AS chains, bool_and(bf_nhashes(g) > 1) AS grew, bool_and(false <> ALL (bf_contains_all(g, k))) AS members
+FROM (SELECT bf_add_all(b::bloomfilter, k) AS g, k
+	  FROM (SELECT b, ARRAY(SELECT generate_series(1, 2 * rb_u(b, 24, 8)::int + 10)) AS k
+			FROM rb_forged WHERE what LIKE 'a lone link%' AND rb_u(b, 60, 4)::int & 8 = 0) s) t;
+
+-- the issue's 129-byte value (one 8-byte link, entries and size
+-- 250,000,000), and one with growth 500,000,000, on every input path
+CREATE TABLE rb_issue AS
+SELECT 'entries' AS what, rb_consistent(rb_put(rb_put(b, rb_link(0, 'size'), 8, 250000000), rb_link(0, 'entries'), 8, 250000000)) AS b
+FROM (SELECT bf_create(1, 0.01, layout => 'redisbloom')::bytea AS b) s
+UNION ALL
+SELECT 'growth', rb_put(bf_create(1, 0.01, expansion => 2, layout => 'redisbloom')::bytea, 64, 4, 500000000);
+SELECT what, length(b), rb_err(pg_catalog.format('SELECT %L::bytea::bloomfilter', b)) AS bytea_cast,
+	   rb_err(pg_catalog.format('SELECT %L::bloomfilter', translate(encode(b, 'base64'), E'\n', ''))) AS text_input
+FROM rb_issue ORDER BY what;
+-- binary input: a bytea column's binary COPY is a bloomfilter's wire form
+CREATE TABLE rb_issue_bytes (b bytea);
+CREATE TABLE rb_issue_recv (v bloomfilter);
+INSERT INTO rb_issue_bytes SELECT b FROM rb_issue WHERE what = 'entries';
+\copy rb_issue_bytes TO 'results/redisbloom_forged.bin' WITH (FORMAT binary)
+\set VERBOSITY sqlstate
+\copy rb_issue_recv FROM 'results/redisbloom_forged.bin' WITH (FORMAT binary)
+\set VERBOSITY default
+TRUNCATE rb_issue_bytes;
+INSERT INTO rb_issue_bytes SELECT b FROM rb_issue WHERE what = 'growth';
+\copy rb_issue_bytes TO 'results/redisbloom_forged.bin' WITH (FORMAT binary)
+\set VERBOSITY sqlstate
+\copy rb_issue_recv FROM 'results/redisbloom_forged.bin' WITH (FORMAT binary)
+\set VERBOSITY default
+SELECT count(*) AS received FROM rb_issue_recv;
+-- and through a dump
+SELECT what, rb_err(pg_catalog.format('SELECT bf_from_redisbloom(ARRAY[1, 9], ARRAY[%L, %L]::bytea[])',
+									 substring(b from 49 for 73), substring(b from 122))) AS from_dump
+FROM rb_issue ORDER BY what;
+
+-- growth stops at the size limit with 54000: a chain of 1,000,000 at 1%
+-- with expansion 1024, its link full (as adds leave it), would next make a
+-- link of about 1.6 GB
+SELECT rb_err(pg_catalog.format('SELECT bf_add(%L::bytea::bloomfilter, 1)',
+	   rb_consistent(rb_put(b, rb_link(0, 'size'), 8, rb_u(b, rb_link(0, 'entries'), 8)))))
+FROM (SELECT bf_create(1000000, 0.01, expansion => 1024, layout => 'redisbloom')::bytea AS b) s;
+-- and a genuine chain at expansion 1024 grows while the next link fits
+SELECT bf_nhashes(bf_add_all(bf_create(1, 0.01, expansion => 1024, layout => 'redisbloom'), ARRAY[1, 2, 3, 4])) AS links;
+
+DROP TABLE rb_genuine, rb_links, rb_forged, rb_issue, rb_issue_bytes, rb_issue_recv;
+DROP FUNCTION rb_u(bytea, int, int), rb_put(bytea, int, int, numeric), rb_d(numeric), rb_bits(float8),
+	rb_link(int, text), rb_consistent(bytea);
 
 DROP TABLE rb_dump, rb_val, rb_copy, rb_gen, rb_good, rb_two, rb_par, rb_stored;
 DROP FUNCTION dump_of(bloomfilter), pinned(text), rb_err(text), from_dump(text, bigint[], bytea[]),

@@ -138,8 +138,16 @@ FROM uk_before;
 SELECT p.oid::regprocedure AS function FROM pg_proc p WHERE p.proname LIKE 'bf\_create%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT pg_get_viewdef('uk_create') LIKE '%bf_create_1_4(%' AS view_keeps_1_4;
 SELECT bf_create(1000, 0.001, key_type => 'bigint') = (SELECT f FROM uk_create) AS new_form_same_bytes;
+-- the kept form is no longer a member of the extension, so that pg_dump
+-- writes it for the objects that use it (test/hardening/upgrade_dump_restore.sh)
+SELECT p.oid::regprocedure AS kept, p.probin, p.prosrc,
+	   EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') AS member
+FROM pg_proc p WHERE p.proname = 'bf_create_1_4';
 DROP VIEW uk_create;
 DROP TABLE uk_default, uk_before;
+-- so it outlives the extension unless dropped first (or with CASCADE)
+DROP EXTENSION bloomfilter;
+DROP FUNCTION bf_create_1_4(bigint, float8, bigint, boolean, integer, regtype);
 DROP EXTENSION bloomfilter;
 SELECT count(*) AS left_behind FROM pg_proc WHERE proname = 'bf_create_1_4';
 -- with nothing depending on it, the 1.4 form is gone after the upgrade
@@ -168,8 +176,14 @@ ORDER BY o.oid::regoperator::text COLLATE "C";
 SELECT p.oid::regprocedure AS function, p.prosupport FROM pg_proc p
 WHERE p.prosupport <> 0 AND p.proname LIKE '%cf%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 SELECT uk_cf_has(cf_add(cf_create(100), 7::int8), 7) AS has, 7::int8 &? cf_add(cf_create(100), 7::int8) AS op;
+SELECT p.oid::regprocedure AS kept,
+	   EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') AS member
+FROM pg_proc p WHERE p.proname LIKE 'cuckoofilter\_cont%' OR p.proname = 'cuckoofilter_support'
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 DROP OPERATOR &? (int8, cuckoofilter);
 DROP FUNCTION uk_cf_has(cuckoofilter, int8), uk_cf_in(int8, cuckoofilter);
+DROP FUNCTION cuckoofilter_support(internal), cuckoofilter_contsel(internal, oid, internal, int4),
+	cuckoofilter_contjoinsel(internal, oid, internal, int2, internal);
 DROP EXTENSION bloomfilter;
 -- with nothing naming them, they are gone
 CREATE EXTENSION bloomfilter VERSION '1.4';

@@ -1272,6 +1272,21 @@ test_scalable_validation(void)
 		  "a sub-filter's key type accepted");
 	CHECK(validate_mutated(value, len, BLOOM_OFF_KEY_TYPE, 20, len) == BLOOM_OK,
 		  "a scalable filter of int8 keys refused");
+	/* a sub-filter of another layout, with its own hash id: refused as such */
+	for (int layout = 2; layout <= 6; layout++)
+	{
+		static const uint8_t hash_of[] = {0, 0, 2, 2, 2, 3, 4};
+		uint8_t    *bad = malloc(len);
+		BloomCheck	check;
+
+		memcpy(bad, value, len);
+		bad[sub_key_at - BLOOM_OFF_KEY_TYPE + 5] = (uint8_t) layout;
+		bad[sub_key_at - BLOOM_OFF_KEY_TYPE + 6] = hash_of[layout];
+		check = bloom_validate(bad, len, &got);
+		CHECK(check == BLOOM_BAD_LAYOUT, "a sub-filter of layout %d refused as: %s", layout,
+			  bloom_check_message(check));
+		free(bad);
+	}
 
 	/* a stored value with another divisor: finish makes it a plain value */
 	value[divisor_at] = 5;
@@ -1351,6 +1366,223 @@ test_redisbloom(void)
 	free(buf);
 }
 
+/*
+ * Every shape of chain RedisBloom's bloom_init and SBChain_Add make, as
+ * docs/format.md spells them out ("A new link"), for each option set
+ * (NOROUND, what BF.RESERVE makes; rounded to a power of two, what older
+ * modules made; ENTS_IS_BITS, which no command sets and which input takes
+ * only in a NONSCALING chain), NONSCALING or not, over capacities, rates
+ * and growths: each chain reads back (the checks on a link's entries, size
+ * and bpe and on the links' succession refuse nothing genuine), and each
+ * link with its entries just past what its bits hold, or its size past its
+ * entries, is refused with the check that names that field.  Only the
+ * chain header is built: the checks read no bits.
+ */
+#define RBT_LN2		0.693147180559945
+#define RBT_LN2SQ	0.480453013918201
+
+typedef struct RbtLink
+{
+	uint64_t	bytes,
+				bits,
+				size;
+	double		error,
+				bpe;
+	uint32_t	hashes;
+	uint64_t	entries;
+	uint8_t		n2;
+} RbtLink;
+
+/* bloom_init, from format.md's words; false where it fails or leaves 64 bits of shift */
+static bool
+rbt_link(RbtLink *l, uint64_t entries, double error, uint32_t options)
+{
+	uint64_t	bits;
+
+	memset(l, 0, sizeof(*l));
+	if (entries < 1 || !(error > 0 && error < 1))
+		return false;
+	l->error = error;
+	l->entries = entries;
+	l->bpe = fabs(log(error) / RBT_LN2SQ);
+	if (options & 2)
+	{
+		if (entries > 63)
+			return false;
+		l->n2 = (uint8_t) entries;
+		bits = UINT64_C(1) << l->n2;
+		l->entries = (uint64_t) ((double) bits / l->bpe);
+	}
+	else if (options & 1)
+	{
+		if ((double) entries * l->bpe >= 1e19)
+			return false;
+		bits = (uint64_t) ((double) entries * l->bpe);
+	}
+	else
+	{
+		double		want = (double) entries * l->bpe;
+		double		bn2 = logb(want);
+
+		if (!(bn2 >= 0 && bn2 < 63))
+			return false;
+		l->n2 = (uint8_t) (bn2 + 1);
+		bits = UINT64_C(1) << l->n2;
+		l->entries += (uint64_t) ((double) (uint64_t) ((double) bits - want) / l->bpe);
+	}
+	l->bytes = bits % 64 ? (bits / 64 + 1) * 8 : bits / 8;
+	l->bits = l->bytes * 8;
+	l->hashes = (uint32_t) ceil(RBT_LN2 * l->bpe);
+	return l->bytes > 0 && l->bytes <= BLOOM_MAX_BYTES / 4 && l->hashes <= 2048;
+}
+
+static void
+rbt_encode(uint8_t *head, uint64_t size, uint32_t n, uint32_t options, uint32_t growth,
+		   const RbtLink *links)
+{
+	bloom_store64le(head, size);
+	bloom_store32le(head + 8, n);
+	bloom_store32le(head + 12, options);
+	bloom_store32le(head + 16, growth);
+	for (uint32_t i = 0; i < n; i++)
+	{
+		uint8_t    *e = head + 20 + 53 * i;
+		uint64_t	u;
+
+		bloom_store64le(e, links[i].bytes);
+		bloom_store64le(e + 8, links[i].bits);
+		bloom_store64le(e + 16, links[i].size);
+		memcpy(&u, &links[i].error, 8);
+		bloom_store64le(e + 24, u);
+		memcpy(&u, &links[i].bpe, 8);
+		bloom_store64le(e + 32, u);
+		bloom_store32le(e + 40, links[i].hashes);
+		bloom_store64le(e + 44, links[i].entries);
+		e[52] = links[i].n2;
+	}
+}
+
+static void
+test_redisbloom_shapes(void)
+{
+	static const uint32_t option_sets[] = {5, 4, 6, 13, 12, 14, 7};
+	static const uint32_t growths[] = {1, 2, 3, 4, 7, 100, 1024};
+	static const double rates[] = {0.9, 0.5, 0.3, 0.1, 0.05, 0.01, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12, 1e-30};
+	RbtLink		links[64];
+	uint8_t		head[20 + 53 * 64];
+	uint64_t	state = 42;
+	long		chains = 0,
+				refused = 0,
+				forged = 0,
+				ents_refused = 0;
+
+	for (size_t o = 0; o < sizeof(option_sets) / sizeof(option_sets[0]); o++)
+		for (size_t g = 0; g < sizeof(growths) / sizeof(growths[0]); g++)
+			for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]) + 8; r++)
+				for (int c = 0; c < 40; c++)
+				{
+					uint32_t	options = option_sets[o];
+					bool		scaling = !(options & 8);
+					double		rate;
+					uint64_t	capacity,
+								total = 0,
+								nbits = 0;
+					uint32_t	n = 0;
+					BloomHeader hdr;
+					const char *why;
+					BloomCheck	check;
+
+					state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+					rate = r < sizeof(rates) / sizeof(rates[0]) ? rates[r] :
+						(double) ((state >> 11) | 1) / 9007199254740992.0;
+					/* capacities 1, 2, ... and then a spread up to about 2^40 */
+					capacity = options & 2 ? (uint64_t) c % 40 + 1 :
+						c < 10 ? (uint64_t) c + 1 : (state >> 24) >> (c % 40);
+					if (capacity == 0)
+						capacity = 1;
+					if (!rbt_link(&links[0], capacity, scaling ? rate * 0.5 : rate, options))
+						continue;
+					/* grow as SBChain_Add does: a link full, the next at entries * growth */
+					for (n = 1; scaling && n < 64; n++)
+					{
+						links[n - 1].size = links[n - 1].entries;
+						if (links[n - 1].entries > UINT64_MAX / growths[g] ||
+							!rbt_link(&links[n], links[n - 1].entries * growths[g],
+									  links[n - 1].error * 0.5, options) ||
+							nbits + links[n - 1].bits + links[n].bits > BLOOM_MAX_BYTES * 4)
+							break;
+						nbits += links[n - 1].bits;
+					}
+					links[n - 1].size = links[n - 1].entries / 2;
+					for (uint32_t i = 0; i < n; i++)
+						total += links[i].size;
+					/*
+					 * A capacity of 0 (ENTS_IS_BITS with few bits at a low
+					 * rate) or past int8 is refused as a header, as before.
+					 */
+					if (links[0].entries == 0 || links[0].entries > (uint64_t) INT64_MAX)
+						continue;
+					/* a chain of more bytes than a value holds is refused as such */
+					nbits = 0;
+					for (uint32_t i = 0; i < n; i++)
+						nbits += links[i].bits;
+					while (n > 1 && nbits / 8 + 20 + 53 * n > BLOOM_MAX_BYTES - 48)
+					{
+						n--;
+						nbits -= links[n].bits;
+						total -= links[n].size;
+						total += links[n - 1].entries / 2 - links[n - 1].size;
+						links[n - 1].size = links[n - 1].entries / 2;
+					}
+					if (nbits / 8 + 20 + 53 * n > BLOOM_MAX_BYTES - 48)
+						continue;
+					rbt_encode(head, total, n, options, growths[g], links);
+					check = bloom_redis_read_head(head, 20 + 53 * n, &hdr, &why);
+					/* ENTS_IS_BITS sizes the next link as 2^(entries * growth) bits */
+					if (scaling && (options & 2))
+					{
+						CHECK(check == BLOOM_BAD_GROWTH, "a scaling ENTS_IS_BITS chain refused as: %s",
+							  bloom_check_message(check));
+						ents_refused++;
+						continue;
+					}
+					chains++;
+					if (check != BLOOM_OK)
+						refused++;
+					CHECK(check == BLOOM_OK, "genuine chain: options %u growth %u rate %.17g capacity %llu, %u links: %s",
+						  options, growths[g], rate, (unsigned long long) capacity, n, why);
+					if (check != BLOOM_OK)
+						continue;
+
+					/* each link forged: entries just past its bits, size past entries */
+					for (uint32_t i = 0; i < n; i++)
+					{
+						RbtLink		save = links[i];
+						double		m = links[i].n2 ? (double) (UINT64_C(1) << links[i].n2) : (double) links[i].bits;
+						double		over = ceil((m + 2.0) / links[i].bpe) + 1.0;
+
+						if (over < 1.8e19)
+						{
+							links[i].entries = (uint64_t) over;
+							rbt_encode(head, total, n, options, growths[g], links);
+							CHECK(bloom_redis_read_head(head, 20 + 53 * n, &hdr, &why) == BLOOM_BAD_LINK_ENTRIES,
+								  "entries past the bits of link %u refused", i);
+							forged++;
+							links[i] = save;
+						}
+						links[i].size = links[i].entries + 1;
+						rbt_encode(head, total - save.size + links[i].size, n, options, growths[g], links);
+						CHECK(bloom_redis_read_head(head, 20 + 53 * n, &hdr, &why) == BLOOM_BAD_LINK_SIZE,
+							  "size past entries of link %u refused", i);
+						forged++;
+						links[i] = save;
+					}
+				}
+	printf("# RedisBloom shapes: %ld genuine chains (%ld refused), %ld forged links refused, "
+		   "%ld scaling ENTS_IS_BITS chains refused\n", chains, refused, forged, ents_refused);
+	CHECK(chains > 10000, "enough shapes");
+}
+
 int
 main(void)
 {
@@ -1381,6 +1613,7 @@ main(void)
 	test_key_types();
 	test_scalable_validation();
 	test_redisbloom();
+	test_redisbloom_shapes();
 
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;

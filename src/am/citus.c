@@ -41,7 +41,9 @@
 #include "access/table.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -52,6 +54,9 @@
 #define BLOOM_AM_CITUS_CATALOG		"pg_dist_partition"
 #define BLOOM_AM_CITUS_CATALOG_INDEX "pg_dist_partition_logical_relid_index"
 #define BLOOM_AM_CITUS_RELID_COLUMN "logicalrelid"
+#define BLOOM_AM_CITUS_EXTENSION	"citus"
+/* Citus's CITUS_APPLICATION_NAME_PREFIX, the name of its own connections */
+#define BLOOM_AM_CITUS_TASK_PREFIX	"citus_internal gpid="
 
 /* tables whose answer a backend keeps */
 #define BLOOM_AM_PLACES		16
@@ -127,12 +132,9 @@ bloom_am_citus_lists(Oid catalog, Oid relid)
 	return listed;
 }
 
-/*
- * Refuse an index (opened) whose table (locked) is a Citus table's shell,
- * with 0A000 and what to do instead.
- */
-void
-bloom_am_check_rows_here(Relation index, Oid heapoid)
+/* whether pg_dist_partition lists the table (locked), kept per table */
+static bool
+bloom_am_citus_listed(Oid heapoid)
 {
 	BloomAmPlace *p = NULL;
 
@@ -148,7 +150,7 @@ bloom_am_check_rows_here(Relation index, Oid heapoid)
 		bloom_am_citus_catalog_known = true;
 	}
 	if (!OidIsValid(bloom_am_citus_catalog))
-		return;
+		return false;
 
 	for (int i = 0; i < BLOOM_AM_PLACES; i++)
 		if (bloom_am_places[i].relid == heapoid)
@@ -162,21 +164,60 @@ bloom_am_check_rows_here(Relation index, Oid heapoid)
 		 * not if the catalog changed while it was open.
 		 */
 		if (!bloom_am_citus_catalog_known)
-		{
-			bloom_am_check_rows_here(index, heapoid);
-			return;
-		}
+			return bloom_am_citus_listed(heapoid);
 		p = &bloom_am_places[bloom_am_place_victim];
 		bloom_am_place_victim = (bloom_am_place_victim + 1) % BLOOM_AM_PLACES;
 		p->citus = citus;
 		p->relid = heapoid;
 	}
-	if (p->citus)
+	return p->citus;
+}
+
+/*
+ * Whether this backend runs a task Citus sent it: Citus names every
+ * connection it opens to a node "citus_internal gpid=..." (its
+ * CITUS_APPLICATION_NAME_PREFIX), and checks the same name to tell its own
+ * backends from clients'.  A call in such a backend comes from a query over
+ * the table that Citus pushed down to a shard, where the index named is the
+ * shell's and asking every shard from every row would not end well.
+ */
+static bool
+bloom_am_in_citus_task(void)
+{
+	const char *name = GetConfigOption("application_name", true, false);
+
+	return name != NULL &&
+		strncmp(name, BLOOM_AM_CITUS_TASK_PREFIX, strlen(BLOOM_AM_CITUS_TASK_PREFIX)) == 0;
+}
+
+/*
+ * Whether the index's table (locked) is a Citus table's shell whose rows
+ * its shards hold, to be asked there (am/citus.c's bloom_am_citus_*).  An
+ * index of such a table is refused with 0A000 and what to do instead where
+ * they cannot be asked: in a task Citus pushed down (above), and where
+ * pg_dist_partition exists without the citus extension that runs
+ * commands on the nodes.
+ */
+bool
+bloom_am_rows_elsewhere(Relation index, Oid heapoid)
+{
+	if (!bloom_am_citus_listed(heapoid))
+		return false;
+	if (bloom_am_in_citus_task())
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("bloomfilter index \"%s\" cannot answer for Citus table \"%s\"",
 						RelationGetRelationName(index), get_rel_name(heapoid)),
-				 errdetail("Citus keeps the rows of table \"%s\" in its shards, not in the relation this index belongs to.",
+				 errdetail("Citus runs this call on the nodes for a query over table \"%s\", where the index named belongs to the table's shell, which holds none of its rows.",
+						   get_rel_name(heapoid)),
+				 errhint("Call the function on the coordinator outside a query over the table, which asks the shards, or build a filter of the table's keys with bf_agg.")));
+	if (!OidIsValid(get_extension_oid(BLOOM_AM_CITUS_EXTENSION, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bloomfilter index \"%s\" cannot answer for Citus table \"%s\"",
+						RelationGetRelationName(index), get_rel_name(heapoid)),
+				 errdetail("Citus keeps the rows of table \"%s\" in its shards, and the citus extension, which can ask them, is not installed in this database.",
 						   get_rel_name(heapoid)),
 				 errhint("Build a filter of the table's keys with bf_agg, which Citus computes on the nodes that hold the rows, or ask the index of each shard on its node.")));
+	return true;
 }

@@ -10,9 +10,16 @@
  * that the caller may read what the filter reveals, which keys the table
  * holds: SELECT on the table or on every column the keys are made of, and
  * no row-level security hiding rows from the caller (the filter cannot
- * leave them out); and that the table holds its rows itself, which a
- * Citus table's shell does not (am/citus.c).  A point check reads the metapage from the relcache and
+ * leave them out).  A point check reads the metapage from the relcache and
  * one data page.
+ *
+ * Two kinds of index hold no filter of their own, and are answered for by
+ * others', after the same checks on the index and table named: a
+ * partitioned index, by its leaf partitions' indexes (am/partitions.c
+ * finds and locks them; the parent's rights and policies are the ones
+ * checked, as for a query on the parent), and the index of a Citus table's
+ * shell, by its shards' indexes on their nodes (am/citus.c, whether the
+ * table is one; am/citus_shards.c, asking them).
  *
  * A probe key of a one-column index is converted to the column's type by
  * the typed-key rules (type/keys.c), as a filter of that key type
@@ -191,8 +198,14 @@ bloom_am_check_rls(Relation index, Oid heapoid)
 				 errhint("Query the table, whose policies then apply, or use a role that bypasses row-level security.")));
 }
 
+#define BLOOM_AM_PARTITIONED(index) \
+	((index)->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
+
 /*
- * The index argument, opened; its table's OID in *heapoid.  A caller with
+ * The index argument, opened; its table's OID in *heapoid.  A partitioned
+ * index is opened as a plain one, and its leaves by the caller
+ * (am/partitions.c).  *citus: the table is a Citus table's shell, whose
+ * shards the caller asks (am/citus_shards.c); its index is not read.  A caller with
  * neither SELECT on the table, nor SELECT on any of its columns, nor
  * ownership of the index is refused before anything is locked or read;
  * the indexed columns and row-level security are checked once the index
@@ -200,7 +213,7 @@ bloom_am_check_rls(Relation index, Oid heapoid)
  * catalogs (ALTER TABLE ... ROW LEVEL SECURITY waits for our lock).
  */
 static Relation
-bloom_am_open(Oid indexoid, Oid *heapoid)
+bloom_am_open(Oid indexoid, Oid *heapoid, bool *citus)
 {
 	Relation	index;
 	bool		owner;
@@ -229,20 +242,26 @@ bloom_am_open(Oid indexoid, Oid *heapoid)
 	/* table first, then index, as every reader of an index locks them */
 	LockRelationOid(*heapoid, AccessShareLock);
 	index = index_open(indexoid, AccessShareLock);
-	if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("cannot read partitioned index \"%s\"", RelationGetRelationName(index)),
-				 errhint("Ask the index of each partition.")));
-	if (!bloom_am_is_ours(index))
+	if (!bloom_am_is_ours(index) && !bloom_am_is_ours_partitioned(index))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("index \"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
+	/* a partitioned index: the parent's rights and policies, as a query on it */
 	if (!owner && !table_select)
 		bloom_am_check_columns(index, *heapoid);
 	bloom_am_check_rls(index, *heapoid);
-	/* a Citus table's shell holds none of its rows (am/citus.c) */
-	bloom_am_check_rows_here(index, *heapoid);
+	/* a Citus table's shell holds none of its rows: its shards are asked (am/citus.c) */
+	*citus = bloom_am_rows_elsewhere(index, *heapoid);
+	if (*citus)
+		return index;
+	/* a partitioned one is valid once every partition has its index attached */
+	if (!index->rd_index->indisvalid && BLOOM_AM_PARTITIONED(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+				 errdetail("A partition of table \"%s\" has no index attached to this one, so no filter holds the keys of its rows.",
+						   get_rel_name(*heapoid)),
+				 errhint("Create the partition's index and attach it with ALTER INDEX ... ATTACH PARTITION.")));
 	/* one being built concurrently may not hold every row yet */
 	if (!index->rd_index->indisvalid)
 		ereport(ERROR,
@@ -264,7 +283,8 @@ bloom_am_close(Relation index, Oid heapoid)
 
 /*
  * A relcache invalidation: forget the entries of that index (of all:
- * InvalidOid), and am/citus.c's answer for that table.  One callback for
+ * InvalidOid), am/citus.c's answer for that table, and am/partitions.c's
+ * partition trees it belongs to.  One callback for
  * both, as a backend has few relcache callback slots (ten in PostgreSQL 15,
  * and Citus takes five).
  */
@@ -276,6 +296,7 @@ bloom_am_forget_relation(Datum arg, Oid relid)
 		if (relid == InvalidOid || bloom_am_probes[i].indexoid == relid)
 			bloom_am_probes[i].indexoid = InvalidOid;
 	bloom_am_places_forget(relid);
+	bloom_am_trees_forget(relid);
 }
 
 /* a pg_type, pg_proc or pg_collation invalidation: forget every entry (they change rarely) */
@@ -404,12 +425,80 @@ bloom_am_test(Relation index, const BloomHeader *hdr, BloomHash h)
 
 /* ---- the functions ---- */
 
+/*
+ * Whether a filter built with hdr's hash takes the hash made for
+ * hashed_for: the same seed and hash id (leaves of one tree built by
+ * different releases may differ in them; their sizes always differ).
+ */
+static inline bool
+bloom_am_same_hash(const BloomHeader *hdr, const BloomHeader *hashed_for)
+{
+	return hdr->seed == hashed_for->seed && hdr->hash_id == hashed_for->hash_id;
+}
+
+/*
+ * The header a probe of a Citus table's index is converted with on the
+ * node called, to learn whether it can equal a value of the column's type
+ * at all (the shell's index may be partitioned, without a metapage); the
+ * shards hash it with their own.
+ */
+static BloomHeader
+bloom_am_citus_header(void)
+{
+	BloomHeader hdr;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.hash_id = BLOOM_HASH_CURRENT;
+	return hdr;
+}
+
+/*
+ * A point check of a partitioned index: present if any leaf's filter says
+ * so, leaf by leaf in bound order until one does.  The probe was converted
+ * once for the tree (p, the root's entry: every leaf's columns have the
+ * root's types and collations, as ATTACH requires), and is hashed again
+ * only for a leaf of another seed or hash id.
+ */
+static bool
+bloom_am_tree_contains(Relation index, Oid heapoid, BloomAmProbe *p, Datum key)
+{
+	BloomAmTree tree;
+	BloomHeader hashed_for;
+	BloomHash	h;
+	bool		hashed = false;
+	bool		found = false;
+
+	bloom_am_tree(index, heapoid, &tree);
+	for (int i = 0; i < tree.nleaves && !found; i++)
+	{
+		Relation	leaf = bloom_am_leaf_open(&tree.leaves[i]);
+		BloomHeader hdr = bloom_am_meta(leaf)->hdr;
+
+		if (!hashed || !bloom_am_same_hash(&hdr, &hashed_for))
+		{
+			hashed_for = hdr;
+			hashed = true;
+			/* no value of the column's type equals the key: none in any leaf */
+			if (!bloom_am_probe_hash(p, key, &hdr, &h))
+			{
+				index_close(leaf, AccessShareLock);
+				break;
+			}
+		}
+		found = bloom_am_test(leaf, &hdr, h);
+		index_close(leaf, AccessShareLock);
+	}
+	bloom_am_tree_release(&tree);
+	return found;
+}
+
 /* bf_index_contains(index regclass, key anyelement | text) */
 Datum
 bloomfilter_index_contains(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	Oid			keytype = get_fn_expr_argtype(fcinfo->flinfo, 1);
 	BloomHeader hdr;
 	BloomAmProbe *p;
@@ -417,11 +506,29 @@ bloomfilter_index_contains(PG_FUNCTION_ARGS)
 	bool		found;
 
 	bloom_check_implicit_text(fcinfo, 1, keytype);
-	/* a copy: the conversion may read catalogs, and an invalidation then frees amcache */
-	hdr = bloom_am_meta(index)->hdr;
 	p = bloom_am_probe(index, keytype, bloom_am_probe_collation(fcinfo, index));
-	found = bloom_am_probe_hash(p, PG_GETARG_DATUM(1), &hdr, &h) &&
-		bloom_am_test(index, &hdr, h);
+	if (citus)
+	{
+		Datum		key = PG_GETARG_DATUM(1);
+		Datum		answer = BoolGetDatum(false);
+		bool		ask;
+
+		hdr = bloom_am_citus_header();
+		/* a key no value of the column's type equals is in no shard */
+		ask = bloom_am_probe_hash(p, key, &hdr, &h);
+		bloom_am_citus_contains(index, heapoid, fcinfo->flinfo->fn_oid, keytype,
+								PG_GET_COLLATION(), 1, &key, &ask, &answer);
+		found = DatumGetBool(answer);
+	}
+	else if (BLOOM_AM_PARTITIONED(index))
+		found = bloom_am_tree_contains(index, heapoid, p, PG_GETARG_DATUM(1));
+	else
+	{
+		/* a copy: the conversion may read catalogs, and an invalidation then frees amcache */
+		hdr = bloom_am_meta(index)->hdr;
+		found = bloom_am_probe_hash(p, PG_GETARG_DATUM(1), &hdr, &h) &&
+			bloom_am_test(index, &hdr, h);
+	}
 	bloom_am_close(index, heapoid);
 	PG_RETURN_BOOL(found);
 }
@@ -546,53 +653,151 @@ bloom_am_test_sorted(Relation index, const BloomHeader *hdr, const uint64 *keys,
 }
 
 /*
+ * The keys of one bf_index_contains_all call: the array's elements, their
+ * hashes for the seed and hash id of hashed_for, and the answers so far.
+ * A key is pending while it may still be found: hashable and not yet
+ * found in any filter asked.
+ */
+typedef struct BloomAmBatch
+{
+	int			nitems;
+	Datum	   *elems;
+	bool	   *nulls;
+	bool	   *hashable;		/* some value of the column's type equals it */
+	BloomHash  *hashes;
+	Datum	   *answers;		/* booleans, in the array's order */
+	uint64	   *keys;			/* scratch: (page, item) of the pending keys */
+	bool		hashed;
+	BloomHeader hashed_for;
+} BloomAmBatch;
+
+static void
+bloom_am_batch_init(BloomAmBatch *b, AnyArrayType *arr)
+{
+	Oid			elemtype = AARR_ELEMTYPE(arr);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	array_iter	it;
+	int			n;
+
+	b->nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
+	n = Max(b->nitems, 1);
+	b->elems = palloc(n * sizeof(Datum));
+	b->nulls = palloc(n * sizeof(bool));
+	b->hashable = palloc(n * sizeof(bool));
+	b->hashes = palloc(n * sizeof(BloomHash));
+	b->answers = palloc(n * sizeof(Datum));
+	b->keys = palloc(n * sizeof(uint64));
+	b->hashed = false;
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, typlen, typbyval, typalign);
+	for (int i = 0; i < b->nitems; i++)
+	{
+		b->elems[i] = BLOOM_ARRAY_ITER_NEXT(&it, &b->nulls[i], i, typlen, typbyval, typalign);
+		b->answers[i] = BoolGetDatum(false);
+	}
+}
+
+/*
+ * Convert and hash every key for hdr's seed and hash id, in the array's
+ * order (so the first one that cannot be converted is the one reported);
+ * only the keys still pending are hashed again for another seed.
+ */
+static void
+bloom_am_batch_hash(BloomAmBatch *b, BloomAmProbe *p, const BloomHeader *hdr)
+{
+	bool		again = b->hashed;
+
+	for (int i = 0; i < b->nitems; i++)
+	{
+		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (again && (!b->hashable[i] || DatumGetBool(b->answers[i])))
+			continue;
+		b->hashable[i] = !b->nulls[i] &&
+			bloom_am_probe_hash(p, b->elems[i], hdr, &b->hashes[i]);
+	}
+	b->hashed = true;
+	b->hashed_for = *hdr;
+}
+
+/*
+ * Test the pending keys against one index (opened and locked): each as
+ * its page and item, in page order, each page read once however many keys
+ * fall in it.  Returns how many keys are still pending.
+ */
+static int
+bloom_am_batch_test(BloomAmBatch *b, BloomAmProbe *p, Relation index)
+{
+	BloomHeader hdr = bloom_am_meta(index)->hdr;
+	uint64		nblocks;
+	int			nkeys = 0;
+	int			pending = 0;
+
+	if (!b->hashed || !bloom_am_same_hash(&hdr, &b->hashed_for))
+		bloom_am_batch_hash(b, p, &hdr);
+	nblocks = bloom_nblocks(&hdr);
+	for (int i = 0; i < b->nitems; i++)
+		if (b->hashable[i] && !DatumGetBool(b->answers[i]))
+			b->keys[nkeys++] = BLOOM_AM_KEY(bloom_am_page_of(bloom_block_of(b->hashes[i].h1,
+																			nblocks)), i);
+	bloom_am_order_keys(b->keys, nkeys, bloom_am_page_of(nblocks - 1) + 1);
+	bloom_am_test_sorted(index, &hdr, b->keys, nkeys, b->hashes, b->answers);
+	for (int k = 0; k < nkeys; k++)
+		if (!DatumGetBool(b->answers[BLOOM_AM_KEY_ITEM(b->keys[k])]))
+			pending++;
+	return pending;
+}
+
+/*
  * bf_index_contains_all(index regclass, keys anyarray | text[]): an answer
  * per element, in the array's shape, NULL for a NULL element.  Every key
- * is converted and hashed first, in the array's order (so the first one
- * that cannot be converted is the one reported); then the keys are tested
- * page by page, each page read once however many keys fall in it.
+ * is converted and hashed first; then the keys are tested page by page.
+ * A partitioned index asks its leaves in bound order, each only for the
+ * keys no leaf before it had, and stops when none is left.
  */
 Datum
 bloomfilter_index_contains_all(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	BloomHeader hdr = bloom_am_meta(index)->hdr;
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	AnyArrayType *arr = PG_GETARG_ANY_ARRAY_P(1);
-	Oid			elemtype = AARR_ELEMTYPE(arr);
-	BloomAmProbe *p = bloom_am_probe(index, elemtype,
+	BloomAmProbe *p = bloom_am_probe(index, AARR_ELEMTYPE(arr),
 									 bloom_am_probe_collation(fcinfo, index));
-	int			nitems = ArrayGetNItems(AARR_NDIM(arr), AARR_DIMS(arr));
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	Datum	   *answers = palloc(Max(nitems, 1) * sizeof(Datum));
-	bool	   *nulls = palloc(Max(nitems, 1) * sizeof(bool));
-	BloomHash  *hashes = palloc(Max(nitems, 1) * sizeof(BloomHash));
-	uint64	   *keys = palloc(Max(nitems, 1) * sizeof(uint64));
-	int			nkeys = 0;
-	array_iter	it;
+	BloomAmBatch b;
 	ArrayType  *result;
 
-	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	array_iter_setup(&it, arr);
-	for (int i = 0; i < nitems; i++)
+	bloom_am_batch_init(&b, arr);
+	if (citus)
 	{
-		Datum		elem = array_iter_next(&it, &nulls[i], i, typlen, typbyval, typalign);
+		BloomHeader hdr = bloom_am_citus_header();
 
-		if (i % BLOOM_AM_INTERRUPT_KEYS == 0)
-			CHECK_FOR_INTERRUPTS();
-		answers[i] = BoolGetDatum(false);
-		if (nulls[i] || !bloom_am_probe_hash(p, elem, &hdr, &hashes[i]))
-			continue;
-		keys[nkeys++] = BLOOM_AM_KEY(bloom_am_page_of(bloom_block_of(hashes[i].h1,
-																	 bloom_nblocks(&hdr))), i);
+		bloom_am_batch_hash(&b, p, &hdr);
+		bloom_am_citus_contains(index, heapoid, fcinfo->flinfo->fn_oid, AARR_ELEMTYPE(arr),
+								PG_GET_COLLATION(), b.nitems, b.elems, b.hashable,
+								b.answers);
 	}
-	bloom_am_order_keys(keys, nkeys,
-						bloom_am_page_of(bloom_nblocks(&hdr) - 1) + 1);
-	bloom_am_test_sorted(index, &hdr, keys, nkeys, hashes, answers);
+	else if (BLOOM_AM_PARTITIONED(index))
+	{
+		BloomAmTree tree;
+		int			pending = b.nitems;
+
+		bloom_am_tree(index, heapoid, &tree);
+		for (int i = 0; i < tree.nleaves && pending > 0; i++)
+		{
+			Relation	leaf = bloom_am_leaf_open(&tree.leaves[i]);
+
+			pending = bloom_am_batch_test(&b, p, leaf);
+			index_close(leaf, AccessShareLock);
+		}
+		bloom_am_tree_release(&tree);
+	}
+	else
+		(void) bloom_am_batch_test(&b, p, index);
 	bloom_am_close(index, heapoid);
-	result = construct_md_array(answers, nulls, AARR_NDIM(arr), AARR_DIMS(arr),
+	result = construct_md_array(b.answers, b.nulls, AARR_NDIM(arr), AARR_DIMS(arr),
 								AARR_LBOUND(arr), BOOLOID, 1, true, TYPALIGN_CHAR);
 	PG_RETURN_ARRAYTYPE_P(result);
 }
@@ -649,22 +854,115 @@ bloom_am_snapshot(Relation index)
 	return bf;
 }
 
-/* bf_index_filter(index regclass): a snapshot of the filter */
+/* a filter's shape as a shape error shows it (type/kind_bloom.c's form) */
+static char *
+bloom_am_describe(const BloomHeader *hdr)
+{
+	char		text[BLOOM_DESCRIBE_MAX];
+
+	bloom_layout_for(hdr->layout)->describe(hdr, text, sizeof(text));
+	if (hdr->hash_id != BLOOM_HASH_CURRENT)
+		return psprintf("%s, hash id %d", text, hdr->hash_id);
+	return pstrdup(text);
+}
+
+/*
+ * Two leaves whose filters cannot be unioned.  Without a capacity option
+ * each leaf was sized from its own partition, so they differ unless the
+ * partitions were alike.
+ */
+pg_noreturn static void
+bloom_am_tree_shape_error(Relation index, Relation first, const BloomHeader *a,
+						  Relation other, const BloomHeader *b)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("cannot union the filters of the partitions of bloomfilter index \"%s\"",
+					RelationGetRelationName(index)),
+			 errdetail("Index \"%s\" of partition \"%s\" has %s; index \"%s\" of partition \"%s\" has %s.",
+					   RelationGetRelationName(first),
+					   get_rel_name(first->rd_index->indrelid), bloom_am_describe(a),
+					   RelationGetRelationName(other),
+					   get_rel_name(other->rd_index->indrelid), bloom_am_describe(b)),
+			 errhint("Create the index with a capacity option, which every partition's index inherits, so that their filters have one shape; bf_index_contains answers either way.")));
+	pg_unreachable();
+}
+
+/*
+ * The union of the leaves' filters, leaf by leaf: the first leaf's
+ * snapshot, with every other one's payload or-ed into it.  A tree without
+ * leaves has no shape to give an empty filter, and is refused.
+ */
+static BloomFilter *
+bloom_am_tree_snapshot(Relation index, Oid heapoid)
+{
+	BloomAmTree tree;
+	BloomFilter *acc = NULL;
+	Relation	first = NULL;
+	BloomHeader ahdr;
+
+	bloom_am_tree(index, heapoid, &tree);
+	for (int i = 0; i < tree.nleaves; i++)
+	{
+		Relation	leaf = bloom_am_leaf_open(&tree.leaves[i]);
+		BloomFilter *bf = bloom_am_snapshot(leaf);
+		BloomHeader hdr;
+
+		bloom_header_decode(bf->data, &hdr);
+		if (acc == NULL)
+		{
+			acc = bf;
+			ahdr = hdr;
+			first = leaf;
+			continue;
+		}
+		/* the key types are the root's in both: the shape is the rest */
+		if (!bloom_same_shape(&ahdr, &hdr))
+			bloom_am_tree_shape_error(index, first, &ahdr, leaf, &hdr);
+		ahdr.bits_set = bloom_union_into(BLOOMFILTER_PAYLOAD(acc), BLOOMFILTER_PAYLOAD(bf),
+										 bloom_nblocks(&hdr) * BLOOM_BLOCK_BYTES);
+		pfree(bf);
+		index_close(leaf, AccessShareLock);
+	}
+	if (acc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("partitioned bloomfilter index \"%s\" has no partitions",
+						RelationGetRelationName(index)),
+				 errdetail("The filter of a partitioned index is the union of its partitions' filters, and a union of none has no shape."),
+				 errhint("bf_index_contains answers false for every key of a table without partitions.")));
+	index_close(first, AccessShareLock);
+	bloom_am_tree_release(&tree);
+	bloom_set_header(acc, &ahdr);
+	return acc;
+}
+
+/*
+ * bf_index_filter(index regclass): a snapshot of the filter; of a
+ * partitioned index, the union of its leaves' filters.
+ */
 Datum
 bloomfilter_index_filter(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	BloomFilter *bf = bloom_am_snapshot(index);
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
+	Datum		bf;
 
+	if (citus)
+		bf = bloom_am_citus_filter(index, heapoid, fcinfo->flinfo->fn_oid);
+	else
+		bf = PointerGetDatum(BLOOM_AM_PARTITIONED(index) ?
+							 bloom_am_tree_snapshot(index, heapoid) :
+							 bloom_am_snapshot(index));
 	bloom_am_close(index, heapoid);
-	PG_RETURN_BLOOMFILTER_P(bf);
+	PG_RETURN_DATUM(bf);
 }
 
 /* ---- bf_index_info ---- */
 
 static void
-bloom_am_json_key(JsonbParseState **st, const char *key)
+bloom_am_json_key(BloomJsonbBuild *st, const char *key)
 {
 	JsonbValue	k;
 
@@ -675,7 +973,7 @@ bloom_am_json_key(JsonbParseState **st, const char *key)
 }
 
 static void
-bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
+bloom_am_json_numeric(BloomJsonbBuild *st, const char *key, Numeric num)
 {
 	JsonbValue	v;
 
@@ -686,13 +984,13 @@ bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
 }
 
 static void
-bloom_am_json_int(JsonbParseState **st, const char *key, int64 value)
+bloom_am_json_int(BloomJsonbBuild *st, const char *key, int64 value)
 {
 	bloom_am_json_numeric(st, key, int64_to_numeric(value));
 }
 
 static void
-bloom_am_json_float(JsonbParseState **st, const char *key, double value)
+bloom_am_json_float(BloomJsonbBuild *st, const char *key, double value)
 {
 	bloom_am_json_numeric(st, key,
 						  DatumGetNumeric(DirectFunctionCall1(float8_numeric,
@@ -700,7 +998,7 @@ bloom_am_json_float(JsonbParseState **st, const char *key, double value)
 }
 
 static void
-bloom_am_json_scalar(JsonbParseState **st, const char *key, const char *str,
+bloom_am_json_scalar(BloomJsonbBuild *st, const char *key, const char *str,
 					 int boolean)
 {
 	JsonbValue	v;
@@ -728,17 +1026,44 @@ bloom_am_stat(PGFunction fn, Oid relid)
 	return DatumGetInt64(DirectFunctionCall1(fn, ObjectIdGetDatum(relid)));
 }
 
+/* what bf_index_info of a partitioned index adds up over its leaves */
+typedef struct BloomAmTotals
+{
+	int64		bits_set;
+	int64		cardinality;
+	double		absent_rate;	/* of a key in no leaf: each leaf's 1 - fpp, multiplied */
+	double		rows_at_build;
+	double		keys_at_build;
+	int64		deleted;
+	int64		updated;
+	int64		data_pages;
+	int64		size_bytes;
+	bool		over;
+	bool		reindex;
+} BloomAmTotals;
+
 /*
  * The filter's shape and fill, as bf_info gives a value's (the cardinality
  * rounded, as there); its false-positive rate in *fpp.
  */
 static void
-bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
+bloom_am_info_filter(BloomJsonbBuild *st, const BloomFilter *bf, double *fpp,
+					 BloomAmTotals *t)
 {
 	BloomHeader hdr;
+	int64		cardinality;
 
 	bloom_header_decode(bf->data, &hdr);
 	*fpp = bloom_estimate_fpp(BLOOMFILTER_PAYLOAD(bf), bloom_nblocks(&hdr), hdr.nhashes);
+	cardinality = (int64) llround(bloom_estimate_cardinality(BLOOMFILTER_PAYLOAD(bf),
+															 bloom_nblocks(&hdr),
+															 hdr.nhashes));
+	if (t != NULL)
+	{
+		t->bits_set += hdr.bits_set;
+		t->cardinality += cardinality;
+		t->absent_rate *= 1.0 - *fpp;
+	}
 	bloom_am_json_scalar(st, "layout", bloom_layout_for(hdr.layout)->name, -1);
 	bloom_am_json_scalar(st, "hash", bloom_hash_name(hdr.hash_id), -1);
 	bloom_am_json_int(st, "seed", hdr.seed);
@@ -747,10 +1072,7 @@ bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
 	bloom_am_json_int(st, "capacity", (int64) hdr.capacity);
 	bloom_am_json_float(st, "error_rate", hdr.error_rate);
 	bloom_am_json_int(st, "bits_set", (int64) hdr.bits_set);
-	bloom_am_json_int(st, "cardinality",
-					  (int64) llround(bloom_estimate_cardinality(BLOOMFILTER_PAYLOAD(bf),
-																 bloom_nblocks(&hdr),
-																 hdr.nhashes)));
+	bloom_am_json_int(st, "cardinality", cardinality);
 	bloom_am_json_float(st, "fpp", *fpp);
 }
 
@@ -776,8 +1098,8 @@ bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp)
  * REINDEX at the same capacity builds the same filter.
  */
 static void
-bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
-					const BloomAmMetaCache *mc, double fpp)
+bloom_am_info_build(BloomJsonbBuild *st, Relation index, Oid heapoid,
+					const BloomAmMetaCache *mc, double fpp, BloomAmTotals *t)
 {
 	const BloomAmMeta *m = &mc->meta;
 	int64		deleted = Max(0, bloom_am_stat(pg_stat_get_tuples_deleted, heapoid) -
@@ -810,6 +1132,103 @@ bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
 					  (int64) RelationGetNumberOfBlocks(index) * BLCKSZ);
 	bloom_am_json_scalar(st, "over_capacity", NULL, over);
 	bloom_am_json_scalar(st, "reindex_recommended", NULL, over || stale);
+	if (t != NULL)
+	{
+		t->rows_at_build += m->heap_tuples;
+		t->keys_at_build += m->keys_added;
+		t->deleted += deleted;
+		t->updated += updated;
+		t->data_pages += m->ndatapages;
+		t->size_bytes += (int64) RelationGetNumberOfBlocks(index) * BLCKSZ;
+		t->over |= over;
+		t->reindex |= over || stale;
+	}
+}
+
+/*
+ * One leaf of a partitioned index, as an element of "leaves": its index
+ * and partition, and what bf_index_info says of the leaf's index.  Returns
+ * the leaf's filter header, for the tree's "same_shape".
+ */
+static BloomHeader
+bloom_am_info_leaf(BloomJsonbBuild *st, const BloomAmLeaf *l, BloomAmTotals *t)
+{
+	Relation	leaf = bloom_am_leaf_open(l);
+	BloomHeader hdr = bloom_am_meta(leaf)->hdr;
+	BloomFilter *bf = bloom_am_snapshot(leaf);
+	double		fpp;
+
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	bloom_am_json_scalar(st, "index", RelationGetRelationName(leaf), -1);
+	bloom_am_json_scalar(st, "table", get_rel_name(l->heapoid), -1);
+	bloom_am_info_filter(st, bf, &fpp, t);
+	bloom_am_info_build(st, leaf, l->heapoid, bloom_am_meta(leaf), fpp, t);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	index_close(leaf, AccessShareLock);
+	pfree(bf);
+	return hdr;
+}
+
+/*
+ * bf_index_info of a partitioned index: every leaf's info under "leaves"
+ * (in bound order), and over them: how many, whether bf_index_filter can
+ * union them (same_shape), sums of the counts, the rate at which a key in
+ * no partition is reported present by at least one leaf (fpp: what a
+ * point check through the tree risks), and whether any leaf is over its
+ * capacity or would gain from a REINDEX.  The options are the partitioned
+ * index's, which its leaves inherited when they were built.
+ */
+static Jsonb *
+bloom_am_tree_info(Relation index, Oid heapoid)
+{
+	BloomAmTree tree;
+	BloomAmTotals t = {0};
+	BloomJsonbBuild st;
+	const BloomAmOptions *opts = (const BloomAmOptions *) index->rd_options;
+	bool		same = true;
+	BloomHeader first;
+
+	memset(&st, 0, sizeof(st));
+	t.absent_rate = 1.0;
+	bloom_am_tree(index, heapoid, &tree);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	bloom_am_json_key(&st, "leaves");
+	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0; i < tree.nleaves; i++)
+	{
+		BloomHeader hdr = bloom_am_info_leaf(&st, &tree.leaves[i], &t);
+
+		if (i == 0)
+			first = hdr;
+		else if (same && !bloom_same_shape(&first, &hdr))
+			same = false;
+	}
+	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	bloom_am_tree_release(&tree);
+
+	bloom_am_json_int(&st, "partitions", tree.nleaves);
+	bloom_am_json_scalar(&st, "same_shape", NULL, same && tree.nleaves > 0);
+	bloom_am_json_key(&st, "options");
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (bloom_am_capacity_option(opts) > 0)
+		bloom_am_json_int(&st, "capacity", bloom_am_capacity_option(opts));
+	else
+		bloom_am_json_scalar(&st, "capacity", NULL, -1);
+	bloom_am_json_float(&st, "error_rate",
+						opts != NULL ? opts->error_rate : BLOOM_AM_DEFAULT_ERROR_RATE);
+	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	bloom_am_json_int(&st, "bits_set", t.bits_set);
+	bloom_am_json_int(&st, "cardinality", t.cardinality);
+	bloom_am_json_float(&st, "fpp", 1.0 - t.absent_rate);
+	bloom_am_json_float(&st, "rows_at_build", t.rows_at_build);
+	bloom_am_json_float(&st, "keys_at_build", t.keys_at_build);
+	bloom_am_json_int(&st, "deleted_since_build", t.deleted);
+	bloom_am_json_int(&st, "updated_since_build", t.updated);
+	bloom_am_json_int(&st, "data_pages", t.data_pages);
+	bloom_am_json_int(&st, "size_bytes", t.size_bytes);
+	bloom_am_json_scalar(&st, "over_capacity", NULL, t.over);
+	bloom_am_json_scalar(&st, "reindex_recommended", NULL, t.reindex);
+	return JsonbValueToJsonb(BLOOM_JSONB_CLOSE(&st, WJB_END_OBJECT));
 }
 
 /* bf_index_info(index regclass) */
@@ -817,17 +1236,36 @@ Datum
 bloomfilter_index_info(PG_FUNCTION_ARGS)
 {
 	Oid			heapoid;
-	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid);
-	const BloomAmMetaCache *mc = bloom_am_meta(index);
-	BloomFilter *bf = bloom_am_snapshot(index);
-	JsonbParseState *st = NULL;
+	bool		citus;
+	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
+	const BloomAmMetaCache *mc;
+	BloomFilter *bf;
+	BloomJsonbBuild st;
 	JsonbValue *res;
 	double		fpp;
 
+	if (citus)
+	{
+		Datum		info = bloom_am_citus_info(index, heapoid, fcinfo->flinfo->fn_oid);
+
+		bloom_am_close(index, heapoid);
+		PG_RETURN_DATUM(info);
+	}
+	if (BLOOM_AM_PARTITIONED(index))
+	{
+		Jsonb	   *info = bloom_am_tree_info(index, heapoid);
+
+		bloom_am_close(index, heapoid);
+		PG_RETURN_JSONB_P(info);
+	}
+	mc = bloom_am_meta(index);
+	bf = bloom_am_snapshot(index);
+
+	memset(&st, 0, sizeof(st));
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	bloom_am_info_filter(&st, bf, &fpp);
-	bloom_am_info_build(&st, index, heapoid, mc, fpp);
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	bloom_am_info_filter(&st, bf, &fpp, NULL);
+	bloom_am_info_build(&st, index, heapoid, mc, fpp, NULL);
+	res = BLOOM_JSONB_CLOSE(&st, WJB_END_OBJECT);
 	bloom_am_close(index, heapoid);
 	pfree(bf);
 	PG_RETURN_POINTER(JsonbValueToJsonb(res));

@@ -78,6 +78,14 @@ bloom_am_is_ours(Relation index)
 		index->rd_indam->aminsert == bloom_am_insert;
 }
 
+/* a partitioned index of this access method (it has no pages of its own) */
+bool
+bloom_am_is_ours_partitioned(Relation index)
+{
+	return index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX &&
+		index->rd_indam != NULL && index->rd_indam->aminsert == bloom_am_insert;
+}
+
 /* ---- vacuum ---- */
 
 /*
@@ -155,29 +163,42 @@ bloom_am_validate(Oid opclassoid)
 	return ok;
 }
 
+/*
+ * The access method's API struct.  Every flag and callback not named (scans
+ * above all) is false or NULL; no strategies and no support functions:
+ * nothing to search by.
+ */
+static const IndexAmRoutine bloom_am_routine = {
+	.type = T_IndexAmRoutine,
+	.amstrategies = 0,
+	.amsupport = 0,
+	.amoptsprocnum = 0,
+	.amcanmulticol = true,
+	.amoptionalkey = true,
+	.amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL,
+	.amkeytype = InvalidOid,
+
+	.ambuild = bloom_am_build,
+	.ambuildempty = bloom_am_buildempty,
+	.aminsert = bloom_am_insert,
+	.ambulkdelete = bloom_am_bulkdelete,
+	.amvacuumcleanup = bloom_am_vacuumcleanup,
+	.amcostestimate = bloom_am_costestimate,
+	.amoptions = bloom_am_options,
+	.amvalidate = bloom_am_validate,
+};
+
 Datum
 bloomfilter_am_handler(PG_FUNCTION_ARGS)
 {
-	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+#if PG_VERSION_NUM >= 190000
+	/* 19 keeps the pointer in the relcache, expecting a static struct */
+	PG_RETURN_POINTER(&bloom_am_routine);
+#else
+	/* before 19 the relcache copies the struct and pfrees what we return */
+	IndexAmRoutine *am = palloc(sizeof(IndexAmRoutine));
 
-	/* no strategies and no support functions: nothing to search by */
-	am->amstrategies = 0;
-	am->amsupport = 0;
-	am->amoptsprocnum = 0;
-	am->amcanmulticol = true;
-	am->amoptionalkey = true;
-	am->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
-	am->amkeytype = InvalidOid;
-
-	am->ambuild = bloom_am_build;
-	am->ambuildempty = bloom_am_buildempty;
-	am->aminsert = bloom_am_insert;
-	am->ambulkdelete = bloom_am_bulkdelete;
-	am->amvacuumcleanup = bloom_am_vacuumcleanup;
-	am->amcostestimate = bloom_am_costestimate;
-	am->amoptions = bloom_am_options;
-	am->amvalidate = bloom_am_validate;
-	/* every flag and callback not set (scans above all) stays false or NULL */
-
+	memcpy(am, &bloom_am_routine, sizeof(IndexAmRoutine));
 	PG_RETURN_POINTER(am);
+#endif
 }

@@ -127,6 +127,7 @@ typedef struct BloomAmKeyTypes
 
 /* handler.c: the handler */
 extern bool bloom_am_is_ours(Relation index);
+extern bool bloom_am_is_ours_partitioned(Relation index);
 
 /* options.c: WITH (capacity, error_rate) */
 extern int64 bloom_am_capacity_option(const BloomAmOptions *opts);
@@ -149,8 +150,37 @@ extern bool bloom_am_insert(Relation index, Datum *values, bool *isnull,
 							IndexInfo *indexInfo);
 
 /* citus.c: where a table's rows live */
-extern void bloom_am_check_rows_here(Relation index, Oid heapoid);
+extern bool bloom_am_rows_elsewhere(Relation index, Oid heapoid);
+
+/* citus_shards.c: a Citus table's shards asked */
+extern void bloom_am_citus_contains(Relation index, Oid heapoid, Oid fnoid, Oid keytype,
+									Oid collation, int n, const Datum *keys,
+									const bool *ask, Datum *answers);
+extern Datum bloom_am_citus_filter(Relation index, Oid heapoid, Oid fnoid);
+extern Datum bloom_am_citus_info(Relation index, Oid heapoid, Oid fnoid);
 extern void bloom_am_places_forget(Oid relid);
+
+/* partitions.c: the leaves of a partitioned index */
+typedef struct BloomAmLeaf
+{
+	Oid			heapoid;		/* a leaf partition */
+	Oid			indexoid;		/* its index attached to the tree */
+} BloomAmLeaf;
+
+typedef struct BloomAmTree
+{
+	int			nleaves;
+	int			maxleaves;
+	BloomAmLeaf *leaves;
+	int			nlocked;		/* tables locked, to release */
+	int			maxlocked;
+	Oid		   *locked;
+} BloomAmTree;
+
+extern void bloom_am_tree(Relation index, Oid heapoid, BloomAmTree *tree);
+extern void bloom_am_tree_release(BloomAmTree *tree);
+extern void bloom_am_trees_forget(Oid relid);
+extern Relation bloom_am_leaf_open(const BloomAmLeaf *leaf);
 
 /* pages.c */
 extern void bloom_am_read_meta(Relation index, BloomAmMetaCache *mc);

@@ -554,6 +554,9 @@ blocked_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink
 	bloom_info_cells(hdr, sink);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_blocked_layout;
+
 const BloomLayout bloom_blocked_layout = {
 	.id = BLOOM_LAYOUT_BLOCKED512,
 	.name = "blocked512",

@@ -388,6 +388,9 @@ bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 	bloom_store32le(payload + HASHES_OFF_EXPANSION, expansion);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_hashes_layout;
+
 const BloomLayout bloom_hashes_layout = {
 	.id = BLOOM_LAYOUT_HASHES,
 	.name = "hashes",

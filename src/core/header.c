@@ -667,6 +667,16 @@ bloom_check_message(BloomCheck check)
 			return "The fill divisor of a scalable filter must be 1 outside a running aggregate.";
 		case BLOOM_BAD_SUB_KEY_TYPE:
 			return "The sub-filters of a scalable filter must have key type 0.";
+		case BLOOM_BAD_LINK_BPE:
+			return "A RedisBloom link's bpe must be the bits per element its error rate gives, |ln(error)| / ln(2)^2.";
+		case BLOOM_BAD_LINK_ENTRIES:
+			return "A RedisBloom link's entries must be what its bits hold at its bpe, as RedisBloom sizes a link.";
+		case BLOOM_BAD_LINK_SIZE:
+			return "A RedisBloom link's size, the elements it counted, must not exceed its entries.";
+		case BLOOM_BAD_LINK_NEXT:
+			return "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
+		case BLOOM_BAD_GROWTH:
+			return "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
 	}
 	return "The value is invalid.";
 }

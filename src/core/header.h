@@ -171,7 +171,12 @@ typedef enum BloomCheck
 	BLOOM_BAD_KEY_TYPE,
 	BLOOM_BAD_HASH_LIST,
 	BLOOM_BAD_DIVISOR,
-	BLOOM_BAD_SUB_KEY_TYPE
+	BLOOM_BAD_SUB_KEY_TYPE,
+	BLOOM_BAD_LINK_BPE,
+	BLOOM_BAD_LINK_ENTRIES,
+	BLOOM_BAD_LINK_SIZE,
+	BLOOM_BAD_LINK_NEXT,
+	BLOOM_BAD_GROWTH
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */

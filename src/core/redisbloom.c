@@ -71,16 +71,22 @@
  * (error in (0, 1), bits = 8 * bytes, bits at least 2^n2, hashes as bpe
  * gives them, the links' sizes summing to the chain's), and more: at least
  * one byte, n2 below 64, at most RB_MAX_HASHES hashes, FORCE64 set, only
- * known options.
+ * known options; and what RedisBloom never checks but every link and chain
+ * it makes holds, because those fields size later growth (rb_link_check,
+ * rb_link_follows): bpe as the error rate gives it, entries what the bits
+ * hold, size at most entries, a growth of 1 .. BLOOM_MAX_EXPANSION and no
+ * ENTS_IS_BITS in a chain that scales, each link after the first at half
+ * the rate and entries * growth.
  *
  * Limits and knowing imperfections.  XXX A check of a stored value reads
  * each link whole (the bits of an element are spread over the link), so a
  * point check of a large stored chain fetches all of its TOAST chunks; a
  * value in memory is unaffected.  XXX A union (of two chains of the same
  * request, the longer first) ORs the links and adds the counts, as if the
- * elements of both were distinct; it does not check that a link stays
- * within its rate, and its bytes are not those BF.MADD of the elements
- * would give (so a parallel bf_agg's are not either).
+ * elements of both were distinct (up to each link's entries); it does not
+ * check that a link stays within its rate, and its bytes are not those
+ * BF.MADD of the elements would give (so a parallel bf_agg's are not
+ * either).
  * Chains of more than 64 links (BLOOM_MAX_PARTS) are refused.
  *
  * src/core/redisbloom.c
@@ -275,27 +281,11 @@ rb_head_bytes(uint32_t nfilters)
 }
 
 /*
- * A link as RedisBloom checks one it loads (bloom_validate_integrity), and
- * what this layout adds so that no field can send a check astray: a byte
- * at least, n2 a shift a 64-bit word allows, a finite bpe whose hashes
- * are bounded.
+ * How far a link's bpe may stray from the one its error rate gives, and
+ * its entries times bpe from its bits, relatively: the same sizing on
+ * another C library's log() may differ in the last bits of a double.
  */
-static bool
-rb_link_ok(const RbLink *l)
-{
-	double		k;
-
-	if (!(l->error > 0.0 && l->error < 1.0))
-		return false;
-	if (l->bytes == 0 || l->bytes > BLOOM_MAX_BYTES || l->bits != l->bytes * 8)
-		return false;
-	if (l->n2 > 63 || (l->n2 != 0 && l->bits < (UINT64_C(1) << l->n2)))
-		return false;
-	k = RB_LN2 * l->bpe;
-	if (!(k > 0.0 && k <= RB_MAX_HASHES))
-		return false;
-	return l->hashes == (uint32_t) (int) ceil(k);
-}
+#define RB_REL_SLACK		1e-9
 
 static double
 rb_bpe(double error)
@@ -303,6 +293,81 @@ rb_bpe(double error)
 	double		bpe = -(log(error) / RB_LN2_SQUARED);
 
 	return bpe < 0 ? -bpe : bpe;
+}
+
+/*
+ * A link as RedisBloom checks one it loads (bloom_validate_integrity), and
+ * what this layout adds so that no field can send a check astray: a byte
+ * at least, n2 a shift a 64-bit word allows, a finite bpe whose hashes
+ * are bounded.  BLOOM_BAD_SUBFILTER for those.
+ *
+ * RedisBloom checks nothing more, but a link it made (bloom_init) always
+ * holds more, and what it holds is what sizes later growth: the next link
+ * is made for entries * growth elements.  Unchecked, a link of 8 bytes
+ * claiming 250,000,000 entries grows a 129-byte value to 779 MB at one
+ * add.  So the rest of bloom_init's sizing is checked too, with x =
+ * entries * bpe (in double, as bloom_init computes it):
+ *
+ *	- bpe is |ln(error)| / ln(2)^2, the bits per element of the rate;
+ *	- with n2 = 0 (NOROUND, what BF.RESERVE makes), bits is floor(x)
+ *	  rounded up to whole 64-bit words, so bits - 64 < x < bits + 1;
+ *	- with n2 > 0 (rounded to 2^n2 bits; ENTS_IS_BITS), the link was made
+ *	  for at least half its 2^n2 bits and given the entries its spare bits
+ *	  hold, no more: 2^n2 / 2 - bpe - 1 <= x <= 2^n2;
+ *	- size, the elements it counted, is at most entries (an add past them
+ *	  starts a link instead).
+ *
+ * The bounds are widened by RB_REL_SLACK so that no genuine link is
+ * refused; the upper bound is what keeps a link's entries within what its
+ * bytes could hold, and the lower one is checked because every genuine
+ * link holds it too.
+ */
+static BloomCheck
+rb_link_check(const RbLink *l)
+{
+	double		k,
+				x,
+				m,
+				slack;
+
+	if (!(l->error > 0.0 && l->error < 1.0))
+		return BLOOM_BAD_SUBFILTER;
+	if (l->bytes == 0 || l->bytes > BLOOM_MAX_BYTES || l->bits != l->bytes * 8)
+		return BLOOM_BAD_SUBFILTER;
+	if (l->n2 > 63 || (l->n2 != 0 && l->bits < (UINT64_C(1) << l->n2)))
+		return BLOOM_BAD_SUBFILTER;
+	k = RB_LN2 * l->bpe;
+	if (!(k > 0.0 && k <= RB_MAX_HASHES))
+		return BLOOM_BAD_SUBFILTER;
+	if (l->hashes != (uint32_t) (int) ceil(k))
+		return BLOOM_BAD_SUBFILTER;
+
+	if (!(fabs(l->bpe - rb_bpe(l->error)) <= RB_REL_SLACK * l->bpe))
+		return BLOOM_BAD_LINK_BPE;
+	x = (double) l->entries * l->bpe;
+	if (l->n2 == 0)
+	{
+		m = (double) l->bits;
+		slack = m * RB_REL_SLACK;
+		if (!(x < m + 1.0 + slack && x > m - 64.0 - slack))
+			return BLOOM_BAD_LINK_ENTRIES;
+	}
+	else
+	{
+		m = (double) (UINT64_C(1) << l->n2);
+		slack = m * RB_REL_SLACK;
+		if (!(x <= m + slack && x >= m / 2.0 - l->bpe - 1.0 - slack))
+			return BLOOM_BAD_LINK_ENTRIES;
+	}
+	if (l->size > l->entries)
+		return BLOOM_BAD_LINK_SIZE;
+	return BLOOM_OK;
+}
+
+static bool
+rb_link_ok(const RbLink *l)
+{
+	return rb_link_check(l) == BLOOM_OK;
 }
 
 /*
@@ -358,15 +423,41 @@ rb_link_init(RbLink *l, uint64_t entries, double error, uint32_t options)
 	return rb_link_ok(l);
 }
 
-/* the next link a chain whose last link is last starts */
+/*
+ * The next link a chain whose last link is last starts.  Input holds the
+ * growth to 1 .. BLOOM_MAX_EXPANSION, without ENTS_IS_BITS; both are
+ * checked here again because a link this makes is sized from them.
+ */
 static bool
 rb_next_link(const RbChain *c, const RbLink *last, RbLink *next)
 {
-	if ((c->options & RB_OPT_NO_SCALING) || c->growth == 0 ||
-		last->entries > UINT64_MAX / c->growth)
+	if ((c->options & (RB_OPT_NO_SCALING | RB_OPT_ENTS_IS_BITS)) || c->growth == 0 ||
+		c->growth > BLOOM_MAX_EXPANSION || last->entries > UINT64_MAX / c->growth)
 		return false;
 	return rb_link_init(next, last->entries * c->growth,
 						last->error * RB_TIGHTENING, c->options);
+}
+
+/*
+ * Whether link l can follow link prev in chain c, as SBChain_Add makes the
+ * next link: never in a NONSCALING chain; at half prev's error rate
+ * (exactly: the product is exact, and what RedisBloom stored); for
+ * entries * growth entries, which NOROUND keeps as they are and rounding to
+ * a power of two only raises.  (A chain that scales has no ENTS_IS_BITS.)
+ */
+static bool
+rb_link_follows(const RbChain *c, const RbLink *prev, const RbLink *l)
+{
+	uint64_t	want;
+
+	if (c->options & RB_OPT_NO_SCALING)
+		return false;
+	if (l->error != prev->error * RB_TIGHTENING)
+		return false;
+	if (prev->entries > UINT64_MAX / c->growth)
+		return false;
+	want = prev->entries * c->growth;
+	return (c->options & RB_OPT_NOROUND) ? l->entries == want : l->entries >= want;
 }
 
 /* ---- bits ---- */
@@ -509,6 +600,42 @@ rb_check_chain(const RbChain *c, uint32_t nlinks)
 }
 
 /*
+ * The chain header's own fields: the number of links against the length,
+ * the options, and the growth.  On failure *why says what is wrong.
+ */
+static BloomCheck
+rb_head_check_chain(const RbChain *c, size_t len, const char **why)
+{
+	*why = "A chain must have 1 to 64 links.";
+	if (c->nfilters == 0 || c->nfilters > RB_MAX_LINKS)
+		return BLOOM_BAD_NHASHES;
+	*why = "The chain header must be 20 bytes and 53 more per link.";
+	if (len != rb_head_bytes(c->nfilters))
+		return BLOOM_BAD_LENGTH;
+	*why = "The chain's options include one RedisBloom does not know.";
+	if (c->options & ~RB_OPT_KNOWN)
+		return BLOOM_BAD_RESERVED;
+	*why = "The chain hashes with 32-bit MurmurHash2 (its options lack FORCE64, 4), which this build does not implement.";
+	if (!(c->options & RB_OPT_FORCE64))
+		return BLOOM_BAD_HASH;
+	/*
+	 * The growth sizes every later link (entries * growth): held to
+	 * bf_create's bounds, as a scalable filter's expansion is.  With
+	 * ENTS_IS_BITS, bloom_init takes entries * growth as the next link's n2,
+	 * so that a chain of a few bytes whose link holds one entry grows to
+	 * 2^growth bits (512 MB at growth 32); no RedisBloom command sets that
+	 * option, so a chain that scales may not have it.  A NONSCALING chain
+	 * never grows, and Redis writes what it was given there (BF.INSERT ...
+	 * NONSCALING EXPANSION n), so neither is checked for one.
+	 */
+	*why = bloom_check_message(BLOOM_BAD_GROWTH);
+	if (!(c->options & RB_OPT_NO_SCALING) &&
+		(c->growth < 1 || c->growth > BLOOM_MAX_EXPANSION || (c->options & RB_OPT_ENTS_IS_BITS)))
+		return BLOOM_BAD_GROWTH;
+	return BLOOM_OK;
+}
+
+/*
  * The chain header (what BF.SCANDUMP hands out first) on its own: what
  * RedisBloom checks when BF.LOADCHUNK reads one, and this layout's limits;
  * on success hdr is the top header of the value it makes (bits set 0, key
@@ -519,32 +646,33 @@ BloomCheck
 bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr, const char **why)
 {
 	RbChain		c;
-	RbLink		l;
+	RbLink		l,
+				prev = {0};
 	uint64_t	nbits = 0,
 				total = 0;
+	BloomCheck	check;
 
 	*why = "The chain header must be 20 bytes and 53 more per link.";
 	if (len < RB_CHAIN_HEAD)
 		return BLOOM_BAD_LENGTH;
 	rb_chain_read(head, &c);
-	*why = "A chain must have 1 to 64 links.";
-	if (c.nfilters == 0 || c.nfilters > RB_MAX_LINKS)
-		return BLOOM_BAD_NHASHES;
-	*why = "The chain header must be 20 bytes and 53 more per link.";
-	if (len != rb_head_bytes(c.nfilters))
-		return BLOOM_BAD_LENGTH;
-	*why = "The chain's options include one RedisBloom does not know.";
-	if (c.options & ~RB_OPT_KNOWN)
-		return BLOOM_BAD_RESERVED;
-	*why = "The chain hashes with 32-bit MurmurHash2 (its options lack FORCE64, 4), which this build does not implement.";
-	if (!(c.options & RB_OPT_FORCE64))
-		return BLOOM_BAD_HASH;
+	check = rb_head_check_chain(&c, len, why);
+	if (check != BLOOM_OK)
+		return check;
 	for (uint32_t i = 0; i < c.nfilters; i++)
 	{
 		rb_link_decode(rb_entry(head, i), &l);
-		*why = "A link fails RedisBloom's checks: its error rate must be in (0, 1), its bits 8 times its bytes (at least one), its hashes ceil(ln 2 * bpe), and n2 below 64 and within its bits.";
-		if (!rb_link_ok(&l))
-			return BLOOM_BAD_SUBFILTER;
+		check = rb_link_check(&l);
+		if (check == BLOOM_BAD_SUBFILTER)
+			*why = "A link fails RedisBloom's checks: its error rate must be in (0, 1), its bits 8 times its bytes (at least one), its hashes ceil(ln 2 * bpe), and n2 below 64 and within its bits.";
+		else
+			*why = bloom_check_message(check);
+		if (check != BLOOM_OK)
+			return check;
+		*why = bloom_check_message(BLOOM_BAD_LINK_NEXT);
+		if (i > 0 && !rb_link_follows(&c, &prev, &l))
+			return BLOOM_BAD_LINK_NEXT;
+		prev = l;
 		*why = "The links' sizes do not add up to the chain's size.";
 		if (l.size > UINT64_MAX - total)
 			return BLOOM_BAD_SUBFILTER;
@@ -812,9 +940,9 @@ rb_sum_saturated(uint64_t a, uint64_t b)
 /*
  * Union into dst, the longer chain (the server unions into the larger
  * value): src's links ORed into dst's first ones, which must be of the
- * same shapes, and their counts added as if all were distinct; dst's
- * further links stay as they are.  What parallel workers' partial chains
- * of one bf_agg become.
+ * same shapes, and their counts added as if all were distinct, up to each
+ * link's entries; dst's further links stay as they are.  What parallel
+ * workers' partial chains of one bf_agg become.
  */
 static bool
 rb_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
@@ -847,7 +975,14 @@ rb_combine(BloomHeader *hdr, uint8_t *dst, const BloomHeader *shdr,
 					bloom_check_interrupts();
 				db[i][off] |= sb[i][off];
 			}
+			/*
+			 * No more than the link's entries: a link never counts more
+			 * (an add past them starts a link), and input holds a link to
+			 * that.  A full link stays full either way.
+			 */
 			dl[i].size = rb_sum_saturated(dl[i].size, sl[i].size);
+			if (dl[i].size > dl[i].entries)
+				dl[i].size = dl[i].entries;
 			bloom_store64le(rb_entry(dst, i) + RB_L_SIZE, dl[i].size);
 		}
 		hdr->bits_set += rb_popcount(db[i], dl[i].bytes);
@@ -1002,6 +1137,9 @@ bloom_redis_link_bytes(const uint8_t *payload, uint32_t i)
 {
 	return bloom_load64le(rb_entry(payload, i) + RB_L_BYTES);
 }
+
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_redisbloom_layout;
 
 const BloomLayout bloom_redisbloom_layout = {
 	.id = BLOOM_LAYOUT_REDISBLOOM,

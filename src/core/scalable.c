@@ -312,6 +312,14 @@ scalable_check_payload(const BloomHeader *hdr, const uint8_t *payload)
 
 		if (!scalable_sub_shape(hdr, expansion, i, &want))
 			return BLOOM_BAD_NBITS;
+		/*
+		 * A sub-filter is a blocked filter: any other layout is refused as
+		 * such before the sub-filter is validated, since another layout's
+		 * own rules (a Guava filter names its key type) would otherwise
+		 * report a field of the sub-filter as the value's.
+		 */
+		if (subs[i].hdr.layout != BLOOM_LAYOUT_BLOCKED512)
+			return BLOOM_BAD_LAYOUT;
 		/* the top header records the key type; a sub-filter's is unused */
 		if (subs[i].hdr.key_type != 0)
 			return BLOOM_BAD_SUB_KEY_TYPE;
@@ -792,6 +800,9 @@ bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 	memcpy(payload, prefix, SCALABLE_PREFIX);
 	scalable_grow(hdr, payload, payload);
 }
+
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_scalable_layout;
 
 const BloomLayout bloom_scalable_layout = {
 	.id = BLOOM_LAYOUT_SCALABLE,

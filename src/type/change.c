@@ -176,7 +176,7 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 	empty = kind->is_empty(&val);
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->typlen, et->typbyval, et->typalign);
 	for (int i = 0; i <= nitems; i++)
 	{
 		bool		isnull = true;
@@ -186,7 +186,7 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (i < nitems)
-			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
+			elem = BLOOM_ARRAY_ITER_NEXT(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
 		/* the key type from the first element (a row's columns need one) */
 		if (!remove && !typed && (!isnull || i == nitems))
 		{

@@ -414,12 +414,13 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 		bloom_append_le(buf, (uint32) AARR_DIMS(arr)[d], 4);
 		bloom_append_le(buf, (uint32) AARR_LBOUND(arr)[d], 4);
 	}
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->elem->typlen, et->elem->typbyval,
+						   et->elem->typalign);
 	for (int i = 0; i < nitems; i++)
 	{
 		bool		isnull;
-		Datum		v = array_iter_next(&it, &isnull, i, et->elem->typlen,
-										et->elem->typbyval, et->elem->typalign);
+		Datum		v = BLOOM_ARRAY_ITER_NEXT(&it, &isnull, i, et->elem->typlen,
+											  et->elem->typbyval, et->elem->typalign);
 
 		CHECK_FOR_INTERRUPTS();
 		bloom_append_nested(buf, et->elem, v, isnull, recode);
@@ -2056,11 +2057,20 @@ bloom_key_ts_date(Datum value, Datum *out)
 static bool
 bloom_key_date_ts(Datum value, Datum *out)
 {
+#if PG_VERSION_NUM >= 190000
+	/* 19 reports the overflow as a soft error (date2timestamp_safe) */
+	ErrorSaveContext escontext = {T_ErrorSaveContext};
+	Timestamp	ts = date2timestamp_safe(DatumGetDateADT(value), (Node *) &escontext);
+
+	if (escontext.error_occurred)
+		return false;
+#else
 	int			overflow = 0;
 	Timestamp	ts = date2timestamp_opt_overflow(DatumGetDateADT(value), &overflow);
 
 	if (overflow != 0)
 		return false;
+#endif
 	*out = TimestampGetDatum(ts);
 	return true;
 }

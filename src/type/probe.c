@@ -638,7 +638,7 @@ bloom_contains_all(FunctionCallInfo fcinfo, const BloomKind *kind)
 	bool	   *found = palloc(sizeof(bool) * Max(chunk, 1));
 	ArrayType  *result;
 	bool	   *answers;
-	bits8	   *bitmap;
+	uint8	   *bitmap;
 	int			ndata = 0;
 	bool		anynull = false;
 	array_iter	it;
@@ -650,14 +650,14 @@ bloom_contains_all(FunctionCallInfo fcinfo, const BloomKind *kind)
 							  VARATT_IS_EXPANDED_HEADER(arr) || ARR_HASNULL(&arr->flt));
 	answers = (bool *) ARR_DATA_PTR(result);
 	bitmap = ARR_NULLBITMAP(result);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->typlen, et->typbyval, et->typalign);
 	for (int start = 0; start < nitems; start += chunk)
 	{
 		int			n = Min(chunk, nitems - start);
 
 		for (int i = 0; i < n; i++)
-			elems[i] = array_iter_next(&it, &nulls[i], start + i, et->typlen,
-									   et->typbyval, et->typalign);
+			elems[i] = BLOOM_ARRAY_ITER_NEXT(&it, &nulls[i], start + i, et->typlen,
+											  et->typbyval, et->typalign);
 		bloom_probe_many(fcinfo, kind, pc, elems, nulls, n, found);
 		for (int i = 0; i < n; i++)
 		{

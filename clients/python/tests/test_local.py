@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+import pgbloomfilter
 from pgbloomfilter import BloomFilter, InvalidFilter, canonical_bytes
 from pgbloomfilter import _murmur, _sizing
 
@@ -320,3 +321,41 @@ def test_key_types_given_and_recorded():
     assert not f.contains(1e20)
     with pytest.raises(UnsupportedKey):
         f.contains(2.0 ** 60)
+
+
+def _redisbloom_raw(entries=1, size=0, growth=2):
+    # bf_create(1, 0.01, expansion => 2, layout => 'redisbloom'): 129 bytes,
+    # one 8-byte link for 1 entry at 0.005 (docs/format.md, layout 6)
+    import math
+    err = 0.005
+    bpe = abs(math.log(err) / 0.480453013918201)
+    link = struct.pack("<QQQddIQB", 8, 64, size, err, bpe,
+                       math.ceil(0.693147180559945 * bpe), entries, 0)
+    chain = struct.pack("<QIII", size, 1, 5, growth)
+    head = struct.pack("<4sBBBBIIQQdQ", b"BLMF", 1, 6, 4, 1, 0, 0, 64,
+                       entries, err / 0.5, 0)
+    return head + chain + link + bytes(8)
+
+
+def _guava_raw(nbits=9600, k=7):
+    head = struct.pack("<4sBBBBIIQQdQ", b"BLMF", 1, 5, 3, k, 0, 20, nbits,
+                       1000, 0.01, 0)
+    return head + bytes(9600 // 8)
+
+
+@pytest.mark.parametrize("raw", [
+    _redisbloom_raw(),
+    _redisbloom_raw(250_000_000, 250_000_000),      # issue 32, item 7
+    _redisbloom_raw(10**15, 10**15),                # item 8 (Rust aborted)
+    _redisbloom_raw(growth=500_000_000),
+    _redisbloom_raw(growth=2**32 - 1),
+    _guava_raw(),
+    _guava_raw(nbits=2**60, k=255),
+] + [_corrupt(_redisbloom_raw(), at, "<Q", 2**64 - 1) for at in range(48, 121)])
+def test_layouts_5_and_6_refused_cleanly(raw):
+    # this client reads neither layout (the Rust client does): every such
+    # value, genuine or forged, is refused at once, never grown or crashed on
+    with pytest.raises(InvalidFilter, match="layout [56] is not supported"):
+        pgbloomfilter.load(raw)
+    with pytest.raises(InvalidFilter):
+        BloomFilter.from_bytes(raw)

@@ -8,6 +8,7 @@ use crate::blocks;
 use crate::bytes::{ld32, ld64, st32, st64};
 use crate::error::{Error, Result};
 use crate::keys::{self, canonical, Canon, Key, BPCHAR, BYTEA, INT2, INT4, INT8, TEXT, VARCHAR};
+use crate::sizing::MAX_BYTES;
 
 pub const LAYOUT_REDISBLOOM: u8 = 6;
 pub const HASH_REDISBLOOM: u8 = 4;
@@ -23,6 +24,19 @@ const NOROUND: u32 = 1;
 const ENTS_IS_BITS: u32 = 2;
 const FORCE64: u32 = 4;
 const NO_SCALING: u32 = 8;
+/// bf_create's bounds for `expansion`, which a scaling chain's growth keeps.
+const MAX_GROWTH: u32 = 1024;
+/// How far a link's bpe may stray from its rate's, and entries × bpe from
+/// its bits, relatively (another C library's `log` may differ in the last
+/// bits).
+const REL_SLACK: f64 = 1e-9;
+
+const E_LINK: &str = "A link fails RedisBloom's checks: its error rate must be in (0, 1), its bits 8 times its bytes (at least one), its hashes ceil(ln 2 * bpe), and n2 below 64 and within its bits.";
+const E_BPE: &str = "A RedisBloom link's bpe must be the bits per element its error rate gives, |ln(error)| / ln(2)^2.";
+const E_ENTRIES: &str = "A RedisBloom link's entries must be what its bits hold at its bpe, as RedisBloom sizes a link.";
+const E_SIZE: &str = "A RedisBloom link's size, the elements it counted, must not exceed its entries.";
+const E_NEXT: &str = "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
+const E_GROWTH: &str = "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
 
 /// MurmurHash64A (64-bit MurmurHash2), as format.md spells it out.
 pub fn murmur64a(data: &[u8], seed: u64) -> u64 {
@@ -72,27 +86,149 @@ fn bad(msg: &str) -> Error {
     Error::InvalidValue(format!("invalid bloomfilter value: {}", msg))
 }
 
-/// RedisBloom's bloom_init: (bytes, bits, entries, bpe, hashes, n2) of a new link.
-fn link_shape(entries: u64, error: f64, options: u32) -> (u64, u64, u64, f64, u32, u8) {
-    let bpe = (error.ln() / LN2_SQ).abs();
-    let hashes = (LN2 * bpe).ceil() as u32;
+/// A link's record (53 bytes, format.md), decoded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rec {
+    bytes: u64,
+    bits: u64,
+    size: u64,
+    error: f64,
+    bpe: f64,
+    hashes: u32,
+    entries: u64,
+    n2: u8,
+}
+
+impl Rec {
+    fn read(b: &[u8], at: usize) -> Rec {
+        Rec {
+            bytes: ld64(b, at),
+            bits: ld64(b, at + 8),
+            size: ld64(b, at + 16),
+            error: f64::from_bits(ld64(b, at + 24)),
+            bpe: f64::from_bits(ld64(b, at + 32)),
+            hashes: ld32(b, at + 40),
+            entries: ld64(b, at + 44),
+            n2: b[at + 52],
+        }
+    }
+
+    fn write(&self) -> [u8; LINK] {
+        let mut rec = [0u8; LINK];
+        st64(&mut rec, 0, self.bytes);
+        st64(&mut rec, 8, self.bits);
+        st64(&mut rec, 16, self.size);
+        st64(&mut rec, 24, self.error.to_bits());
+        st64(&mut rec, 32, self.bpe.to_bits());
+        st32(&mut rec, 40, self.hashes);
+        st64(&mut rec, 44, self.entries);
+        rec[52] = self.n2;
+        rec
+    }
+
+    /// The server's rb_link_check: what RedisBloom checks when it loads a
+    /// link, then what every link its bloom_init makes holds (bpe from the
+    /// rate, entries within what the bits hold, size at most entries),
+    /// since the entries size the next link.
+    fn check(&self) -> std::result::Result<(), &'static str> {
+        let k = LN2 * self.bpe;
+        if !(self.error > 0.0 && self.error < 1.0)
+            || self.bytes == 0
+            || self.bytes > MAX_BYTES
+            || self.bits != self.bytes * 8
+            || self.n2 > 63
+            || (self.n2 != 0 && self.bits < 1u64 << self.n2)
+            || !(k > 0.0 && k <= 2048.0)
+            || self.hashes != k.ceil() as u32
+        {
+            return Err(E_LINK);
+        }
+        if !((self.bpe - bpe_of(self.error)).abs() <= REL_SLACK * self.bpe) {
+            return Err(E_BPE);
+        }
+        let x = self.entries as f64 * self.bpe;
+        let fits = if self.n2 == 0 {
+            let m = self.bits as f64;
+            x < m + 1.0 + m * REL_SLACK && x > m - 64.0 - m * REL_SLACK
+        } else {
+            let m = (1u64 << self.n2) as f64;
+            x <= m + m * REL_SLACK && x >= m / 2.0 - self.bpe - 1.0 - m * REL_SLACK
+        };
+        if !fits {
+            return Err(E_ENTRIES);
+        }
+        if self.size > self.entries {
+            return Err(E_SIZE);
+        }
+        Ok(())
+    }
+
+    /// The server's rb_link_follows: whether this link is the one growth
+    /// makes after `prev` in a chain of these options and growth.
+    fn follows(&self, prev: &Rec, options: u32, growth: u32) -> bool {
+        if options & NO_SCALING != 0 || self.error != prev.error * 0.5 {
+            return false;
+        }
+        match prev.entries.checked_mul(growth as u64) {
+            Some(want) if options & NOROUND != 0 => self.entries == want,
+            Some(want) => self.entries >= want,
+            None => false,
+        }
+    }
+}
+
+fn bpe_of(error: f64) -> f64 {
+    (error.ln() / LN2_SQ).abs()
+}
+
+/// RedisBloom's bloom_init: the record of a new, empty link, or None where
+/// it fails or would make a link this layout refuses (no bits, a shift of
+/// 64, more than a value holds); nothing is allocated here.
+fn link_shape(entries: u64, error: f64, options: u32) -> Option<Rec> {
+    if entries == 0 || !(error > 0.0 && error < 1.0) {
+        return None;
+    }
+    let bpe = bpe_of(error);
     let mut entries = entries;
     let mut n2 = 0u8;
     let bits = if options & ENTS_IS_BITS != 0 {
+        if entries > 63 {
+            return None;
+        }
         n2 = entries as u8;
-        entries = ((1u64 << n2) as f64 / bpe).floor() as u64;
+        entries = ((1u64 << n2) as f64 / bpe) as u64;
         1u64 << n2
     } else if options & NOROUND != 0 {
-        (entries as f64 * bpe).floor() as u64
+        let want = entries as f64 * bpe;
+        if !(want < 18446744073709551616.0) {
+            return None;
+        }
+        want as u64
     } else {
         let want = entries as f64 * bpe;
-        n2 = (want.log2().floor() + 1.0) as u8;
+        // C's logb: the binary exponent, exact (log2 may round up to it)
+        let bn2 = ((want.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+        if !want.is_finite() || !(0..63).contains(&bn2) {
+            return None;
+        }
+        n2 = (bn2 + 1) as u8;
         let bits = 1u64 << n2;
-        entries += ((bits as f64 - want).floor() / bpe).floor() as u64;
+        entries += ((bits as f64 - want) as u64 as f64 / bpe) as u64;
         bits
     };
+    if bits == 0 || bits / 8 > MAX_BYTES {
+        return None;
+    }
     let bytes = if bits % 64 == 0 { bits / 8 } else { (bits / 64 + 1) * 8 };
-    (bytes, bytes * 8, entries, bpe, hashes, n2)
+    let rec = Rec { bytes, bits: bytes * 8, size: 0, error, bpe, hashes: (LN2 * bpe).ceil() as u32, entries, n2 };
+    rec.check().ok().map(|_| rec)
+}
+
+fn full() -> Error {
+    Error::Full(
+        "redisbloom bloom filter cannot grow any further: a RedisBloom chain is limited to 64 links and the size limit of a bloom filter value"
+            .into(),
+    )
 }
 
 impl RedisBloomFilter {
@@ -128,40 +264,54 @@ impl RedisBloomFilter {
         if !redis_key_type(ld32(b, 12)) {
             return Err(bad("The key type must be 0 or the OID of a built-in type that filters hash."));
         }
+        if b.len() as u64 > MAX_BYTES {
+            return Err(bad("The links exceed the size limit of a bloom filter value."));
+        }
         let n = ld32(b, HEADER + 8) as usize;
         let options = ld32(b, HEADER + 12);
+        let growth = ld32(b, HEADER + 16);
         if n == 0 || n > MAX_LINKS || n != b[7] as usize || ld32(b, 8) != 0 {
             return Err(bad("The chain's header does not match the value's."));
         }
         if options & !15 != 0 || options & FORCE64 == 0 {
             return Err(bad("The chain's options are not supported by this build."));
         }
+        // the growth sizes every later link (with ENTS_IS_BITS, as
+        // 2^(entries * growth) bits, which no RedisBloom command makes); a
+        // NONSCALING chain makes none
+        if options & NO_SCALING == 0 && (!(1..=MAX_GROWTH).contains(&growth) || options & ENTS_IS_BITS != 0) {
+            return Err(bad(E_GROWTH));
+        }
         if b.len() < HEADER + CHAIN + LINK * n {
             return Err(bad("The length does not match the header."));
         }
         let mut data = HEADER + CHAIN + LINK * n;
         let (mut size, mut nbits, mut set) = (0u64, 0u64, 0u64);
+        let mut prev: Option<Rec> = None;
         for i in 0..n {
-            let at = HEADER + CHAIN + LINK * i;
-            let (bytes, bits) = (ld64(b, at), ld64(b, at + 8));
-            let error = f64::from_bits(ld64(b, at + 24));
-            let bpe = f64::from_bits(ld64(b, at + 32));
-            let hashes = ld32(b, at + 40) as f64;
-            let n2 = b[at + 52];
-            if !(error > 0.0 && error < 1.0) || bits == 0 || bits != bytes.wrapping_mul(8) || bytes > (b.len() - data) as u64 {
-                return Err(bad("A link of the chain is damaged."));
+            let l = Rec::read(b, HEADER + CHAIN + LINK * i);
+            l.check().map_err(bad)?;
+            if let Some(p) = prev {
+                if !l.follows(&p, options, growth) {
+                    return Err(bad(E_NEXT));
+                }
             }
-            let want = (LN2 * bpe).ceil();
-            if !bpe.is_finite() || LN2 * bpe > 2048.0 || hashes != want || n2 >= 64 || (n2 > 0 && (1u64 << n2) > bits) {
-                return Err(bad("A link of the chain is damaged."));
+            if l.bytes > (b.len() - data) as u64 {
+                return Err(bad("The length does not match the header."));
             }
-            size += ld64(b, at + 16);
-            nbits += bits;
-            set += blocks::popcount(&b[data..data + bytes as usize]);
-            data += bytes as usize;
+            size = size.checked_add(l.size).ok_or_else(|| bad("The links' sizes do not add up to the chain's size."))?;
+            nbits += l.bits;
+            set += blocks::popcount(&b[data..data + l.bytes as usize]);
+            data += l.bytes as usize;
+            prev = Some(l);
         }
         if data != b.len() || size != ld64(b, HEADER) || nbits != ld64(b, 16) || set != ld64(b, 40) {
             return Err(bad("The chain's counts do not match the value's header."));
+        }
+        let first = Rec::read(b, HEADER + CHAIN);
+        let rate = if options & NO_SCALING != 0 { first.error } else { first.error / 0.5 };
+        if first.entries != ld64(b, 24) || first.entries == 0 || first.entries > i64::MAX as u64 || rate.to_bits() != ld64(b, 32) || !(rate < 1.0) {
+            return Err(bad("The first link's entries and error rate make no valid capacity and rate."));
         }
         let mut f = RedisBloomFilter { buf: b.to_vec(), links: Vec::new(), key_type: 0 };
         f.locate();
@@ -188,35 +338,41 @@ impl RedisBloomFilter {
         st32(&mut b, HEADER + 12, options);
         st32(&mut b, HEADER + 16, growth);
         let mut f = RedisBloomFilter { buf: b, links: Vec::new(), key_type: 0 };
-        f.append_link(capacity, link_error)?;
+        f.append_link(capacity, link_error).map_err(|_| {
+            Error::Full(format!(
+                "a RedisBloom filter for {} elements at error rate {} has no bits or exceeds the size limit",
+                capacity, error
+            ))
+        })?;
         Ok(f)
     }
 
+    /// A new, empty link for `entries` at `error`, as SBChain_AddLink makes
+    /// it; `Error::Full` (the server's 54000) past 64 links or the size
+    /// limit, checked before anything is allocated, and where memory for
+    /// the grown value cannot be had.
     fn append_link(&mut self, entries: u64, error: f64) -> Result<()> {
         let n = self.links.len();
         if n >= MAX_LINKS {
-            return Err(Error::Full("the RedisBloom chain has 64 links".into()));
+            return Err(full());
         }
         let options = ld32(&self.buf, HEADER + 12);
-        let (bytes, bits, entries, bpe, hashes, n2) = link_shape(entries, error, options);
-        let mut rec = [0u8; LINK];
-        st64(&mut rec, 0, bytes);
-        st64(&mut rec, 8, bits);
-        st64(&mut rec, 24, error.to_bits());
-        st64(&mut rec, 32, bpe.to_bits());
-        st32(&mut rec, 40, hashes);
-        st64(&mut rec, 44, entries);
-        rec[52] = n2;
+        let rec = link_shape(entries, error, options).ok_or_else(full)?;
+        let grown = (self.buf.len() as u64).checked_add(LINK as u64 + rec.bytes).ok_or_else(full)?;
+        if grown > MAX_BYTES {
+            return Err(full());
+        }
         let at = HEADER + CHAIN + LINK * n;
-        let mut out = Vec::with_capacity(self.buf.len() + LINK + bytes as usize);
+        let mut out = Vec::new();
+        out.try_reserve_exact(grown as usize).map_err(|_| full())?;
         out.extend_from_slice(&self.buf[..at]);
-        out.extend_from_slice(&rec);
+        out.extend_from_slice(&rec.write());
         out.extend_from_slice(&self.buf[at..]);
-        out.resize(out.len() + bytes as usize, 0);
+        out.resize(grown as usize, 0);
         self.buf = out;
         st32(&mut self.buf, HEADER + 8, (n + 1) as u32);
         self.buf[7] = (n + 1) as u8;
-        let nbits = ld64(&self.buf, 16) + bits;
+        let nbits = ld64(&self.buf, 16) + rec.bits;
         st64(&mut self.buf, 16, nbits);
         let first = HEADER + CHAIN;
         let cap = ld64(&self.buf, first + 44);
@@ -302,8 +458,13 @@ impl RedisBloomFilter {
             if options & NO_SCALING != 0 {
                 return Err(Error::Full("non scaling filter is full".into()));
             }
-            let growth = ld32(&self.buf, HEADER + 16) as u64;
-            let entries = ld64(&self.buf, last.at + 44).saturating_mul(growth);
+            // from_bytes held the growth to 1 ..= 1024; checked again, as
+            // it sizes what is allocated
+            let growth = ld32(&self.buf, HEADER + 16);
+            if !(1..=MAX_GROWTH).contains(&growth) || options & ENTS_IS_BITS != 0 {
+                return Err(full());
+            }
+            let entries = ld64(&self.buf, last.at + 44).checked_mul(growth as u64).ok_or_else(full)?;
             let error = f64::from_bits(ld64(&self.buf, last.at + 24)) * 0.5;
             self.append_link(entries, error)?;
         }

@@ -329,4 +329,67 @@ class LocalTest {
         assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(10, 1e-9));
         assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(Long.MAX_VALUE, 0.01));
     }
+
+    /*
+     * Layouts 5 (Guava) and 6 (RedisBloom chains) are read by the Rust
+     * client only: every such value, genuine or forged in a field that sizes
+     * growth (issue 32: entries = size = 250,000,000 or 10^15 in an 8-byte
+     * link, growth 500,000,000 or 2^32 - 1), is refused at once.
+     */
+    static byte[] redisChain(long entries, long size, int growth) {
+        double err = 0.005;
+        double bpe = Math.abs(Math.log(err) / 0.480453013918201);
+        byte[] b = new byte[129];
+        Bytes.store32(b, 0, 0x464D4C42);
+        b[4] = 1; b[5] = 6; b[6] = 4; b[7] = 1;
+        Bytes.store64(b, 16, 64);
+        Bytes.store64(b, 24, entries);
+        Bytes.store64(b, 32, Double.doubleToLongBits(err / 0.5));
+        Bytes.store64(b, 48, size);
+        Bytes.store32(b, 56, 1);
+        Bytes.store32(b, 60, 5);
+        Bytes.store32(b, 64, growth);
+        Bytes.store64(b, 68, 8);
+        Bytes.store64(b, 76, 64);
+        Bytes.store64(b, 84, size);
+        Bytes.store64(b, 92, Double.doubleToLongBits(err));
+        Bytes.store64(b, 100, Double.doubleToLongBits(bpe));
+        Bytes.store32(b, 108, (int) Math.ceil(0.693147180559945 * bpe));
+        Bytes.store64(b, 112, entries);
+        return b;
+    }
+
+    @Test
+    void layoutsFiveAndSixRefusedCleanly() {
+        java.util.List<byte[]> values = new java.util.ArrayList<>();
+        values.add(redisChain(1, 0, 2));
+        values.add(redisChain(250_000_000L, 250_000_000L, 2));
+        values.add(redisChain(1_000_000_000_000_000L, 1_000_000_000_000_000L, 2));
+        values.add(redisChain(1, 0, 500_000_000));
+        values.add(redisChain(1, 0, -1));
+        for (int at = 48; at <= 121; at++) {
+            byte[] b = redisChain(1, 0, 2);
+            Bytes.store64(b, at, -1L);
+            values.add(b);
+        }
+        byte[] guava = new byte[48 + 1200];
+        Bytes.store32(guava, 0, 0x464D4C42);
+        guava[4] = 1; guava[5] = 5; guava[6] = 3; guava[7] = 7;
+        Bytes.store32(guava, 12, 20);
+        Bytes.store64(guava, 16, 9600);
+        Bytes.store64(guava, 24, 1000);
+        Bytes.store64(guava, 32, Double.doubleToLongBits(0.01));
+        values.add(guava);
+        byte[] guavaHuge = guava.clone();
+        Bytes.store64(guavaHuge, 16, 1L << 60);
+        guavaHuge[7] = (byte) 255;
+        values.add(guavaHuge);
+        for (byte[] b : values) {
+            InvalidFilterException e = assertThrows(InvalidFilterException.class, () -> Filters.fromBytes(b));
+            assertTrue(e.getMessage().contains("bit layout is not supported"), e.getMessage());
+            assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
+            assertThrows(InvalidFilterException.class,
+                         () -> Filters.fromBase64(java.util.Base64.getEncoder().encodeToString(b)));
+        }
+    }
 }
