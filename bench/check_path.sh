@@ -1,21 +1,27 @@
 #!/bin/bash
-# Which source files a check passes through, measured: callgrind collects
-# only inside the SQL entry point (bloomfilter_contains, cuckoofilter_contains,
-# bloomfilter_contains_all) while a single-user server runs ROWS checks, each
-# of its own stored (out-of-line) value, so that every check takes the
-# stored path; the functions called at least ROWS times are the per-check
-# path (once-per-call-site setup, such as the element type's cache, is
-# called once and left out).  Likewise an index insert: inside the access
-# method's aminsert while ROWS rows go into a table with a bloomfilter
-# index.  Prints each file with those functions, and
-# per case a verdict, "N files (<= 4)"; exits 1 if a case enters more.
+# A report of the path a check takes through the source, and what it
+# costs: for each case, the instructions per call of the SQL entry point
+# and the source files whose functions run on every call, measured with
+# callgrind in a single-user server.  Collection is only inside the entry
+# point (bloomfilter_contains, cuckoofilter_contains,
+# bloomfilter_contains_all, the access method's aminsert, the aggregates'
+# transition functions) while it runs ROWS times: each check of its own
+# stored (out-of-line) value, so that every check takes the stored path;
+# each insert a row of its own; each aggregate row an element.  A file is
+# listed when a function of it runs at least once a call (once a batch of
+# adds for the aggregates, whose adds are batched); setup done once per
+# call site, such as the element type's cache, is left out.
 #
-#   bash bench/check_path.sh BINDIR
+#   bash bench/check_path.sh BINDIR         (as root)
 #
 # BINDIR: the bin directory of a PostgreSQL with the extension installed
 # (scripts/check-version.sh leaves one in $BF_PG_ROOT/mirror-15/...).
-# Needs valgrind; takes a few minutes and about 3 GB in $CHECK_PATH_DIR
-# (default: a new /tmp/bf-check-path.* directory, removed at the end).
+# Prints a Markdown section (make bench-path puts it at the top of
+# bench/RESULTS.md).  A report, not a gate: speed is the benchmarks'
+# business (bench/compare.sh), and where code lives is the layers'
+# (scripts/check-layers.py).  Needs valgrind; takes a few minutes and about
+# 3 GB in $CHECK_PATH_DIR (default: a new /tmp/bf-check-path.* directory,
+# removed at the end).
 set -euo pipefail
 
 B=${1:?usage: check_path.sh BINDIR}
@@ -54,26 +60,42 @@ INSERT INTO c SELECT i, (SELECT cf_agg(g, 1000000, 0.01) FROM generate_series(1:
 SQL
 as_pg "$B/pg_ctl" -D "$D/data" -w stop >/dev/null
 
-# path TAG ENTRY CALLS SQL
+# path LABEL ENTRY CALLS LEAST SQL: one row of the report
 path() {
-	echo "$4" | as_pg valgrind --tool=callgrind --collect-atstart=no --toggle-collect="$2" \
-		--callgrind-out-file="$D/cg.$1" "$B/postgres" --single -D "$D/data" postgres \
-		>"$D/out.$1" 2>"$D/err.$1"
-	echo "== $1"
-	python3 "$HERE/check_path.py" "$D/cg.$1" "$3" || status=1
+	local tag
+	tag=$(echo "$1" | tr -c 'a-z0-9' '_')
+	echo "$5" | as_pg valgrind --tool=callgrind --collect-atstart=no --toggle-collect="$2" \
+		--callgrind-out-file="$D/cg.$tag" "$B/postgres" --single -D "$D/data" postgres \
+		>"$D/out.$tag" 2>"$D/err.$tag"
+	python3 "$HERE/check_path.py" "$D/cg.$tag" "$3" "$4" "$1"
 }
-status=0
+AGG_ROWS=$((ROWS * 1000))
+# CHECK_PATH_LABEL: what the build measured is (default: this tree's commit)
+LABEL=${CHECK_PATH_LABEL:-$(git -C "$HERE/.." log -1 --format='%h, %cs' 2>/dev/null || echo 'no commit')}
+echo "## A check's path and cost: \`bash bench/check_path.sh\` ($LABEL)"
+echo
+echo "Instructions per call of the entry point (callgrind, single-user server,"
+echo "$ROWS calls; $AGG_ROWS rows for the aggregates), and the files whose functions"
+echo "run on every call (every batch of adds, for the aggregates)."
+echo
+echo "| case | files | instructions per call | files entered, with their functions |"
+echo "|---|---:|---:|---|"
 for k in plain counting scalable; do
-	path "$k" bloomfilter_contains $ROWS \
+	path "stored $k filter" bloomfilter_contains $ROWS $ROWS \
 		"SELECT count(*) FILTER (WHERE bf_contains(bf, 42::bigint)) FROM f WHERE name = '$k';"
 done
-path cuckoo cuckoofilter_contains $ROWS \
+path "stored cuckoo filter" cuckoofilter_contains $ROWS $ROWS \
 	"SELECT count(*) FILTER (WHERE cf_contains(cf, 42::bigint)) FROM c;"
-path in-memory bloomfilter_contains $ROWS \
+path "plain filter held in the call site's cache" bloomfilter_contains $ROWS $ROWS \
 	"SELECT count(*) FILTER (WHERE bf_contains(bf, g::bigint)) FROM f, generate_series(1, $ROWS) g WHERE name = 'plain' AND i = 1;"
-path contains_all bloomfilter_contains_all 20 \
+path "\`bf_contains_all\`, 100 keys, stored" bloomfilter_contains_all 20 20 \
 	"SELECT bf_contains_all(bf, ARRAY(SELECT generate_series(1::bigint, 100))) FROM f WHERE name = 'plain' AND i <= 20;"
-path index-insert bloom_am_insert $ROWS \
+path "index insert, one bigint column" bloom_am_insert $ROWS $ROWS \
 	"INSERT INTO ix SELECT generate_series(1, $ROWS);"
+path "\`bf_agg(g, 1000000, 0.01)\` row" bloomfilter_agg_trans $AGG_ROWS $((AGG_ROWS / 512)) \
+	"SELECT bf_cardinality(bf_agg(g, 1000000, 0.01)) FROM generate_series(1::bigint, $AGG_ROWS) g;"
+path "\`bf_agg(g)\` row (unsized)" bloomfilter_agg_trans $AGG_ROWS $((AGG_ROWS / 512)) \
+	"SELECT bf_cardinality(bf_agg(g)) FROM generate_series(1::bigint, $AGG_ROWS) g;"
+path "\`cf_agg(g, 1000000, 0.01)\` row" cuckoofilter_agg_trans $AGG_ROWS $((AGG_ROWS / 512)) \
+	"SELECT cf_items(cf_agg(g, 1000000, 0.01)) FROM generate_series(1::bigint, $AGG_ROWS) g;"
 rm -rf "$D"
-exit $status

@@ -1,7 +1,8 @@
 # Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
 # results in bench/RESULTS.md).  None is part of make test.
 
-.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions bench-hash bench-sizing
+.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions \
+	bench-hash bench-sizing bench-path
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
@@ -72,3 +73,14 @@ bench-1b: deps
 	$(MAKE) install
 	bash bench/bench_1b.sh
 
+# the files a check, an index insert and an aggregate row pass through, and
+# their instructions per call, measured with callgrind on the installed
+# extension (bench/check_path.sh); the report goes to the top of
+# bench/RESULTS.md.  A report, not a gate: bench/compare.sh guards speed.
+bench-path: deps
+	$(MAKE) all
+	$(MAKE) install
+	EXTRA_PACKAGES=valgrind bash scripts/deps.sh
+	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir) > bench/out.path.md
+	python3 bench/check_path.py --into bench/RESULTS.md bench/out.path.md
+	rm -f bench/out.path.md

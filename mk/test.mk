@@ -2,13 +2,13 @@
 # Included by the Makefile, after PGXS.
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout unit-keytype unit-guava test demo check-all fuzz \
-	check-symbols check-layers check-layouts check-style check-path check-docs
+	check-symbols check-layers check-layouts check-style check-docs
 
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
-# installs, runs the core's unit tests, measures a check's path, runs every
-# pg_regress and isolation suite against a throwaway cluster, dumps and
-# restores a database upgraded from every release, the Python,
+# installs, runs the core's unit tests, every pg_regress and isolation
+# suite against a throwaway cluster, dumps and restores a database upgraded
+# from every release, the Python,
 # Java and Rust clients' tests and the Guava interop check against servers
 # of their own, a short run of the equality oracle, and a short run of the
 # documented patterns under a model.
@@ -21,7 +21,6 @@ test: deps
 	$(MAKE) check-layouts
 	$(MAKE) install
 	$(MAKE) unit
-	$(MAKE) check-path
 	$(PG_VIRTUALENV) $(MAKE) installcheck
 	$(MAKE) check-upgrade-dump
 	$(MAKE) check-asan
@@ -98,17 +97,20 @@ check-symbols: all
 
 # A layout's id and table are named only in its own file, the registry and
 # the places scripts/check-layouts.py allows (CONTRIBUTING.md: Adding a layout);
-# every filter kind's entry is complete, and only the entries call the cuckoo
-# core or a layout's callbacks (scripts/check-kinds.py; CONTRIBUTING.md: The
-# kind table).
+# every filter kind's entry is complete (scripts/check-kinds.py;
+# CONTRIBUTING.md: The kind table).
 check-layouts:
 	python3 scripts/check-layouts.py --self-test
 	python3 scripts/check-kinds.py --self-test
 
 # The layer order, core < type < am, is declared in scripts/check-layers.py:
 # a file includes headers of its own folder and those below, never above,
-# and the includes have no cycle.
-check-layers:
+# and the includes have no cycle; read from the objects' symbols (nm), no
+# file calls a layer above its own and the calls between files have no
+# cycle; a header of src/type declares the functions of one module.
+# `python3 scripts/check-layers.py --report` lists every file's level and
+# calls and every header's modules (CONTRIBUTING.md: Source layout).
+check-layers: all
 	python3 scripts/check-layers.py --self-test
 
 # House rules a script can check: no function in src/ over 80 lines (the
@@ -116,12 +118,6 @@ check-layers:
 check-style:
 	python3 scripts/check-function-length.py --self-test
 	python3 scripts/check-function-length.py
-
-# A check of any type and layout enters at most 4 source files, measured
-# with callgrind on the installed extension (bench/check_path.sh).
-check-path: install
-	EXTRA_PACKAGES=valgrind bash scripts/deps.sh
-	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir)
 
 # One suite in seconds, while working on it: `make check-one SUITE=ops`
 # runs setup (which creates the extension by walking the upgrade chain) and

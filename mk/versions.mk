@@ -1,17 +1,19 @@
 # The suite on every supported major: 15 (the system's, through a private
-# mirror: nothing is installed there), 17 and 18 (scratch builds under
+# mirror: nothing is installed there), 17, 18 and 19 (scratch servers under
 # $(BF_PG_ROOT), made by scripts/build-pg.sh if missing, which takes a while
-# the first time), then pg_upgrade from 15 to each of UPGRADE_TO (15 and that
-# version must be in CHECK_VERSIONS: they install the extension it uses).
-# Not to 18 by default: Debian's 15.20 stamps every column with a
-# "pg_attver" attribute option that 18.6 does not know, so pg_upgrade to 18
-# fails on any user table, ours or not (CONTRIBUTING.md: PostgreSQL versions).  All
-# of them run even if one fails; a summary line each, the test lines of a
-# success or the end of the log of a failure.  Not part of test: CI (.ci/run)
-# runs it after make test.
+# the first time: 18 is built from source, 17 and 19 are Debian's builds),
+# then pg_upgrade from 15 to each of UPGRADE_TO (15 and that version must be
+# in CHECK_VERSIONS: they install the extension it uses).  Not to 18 or 19 by
+# default: Debian's 15.20 stamps every column with a "pg_attver" attribute
+# option that 18.6 and 19rc1 do not know, so pg_upgrade to them fails on any
+# user table, ours or not (CONTRIBUTING.md: PostgreSQL versions);
+# BF_CLEAR_ATTVER=1 make check-versions UPGRADE_TO="18 19" clears the stamp
+# by hand first (test/versions/pg_upgrade.sh).  All of them run even if one
+# fails; a summary line each, the test lines of a success or the end of the
+# log of a failure.  Not part of test: CI (.ci/run) runs it after make test.
 .PHONY: check-versions check-citus
 
-CHECK_VERSIONS ?= 15 17 18
+CHECK_VERSIONS ?= 15 17 18 19
 UPGRADE_TO ?= 17
 BF_PG_ROOT ?= /var/tmp/bloomfilter-pg
 export BF_PG_ROOT

@@ -6,7 +6,9 @@
 #
 #   scripts/build-pg.sh MAJOR [PREFIX]     e.g. scripts/build-pg.sh 18
 #
-# MAJOR 17 comes from Debian's trixie suite, 18 from sid.  PREFIX defaults to
+# MAJOR 17 comes from Debian's trixie suite, 18 from sid, 19 from
+# experimental (its release candidates; sid once a release is there, as
+# with 18).  PREFIX defaults to
 # $BF_PG_ROOT/MAJOR (BF_PG_ROOT: /var/tmp/bloomfilter-pg).  Afterwards
 # PREFIX/bin/pg_config is the PG_CONFIG to build against.  Work that is done
 # is skipped: a PREFIX whose pg_config, postgres, pg_regress and isolation
@@ -56,8 +58,13 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 case "$major" in
 	17) suite=trixie ;;
 	18) suite=sid ;;
-	*) echo "build-pg.sh: no Debian suite known for PostgreSQL $major (17: trixie, 18: sid)" >&2; exit 2 ;;
+	19) suite=experimental ;;
+	*) echo "build-pg.sh: no Debian suite known for PostgreSQL $major (17: trixie, 18: sid, 19: experimental)" >&2; exit 2 ;;
 esac
+# experimental holds only what differs from sid: its binary packages'
+# libraries come from sid
+bin_suites=("$suite")
+[ "$suite" != experimental ] || bin_suites+=(sid)
 
 ready() {
 	local pgxs
@@ -151,7 +158,16 @@ from_source() {
 # ---- binary: Debian's packages in a private root, patched to run here ----
 from_binary() {
 	local sysroot=$prefix/root deb loader rpath f n=0
-	apt_private "$suite-bin" "deb [signed-by=$keyring] $mirror $suite main"
+	local lines=() s
+	for s in "${bin_suites[@]}"; do lines+=("deb [signed-by=$keyring] $mirror $s main"); done
+	apt_private "$suite-bin" "${lines[@]}"
+	if [ "$suite" = experimental ]; then
+		# only libpq comes from experimental as well (the client needs
+		# this version's); the rest from sid (experimental's libc and perl
+		# are not installable against sid)
+		printf 'Package: libpq5 libpq-dev\nPin: release a=experimental\nPin-Priority: 990\n' \
+			> "$root/apt/$suite-bin/prefs/libpq.pref"
+	fi
 	echo "fetching postgresql-$major and its libraries from $suite (binary packages)"
 	apt-get "${apt_opts[@]}" -qq -y install --download-only \
 		"postgresql-$major" "postgresql-client-$major" "postgresql-server-dev-$major" > /dev/null

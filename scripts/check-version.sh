@@ -3,7 +3,7 @@
 # pg_regress and isolation suite (make installcheck) against a throwaway
 # cluster of that version.  Called by `make check-versions`.
 #
-#   scripts/check-version.sh MAJOR      15, 17 or 18
+#   scripts/check-version.sh MAJOR      15, 17, 18 or 19
 #   BF_REGRESS="setup ops" BF_ISOLATION=concurrent_add scripts/check-version.sh 15
 #                                       only those suites (a quick loop)
 #
@@ -65,8 +65,32 @@ mkdir -p "$build"
 tar -C "$repo" --exclude=.git --exclude=results --exclude=output_iso --exclude='*.o' \
 	--exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$build" -xf -
 log=$build/build.log
+# A server built by Debian with a newer gcc (19 from experimental) names
+# warning options in its CFLAGS that this system's compiler refuses (19's
+# -Wmissing-variable-declarations, gcc 14's, against Debian 12's gcc 12):
+# those are left out, and said so; every other flag is the server's own.
+cc=$("$pg_config" --cc | awk '{ print $1 }')
+command -v "$cc" > /dev/null || cc=gcc
+cflags=() dropped=()
+for f in $("$pg_config" --cflags); do
+	# (only an option the compiler does not know: -Werror=format-security
+	# alone fails too, for want of -Wformat, and is kept)
+	if [[ $f == -W* ]] && [[ $("$cc" "$f" -x c -c /dev/null -o /dev/null 2>&1 || true) =~ \
+		unrecognized\ command[-\ ]line\ option|unknown\ warning\ option ]]; then
+		dropped+=("$f")
+	else
+		cflags+=("$f")
+	fi
+done
 # with_llvm=no: no JIT bitcode (the Debian builds' PGXS asks for clang)
-make_pg() { make -C "$build" PG_CONFIG="$pg_config" with_llvm=no "$@"; }
+make_pg() {
+	if [ ${#dropped[@]} -eq 0 ]; then
+		make -C "$build" PG_CONFIG="$pg_config" with_llvm=no "$@"
+	else
+		make -C "$build" PG_CONFIG="$pg_config" with_llvm=no CFLAGS="${cflags[*]}" "$@"
+	fi
+}
+[ ${#dropped[@]} -eq 0 ] || echo "left out of $pg_config's CFLAGS, unknown to $cc: ${dropped[*]}"
 if ! { make_pg -j2 && make_pg install; } > "$log" 2>&1; then
 	tail -30 "$log"
 	echo "PostgreSQL $version: build FAILED (log: $log)"

@@ -23,7 +23,7 @@
 #include "utils/memutils.h"
 
 #include "am/index.h"
-#include "type/value.h"
+#include "type/kind_bloom.h"
 
 typedef struct BloomAmBuildState
 {

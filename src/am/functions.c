@@ -691,10 +691,10 @@ bloom_am_batch_init(BloomAmBatch *b, AnyArrayType *arr)
 	b->keys = palloc(n * sizeof(uint64));
 	b->hashed = false;
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, typlen, typbyval, typalign);
 	for (int i = 0; i < b->nitems; i++)
 	{
-		b->elems[i] = array_iter_next(&it, &b->nulls[i], i, typlen, typbyval, typalign);
+		b->elems[i] = BLOOM_ARRAY_ITER_NEXT(&it, &b->nulls[i], i, typlen, typbyval, typalign);
 		b->answers[i] = BoolGetDatum(false);
 	}
 }
@@ -962,7 +962,7 @@ bloomfilter_index_filter(PG_FUNCTION_ARGS)
 /* ---- bf_index_info ---- */
 
 static void
-bloom_am_json_key(JsonbParseState **st, const char *key)
+bloom_am_json_key(BloomJsonbBuild *st, const char *key)
 {
 	JsonbValue	k;
 
@@ -973,7 +973,7 @@ bloom_am_json_key(JsonbParseState **st, const char *key)
 }
 
 static void
-bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
+bloom_am_json_numeric(BloomJsonbBuild *st, const char *key, Numeric num)
 {
 	JsonbValue	v;
 
@@ -984,13 +984,13 @@ bloom_am_json_numeric(JsonbParseState **st, const char *key, Numeric num)
 }
 
 static void
-bloom_am_json_int(JsonbParseState **st, const char *key, int64 value)
+bloom_am_json_int(BloomJsonbBuild *st, const char *key, int64 value)
 {
 	bloom_am_json_numeric(st, key, int64_to_numeric(value));
 }
 
 static void
-bloom_am_json_float(JsonbParseState **st, const char *key, double value)
+bloom_am_json_float(BloomJsonbBuild *st, const char *key, double value)
 {
 	bloom_am_json_numeric(st, key,
 						  DatumGetNumeric(DirectFunctionCall1(float8_numeric,
@@ -998,7 +998,7 @@ bloom_am_json_float(JsonbParseState **st, const char *key, double value)
 }
 
 static void
-bloom_am_json_scalar(JsonbParseState **st, const char *key, const char *str,
+bloom_am_json_scalar(BloomJsonbBuild *st, const char *key, const char *str,
 					 int boolean)
 {
 	JsonbValue	v;
@@ -1047,7 +1047,7 @@ typedef struct BloomAmTotals
  * rounded, as there); its false-positive rate in *fpp.
  */
 static void
-bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp,
+bloom_am_info_filter(BloomJsonbBuild *st, const BloomFilter *bf, double *fpp,
 					 BloomAmTotals *t)
 {
 	BloomHeader hdr;
@@ -1098,7 +1098,7 @@ bloom_am_info_filter(JsonbParseState **st, const BloomFilter *bf, double *fpp,
  * REINDEX at the same capacity builds the same filter.
  */
 static void
-bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
+bloom_am_info_build(BloomJsonbBuild *st, Relation index, Oid heapoid,
 					const BloomAmMetaCache *mc, double fpp, BloomAmTotals *t)
 {
 	const BloomAmMeta *m = &mc->meta;
@@ -1151,7 +1151,7 @@ bloom_am_info_build(JsonbParseState **st, Relation index, Oid heapoid,
  * the leaf's filter header, for the tree's "same_shape".
  */
 static BloomHeader
-bloom_am_info_leaf(JsonbParseState **st, const BloomAmLeaf *l, BloomAmTotals *t)
+bloom_am_info_leaf(BloomJsonbBuild *st, const BloomAmLeaf *l, BloomAmTotals *t)
 {
 	Relation	leaf = bloom_am_leaf_open(l);
 	BloomHeader hdr = bloom_am_meta(leaf)->hdr;
@@ -1183,11 +1183,12 @@ bloom_am_tree_info(Relation index, Oid heapoid)
 {
 	BloomAmTree tree;
 	BloomAmTotals t = {0};
-	JsonbParseState *st = NULL;
+	BloomJsonbBuild st;
 	const BloomAmOptions *opts = (const BloomAmOptions *) index->rd_options;
 	bool		same = true;
 	BloomHeader first;
 
+	memset(&st, 0, sizeof(st));
 	t.absent_rate = 1.0;
 	bloom_am_tree(index, heapoid, &tree);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
@@ -1227,7 +1228,7 @@ bloom_am_tree_info(Relation index, Oid heapoid)
 	bloom_am_json_int(&st, "size_bytes", t.size_bytes);
 	bloom_am_json_scalar(&st, "over_capacity", NULL, t.over);
 	bloom_am_json_scalar(&st, "reindex_recommended", NULL, t.reindex);
-	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(BLOOM_JSONB_CLOSE(&st, WJB_END_OBJECT));
 }
 
 /* bf_index_info(index regclass) */
@@ -1239,7 +1240,7 @@ bloomfilter_index_info(PG_FUNCTION_ARGS)
 	Relation	index = bloom_am_open(PG_GETARG_OID(0), &heapoid, &citus);
 	const BloomAmMetaCache *mc;
 	BloomFilter *bf;
-	JsonbParseState *st = NULL;
+	BloomJsonbBuild st;
 	JsonbValue *res;
 	double		fpp;
 
@@ -1260,10 +1261,11 @@ bloomfilter_index_info(PG_FUNCTION_ARGS)
 	mc = bloom_am_meta(index);
 	bf = bloom_am_snapshot(index);
 
+	memset(&st, 0, sizeof(st));
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	bloom_am_info_filter(&st, bf, &fpp, NULL);
 	bloom_am_info_build(&st, index, heapoid, mc, fpp, NULL);
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	res = BLOOM_JSONB_CLOSE(&st, WJB_END_OBJECT);
 	bloom_am_close(index, heapoid);
 	pfree(bf);
 	PG_RETURN_POINTER(JsonbValueToJsonb(res));

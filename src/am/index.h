@@ -125,8 +125,13 @@ typedef struct BloomAmKeyTypes
 	BloomElemType cols[FLEXIBLE_ARRAY_MEMBER];
 } BloomAmKeyTypes;
 
-/* handler.c: the handler and the options */
+/* handler.c: the handler */
+extern bool bloom_am_is_ours(Relation index);
+extern bool bloom_am_is_ours_partitioned(Relation index);
+
+/* options.c: WITH (capacity, error_rate) */
 extern int64 bloom_am_capacity_option(const BloomAmOptions *opts);
+extern bytea *bloom_am_options(Datum reloptions, bool validate);
 
 /* build.c */
 extern IndexBuildResult *bloom_am_build(Relation heap, Relation index,
@@ -179,8 +184,6 @@ extern Relation bloom_am_leaf_open(const BloomAmLeaf *leaf);
 
 /* pages.c */
 extern void bloom_am_read_meta(Relation index, BloomAmMetaCache *mc);
-extern bool bloom_am_is_ours(Relation index);
-extern bool bloom_am_is_ours_partitioned(Relation index);
 extern const BloomAmMetaCache *bloom_am_meta(Relation index);
 extern void bloom_am_check_data_page(Relation index, Page page, BlockNumber blkno);
 extern Buffer bloom_am_read_page(Relation index, BlockNumber blkno);

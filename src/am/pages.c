@@ -111,21 +111,6 @@ bloom_am_meta(Relation index)
 	return (const BloomAmMetaCache *) index->rd_amcache;
 }
 
-bool
-bloom_am_is_ours(Relation index)
-{
-	return index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
-		index->rd_indam->aminsert == bloom_am_insert;
-}
-
-/* a partitioned index of this access method (it has no pages of its own) */
-bool
-bloom_am_is_ours_partitioned(Relation index)
-{
-	return index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX &&
-		index->rd_indam != NULL && index->rd_indam->aminsert == bloom_am_insert;
-}
-
 /*
  * A data page, pinned, as ReadBuffer reads it.  A point check costs less
  * than finding its page in the shared buffer mapping table (a hash lookup

@@ -167,7 +167,7 @@ bloom_block_add_stamped(uint8_t *block, BloomHash h, int nhashes,
 
 /*
  * The bits of bloom_block_add_stamped, not counted: an aggregate's state counts
- * its bits once, when it is read (bloom_state_count in type/agg_state.c),
+ * its bits once, when it is read (bloom_state_count in type/agg.c),
  * not per bit set.  The first k draws set their bits outright; a draw that
  * repeats an earlier one of its element (told by the stamps) sets its bit
  * again, harmlessly, and the walk then goes on from the k-th draw for as
@@ -553,6 +553,9 @@ blocked_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink
 	(void) payload;
 	bloom_info_cells(hdr, sink);
 }
+
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_blocked_layout;
 
 const BloomLayout bloom_blocked_layout = {
 	.id = BLOOM_LAYOUT_BLOCKED512,

@@ -327,6 +327,9 @@ counting_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sin
 	bloom_info_uint(sink, "saturated", saturated);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_counting_layout;
+
 const BloomLayout bloom_counting_layout = {
 	.id = BLOOM_LAYOUT_COUNTING4,
 	.name = "counting4",

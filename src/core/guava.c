@@ -470,6 +470,9 @@ guava_info(const BloomHeader *hdr, const uint8_t *payload, BloomInfoSink *sink)
 	bloom_info_uint(sink, "guava_longs", hdr->nbits / GUAVA_WORD_BITS);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_guava_layout;
+
 const BloomLayout bloom_guava_layout = {
 	.id = BLOOM_LAYOUT_GUAVA,
 	.name = "guava",

@@ -257,7 +257,7 @@ hashes_same_shape(const BloomHeader *a, const BloomHeader *b)
 /*
  * Union into dst's free cells, skipping hashes dst holds; false if they do
  * not fit, or for an intersection.  The server never comes here (it adds
- * one list to the other, growing: type/agg_state.c); the table's other
+ * one list to the other, growing: type/agg.c); the table's other
  * users (the fuzzers) do.
  */
 static bool
@@ -387,6 +387,9 @@ bloom_hashes_init(const BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 	memset(payload, 0, hashes_payload_bytes(hdr));
 	bloom_store32le(payload + HASHES_OFF_EXPANSION, expansion);
 }
+
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_hashes_layout;
 
 const BloomLayout bloom_hashes_layout = {
 	.id = BLOOM_LAYOUT_HASHES,

@@ -600,6 +600,42 @@ rb_check_chain(const RbChain *c, uint32_t nlinks)
 }
 
 /*
+ * The chain header's own fields: the number of links against the length,
+ * the options, and the growth.  On failure *why says what is wrong.
+ */
+static BloomCheck
+rb_head_check_chain(const RbChain *c, size_t len, const char **why)
+{
+	*why = "A chain must have 1 to 64 links.";
+	if (c->nfilters == 0 || c->nfilters > RB_MAX_LINKS)
+		return BLOOM_BAD_NHASHES;
+	*why = "The chain header must be 20 bytes and 53 more per link.";
+	if (len != rb_head_bytes(c->nfilters))
+		return BLOOM_BAD_LENGTH;
+	*why = "The chain's options include one RedisBloom does not know.";
+	if (c->options & ~RB_OPT_KNOWN)
+		return BLOOM_BAD_RESERVED;
+	*why = "The chain hashes with 32-bit MurmurHash2 (its options lack FORCE64, 4), which this build does not implement.";
+	if (!(c->options & RB_OPT_FORCE64))
+		return BLOOM_BAD_HASH;
+	/*
+	 * The growth sizes every later link (entries * growth): held to
+	 * bf_create's bounds, as a scalable filter's expansion is.  With
+	 * ENTS_IS_BITS, bloom_init takes entries * growth as the next link's n2,
+	 * so that a chain of a few bytes whose link holds one entry grows to
+	 * 2^growth bits (512 MB at growth 32); no RedisBloom command sets that
+	 * option, so a chain that scales may not have it.  A NONSCALING chain
+	 * never grows, and Redis writes what it was given there (BF.INSERT ...
+	 * NONSCALING EXPANSION n), so neither is checked for one.
+	 */
+	*why = bloom_check_message(BLOOM_BAD_GROWTH);
+	if (!(c->options & RB_OPT_NO_SCALING) &&
+		(c->growth < 1 || c->growth > BLOOM_MAX_EXPANSION || (c->options & RB_OPT_ENTS_IS_BITS)))
+		return BLOOM_BAD_GROWTH;
+	return BLOOM_OK;
+}
+
+/*
  * The chain header (what BF.SCANDUMP hands out first) on its own: what
  * RedisBloom checks when BF.LOADCHUNK reads one, and this layout's limits;
  * on success hdr is the top header of the value it makes (bits set 0, key
@@ -614,41 +650,17 @@ bloom_redis_read_head(const uint8_t *head, size_t len, BloomHeader *hdr, const c
 				prev = {0};
 	uint64_t	nbits = 0,
 				total = 0;
+	BloomCheck	check;
 
 	*why = "The chain header must be 20 bytes and 53 more per link.";
 	if (len < RB_CHAIN_HEAD)
 		return BLOOM_BAD_LENGTH;
 	rb_chain_read(head, &c);
-	*why = "A chain must have 1 to 64 links.";
-	if (c.nfilters == 0 || c.nfilters > RB_MAX_LINKS)
-		return BLOOM_BAD_NHASHES;
-	*why = "The chain header must be 20 bytes and 53 more per link.";
-	if (len != rb_head_bytes(c.nfilters))
-		return BLOOM_BAD_LENGTH;
-	*why = "The chain's options include one RedisBloom does not know.";
-	if (c.options & ~RB_OPT_KNOWN)
-		return BLOOM_BAD_RESERVED;
-	*why = "The chain hashes with 32-bit MurmurHash2 (its options lack FORCE64, 4), which this build does not implement.";
-	if (!(c.options & RB_OPT_FORCE64))
-		return BLOOM_BAD_HASH;
-	/*
-	 * The growth sizes every later link (entries * growth): held to
-	 * bf_create's bounds, as a scalable filter's expansion is.  With
-	 * ENTS_IS_BITS, bloom_init takes entries * growth as the next link's n2,
-	 * so that a chain of a few bytes whose link holds one entry grows to
-	 * 2^growth bits (512 MB at growth 32); no RedisBloom command sets that
-	 * option, so a chain that scales may not have it.  A NONSCALING chain
-	 * never grows, and Redis writes what it was given there (BF.INSERT ...
-	 * NONSCALING EXPANSION n), so neither is checked for one.
-	 */
-	*why = bloom_check_message(BLOOM_BAD_GROWTH);
-	if (!(c.options & RB_OPT_NO_SCALING) &&
-		(c.growth < 1 || c.growth > BLOOM_MAX_EXPANSION || (c.options & RB_OPT_ENTS_IS_BITS)))
-		return BLOOM_BAD_GROWTH;
+	check = rb_head_check_chain(&c, len, why);
+	if (check != BLOOM_OK)
+		return check;
 	for (uint32_t i = 0; i < c.nfilters; i++)
 	{
-		BloomCheck	check;
-
 		rb_link_decode(rb_entry(head, i), &l);
 		check = rb_link_check(&l);
 		if (check == BLOOM_BAD_SUBFILTER)
@@ -1125,6 +1137,9 @@ bloom_redis_link_bytes(const uint8_t *payload, uint32_t i)
 {
 	return bloom_load64le(rb_entry(payload, i) + RB_L_BYTES);
 }
+
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_redisbloom_layout;
 
 const BloomLayout bloom_redisbloom_layout = {
 	.id = BLOOM_LAYOUT_REDISBLOOM,

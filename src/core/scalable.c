@@ -801,6 +801,9 @@ bloom_scalable_init(BloomHeader *hdr, uint32_t expansion, uint8_t *payload)
 	scalable_grow(hdr, payload, payload);
 }
 
+/* declared for -Wmissing-variable-declarations; core/header.c registers it */
+extern const BloomLayout bloom_scalable_layout;
+
 const BloomLayout bloom_scalable_layout = {
 	.id = BLOOM_LAYOUT_SCALABLE,
 	.name = "scalable",

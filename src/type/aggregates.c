@@ -7,7 +7,7 @@
  * engines which ship partial aggregates between nodes as text (Citus) can
  * run it distributed, and so that bf_union can serve as the combine
  * function of parallel plans.  Inside one backend the state is the expanded
- * form of type/value.h, which batches the adds.
+ * object of type/agg.h, which batches the adds.
  *
  * src/type/aggregates.c
  *
@@ -15,9 +15,11 @@
  */
 #include "postgres.h"
 
-#include "type/value.h"
+#include "type/agg.h"
 #include "type/keys.h"
-#include "type/cuckoofilter.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/value.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
@@ -36,7 +38,7 @@ typedef struct BloomAggCache
 /*
  * bf_agg(element) with no sizing: the elements' hashes, then a scalable
  * filter at 1% sized for them that doubles if it grows afterwards
- * (type/agg_hashlist.c).
+ * (type/agg.c).
  */
 #define BLOOM_AGG_DEFAULT_RATE		0.01
 #define BLOOM_AGG_DEFAULT_EXPANSION	2
@@ -168,7 +170,7 @@ bloomfilter_agg_final(PG_FUNCTION_ARGS)
  * The state type is cuckoofilter itself (not internal), so engines that
  * ship partial aggregates as text (Citus) can run it distributed, and
  * cf_merge is the combine function of parallel plans.  From a group's
- * first row the state is an expanded object (type/agg_state.c, as
+ * first row the state is an expanded object (type/agg.c, as
  * bf_agg's) holding the flat value and its open view: the executor keeps
  * it without a copy, a row costs a hash and one cuckoo insertion, and
  * growth (a new sub-filter) reallocates the value in place.  The final
@@ -214,7 +216,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	BloomElemType *et = bloom_fn_cache(fcinfo, 1, false, sizeof(BloomElemType));
 	CuckooState *s = PG_ARGISNULL(0) ? NULL :
-		(CuckooState *) bloom_expanded_of(PG_GETARG_DATUM(0), &cf_state_methods, true);
+		cf_state_of(PG_GETARG_DATUM(0));
 
 	if (unlikely(s == NULL))
 		s = cf_agg_first(fcinfo);
@@ -228,7 +230,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 		}
 		cf_state_add(s, bloom_key_hash_add(et, PG_GETARG_DATUM(1), s->hash));
 	}
-	PG_RETURN_DATUM(EOHPGetRWDatum(&s->eoh));
+	PG_RETURN_DATUM(cf_state_datum(s));
 }
 
 /*

@@ -22,6 +22,8 @@
 #include "common/hashfn.h"
 
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_capacity);
 PG_FUNCTION_INFO_V1(bloomfilter_error_rate);
@@ -87,7 +89,7 @@ bloomfilter_bits_set(PG_FUNCTION_ARGS)
  * Introspection both types share, through their kind: the key type, a
  * copy with another, the estimated false-positive rate.
  */
-Datum
+static Datum
 bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomValue	val;
@@ -101,7 +103,7 @@ bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
  * the user asserts what its keys were; a typed filter changes only among
  * integer types, which hash alike (but in a Guava filter, of hash id 3).
  */
-Datum
+static Datum
 bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomValue	val;
@@ -116,7 +118,7 @@ bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 	PG_RETURN_DATUM(bloom_value_datum(&val));
 }
 
-Datum
+static Datum
 bloom_fpp_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomValue	val;

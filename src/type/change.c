@@ -24,6 +24,8 @@
 #include "utils/arrayaccess.h"
 
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_create);
 PG_FUNCTION_INFO_V1(bloomfilter_add);
@@ -43,6 +45,13 @@ PG_FUNCTION_INFO_V1(cuckoofilter_delete_all);
  */
 #define BLOOM_ADD_CHUNK 4096
 
+typedef enum BloomChange
+{
+	BLOOM_CHANGE_ADD,
+	BLOOM_CHANGE_ADD_NX,		/* unless present: then unchanged, no copy */
+	BLOOM_CHANGE_REMOVE
+} BloomChange;
+
 /*
  * bf_create(capacity, error_rate [, seed [, counting, expansion [,
  * key_type]]]) and cf_create(capacity, error_rate [, seed [, key_type]]).
@@ -50,7 +59,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_delete_all);
  * argument gives NULL.  The kind reads its own options and checks the key
  * type where it always has.
  */
-Datum
+static Datum
 bloom_create_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomCreateArgs args;
@@ -94,7 +103,7 @@ bloom_change_needless(FunctionCallInfo fcinfo, const BloomKind *kind, BloomChang
  * NULL element leaves the stored filter as it is (NULL filter: NULL).  A
  * filter that cannot forget is refused even then.
  */
-Datum
+static Datum
 bloom_change_one(FunctionCallInfo fcinfo, const BloomKind *kind, BloomChange change)
 {
 	BloomElemType *et;
@@ -138,7 +147,7 @@ bloom_change_one(FunctionCallInfo fcinfo, const BloomKind *kind, BloomChange cha
  * element of the array, hashed in chunks that the kind applies as batches.
  * Removing a value no key of the filter's type equals removes nothing.
  */
-Datum
+static Datum
 bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 {
 	BloomElemType *et;
@@ -167,7 +176,7 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 	empty = kind->is_empty(&val);
 
 	hashes = palloc(sizeof(BloomHash) * Min(nitems, BLOOM_ADD_CHUNK) + 1);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->typlen, et->typbyval, et->typalign);
 	for (int i = 0; i <= nitems; i++)
 	{
 		bool		isnull = true;
@@ -177,7 +186,7 @@ bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind, bool remove)
 		if ((i & (BLOOM_INTERRUPT_ELEMS - 1)) == BLOOM_INTERRUPT_ELEMS - 1)
 			CHECK_FOR_INTERRUPTS();
 		if (i < nitems)
-			elem = array_iter_next(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
+			elem = BLOOM_ARRAY_ITER_NEXT(&it, &isnull, i, et->typlen, et->typbyval, et->typalign);
 		/* the key type from the first element (a row's columns need one) */
 		if (!remove && !typed && (!isnull || i == nitems))
 		{

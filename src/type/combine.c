@@ -11,7 +11,7 @@
  * aggregate (bf_union_agg's transition, the combine step of a parallel
  * plan) the first operand is the aggregate's state and is changed in
  * place; elsewhere the result is a copy.  The unsized aggregate's lists of
- * hashes are bloomfilter's own special case (type/agg_hashlist.c).
+ * hashes are bloomfilter's own special case (type/agg.c).
  *
  * src/type/combine.c
  *
@@ -19,35 +19,26 @@
  */
 #include "postgres.h"
 
-#include "lib/stringinfo.h"
-
+#include "type/agg.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_union);
 PG_FUNCTION_INFO_V1(bloomfilter_intersect);
 PG_FUNCTION_INFO_V1(cuckoofilter_merge);
 
 /*
- * The error of operands of different shape, each described by its kind,
- * with the kind's hint.
+ * Union-like functions of either filter type ignore a NULL operand, as
+ * aggregates ignore NULL rows: the other operand, or NULL if both are.
+ * Call when either argument is NULL.
  */
-void
-bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a, const BloomValue *b,
-					   bool intersect)
+static Datum
+bloom_other_operand(FunctionCallInfo fcinfo)
 {
-	StringInfoData da,
-				db;
-
-	initStringInfo(&da);
-	initStringInfo(&db);
-	kind->describe(&da, a);
-	kind->describe(&db, b);
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_EXCEPTION),
-			 errmsg("%s", _(intersect ? kind->shape_intersect_msg : kind->shape_union_msg)),
-			 errdetail("The first filter has %s; the second has %s.", da.data, db.data),
-			 errhint("%s", kind->shape_hint(a, b))));
-	pg_unreachable();
+	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 }
 
 /*
@@ -58,7 +49,7 @@ bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a, const BloomVa
  * The four views (a cuckoo filter's is about 3.5 kB) stay on the stack: a
  * transition function of bf_union_agg comes here once a row.
  */
-Datum
+static Datum
 bloom_combine_kind(FunctionCallInfo fcinfo, const BloomKind *kind, bool intersect)
 {
 	BloomValue	a,

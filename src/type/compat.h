@@ -2,7 +2,7 @@
  *
  * compat.h
  *	  What differs between the PostgreSQL major versions bloomfilter builds
- *	  against (15 to 18), in one place.
+ *	  against (15 to 19), in one place.
  *
  * Include it after postgres.h.  The code is written in the newest server's
  * terms; each entry here supplies them to older servers, naming the release
@@ -57,6 +57,44 @@
 #define BLOOM_REL_LOCATOR(rel)	((rel)->rd_locator)
 #else
 #define BLOOM_REL_LOCATOR(rel)	((rel)->rd_node)
+#endif
+
+/*
+ * 19 moved an array element type's length, by-value flag and alignment from
+ * array_iter_next() to array_iter_setup() (utils/arrayaccess.h), which now
+ * works the alignment out once.  The callers give them to both macros; each
+ * server gets them where it takes them.
+ */
+#if PG_VERSION_NUM >= 190000
+#define BLOOM_ARRAY_ITER_SETUP(it, arr, len, byval, align) \
+	array_iter_setup((it), (arr), (len), (byval), (align))
+#define BLOOM_ARRAY_ITER_NEXT(it, isnull, i, len, byval, align) \
+	array_iter_next((it), (isnull), (i))
+#else
+#define BLOOM_ARRAY_ITER_SETUP(it, arr, len, byval, align) \
+	array_iter_setup((it), (arr))
+#define BLOOM_ARRAY_ITER_NEXT(it, isnull, i, len, byval, align) \
+	array_iter_next((it), (isnull), (i), (len), (byval), (align))
+#endif
+
+/*
+ * 19 gave pushJsonbValue() a JsonbInState (utils/jsonb.h), which holds the
+ * stack of open containers and, once the outermost is closed, the result;
+ * before, it took that stack (JsonbParseState **) and returned the value
+ * each push completed.  A jsonb object being built is a BloomJsonbBuild,
+ * zeroed, passed by address to pushJsonbValue on every server:
+ * BLOOM_JSONB_OPEN(b) is the innermost open container's state (its contVal
+ * says whether it is a list), BLOOM_JSONB_CLOSE(b, tok) closes the
+ * outermost with tok and is the finished JsonbValue.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef struct JsonbInState BloomJsonbBuild;
+#define BLOOM_JSONB_OPEN(b)			((b)->parseState)
+#define BLOOM_JSONB_CLOSE(b, tok)	(pushJsonbValue((b), (tok), NULL), (b)->result)
+#else
+typedef struct JsonbParseState *BloomJsonbBuild;
+#define BLOOM_JSONB_OPEN(b)			(*(b))
+#define BLOOM_JSONB_CLOSE(b, tok)	pushJsonbValue((b), (tok), NULL)
 #endif
 
 /*

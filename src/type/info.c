@@ -10,12 +10,15 @@
  */
 #include "postgres.h"
 
+#include "type/jsonb.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_info);
 PG_FUNCTION_INFO_V1(cuckoofilter_info);
 
-Datum
+static Datum
 bloom_info_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	BloomValue	val;

@@ -19,6 +19,8 @@
 #include "utils/builtins.h"
 
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_in);
 PG_FUNCTION_INFO_V1(bloomfilter_out);
@@ -45,12 +47,15 @@ PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
 	do { (void) (escontext); ereport(ERROR, __VA_ARGS__); } while (0)
 #endif
 
+static void bloom_literal_invalid(const char *str, const char *typname,
+								  Node *escontext, const char *detail);
+
 /*
  * A literal of either filter type: the base64 of its binary form, white
  * space around it ignored, decoded behind room for a varlena header (no
  * second copy).  Returns NULL after reporting a soft error.
  */
-struct varlena *
+static struct varlena *
 bloom_literal_decode(const char *str, const char *typname, Node *escontext, size_t *len)
 {
 	const char *start = str;
@@ -74,7 +79,7 @@ bloom_literal_decode(const char *str, const char *typname, Node *escontext, size
 }
 
 /* the text form of either filter type: the base64 of its binary form */
-char *
+static char *
 bloom_literal_encode(const uint8 *bytes, size_t len)
 {
 	char	   *out = palloc(bloom_base64_encoded_len(len) + 1);
@@ -85,7 +90,7 @@ bloom_literal_encode(const uint8 *bytes, size_t len)
 }
 
 /* report a bad literal of the type (soft where the server can) */
-void
+static void
 bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
 					  const char *detail)
 {
@@ -98,7 +103,7 @@ bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
 }
 
 /* outside bytes (binary input, bytea) as a value of the kind, fully validated */
-struct varlena *
+static struct varlena *
 bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf, size_t len, int sqlstate)
 {
 	const char *problem = kind->validate(buf, len);

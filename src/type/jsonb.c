@@ -35,7 +35,7 @@ void
 bloom_json_begin(BloomJson *js)
 {
 	js->sink.put = bloom_json_sink_put;
-	js->state = NULL;
+	memset(&js->state, 0, sizeof(js->state));
 	js->depth = 0;
 	pushJsonbValue(&js->state, WJB_BEGIN_OBJECT, NULL);
 }
@@ -65,7 +65,7 @@ bloom_json_end(BloomJson *js)
 {
 	if (js->depth != 0)
 		elog(ERROR, "bloom filter info left %d lists or objects open", js->depth);
-	return JsonbValueToJsonb(pushJsonbValue(&js->state, WJB_END_OBJECT, NULL));
+	return JsonbValueToJsonb(BLOOM_JSONB_CLOSE(&js->state, WJB_END_OBJECT));
 }
 
 static void
@@ -83,7 +83,7 @@ bloom_json_key(BloomJson *js, const char *name)
 static void
 bloom_json_put(BloomJson *js, const char *name, JsonbValue *value)
 {
-	if (js->state->contVal.type == jbvArray)
+	if (BLOOM_JSONB_OPEN(&js->state)->contVal.type == jbvArray)
 	{
 		if (name != NULL)
 			elog(ERROR, "bloom filter info member \"%s\" in a list", name);
@@ -158,7 +158,7 @@ bloom_json_string(BloomJson *js, const char *name, const char *value)
 static void
 bloom_json_container(BloomJson *js, const char *name, BloomInfoKind kind)
 {
-	bool		in_list = js->state->contVal.type == jbvArray;
+	bool		in_list = BLOOM_JSONB_OPEN(&js->state)->contVal.type == jbvArray;
 
 	if (kind == BLOOM_INFO_END)
 	{

@@ -16,6 +16,7 @@
 #include "utils/jsonb.h"
 
 #include "core/header.h"
+#include "type/compat.h"
 
 /*
  * An object being built.  sink comes first, so that a layout's info
@@ -24,7 +25,7 @@
 typedef struct BloomJson
 {
 	BloomInfoSink sink;
-	JsonbParseState *state;
+	BloomJsonbBuild state;		/* pushJsonbValue's (type/compat.h) */
 	int			depth;			/* lists and objects open inside the object */
 } BloomJson;
 

@@ -2,17 +2,15 @@
  *
  * kind.h
  *	  The table of operations every filter kind implements (BloomKind), the
- *	  handle of a value opened through it (BloomValue), and the generic glue
- *	  above it: one change path, one combine path, one I/O path, info and
- *	  introspection for both types.
+ *	  handle of a value opened through it (BloomValue), and what the table
+ *	  offers every caller besides (type/kind.c).
  *
  * A kind is a filter type: bloomfilter, whose entry (type/kind_bloom.c)
- * goes on through the layout table of core/header.h, and cuckoofilter, whose
- * entry (type/kind_cuckoo.c) calls the cuckoo core.  Those two files are
- * the only glue that calls a layout's callbacks or the cuckoo core, but
- * for the stored reads of checks (type/probe.c, beside their only
- * callers; scripts/check-kinds.py); everything above asks the table, and the SQL
- * functions of both types are thin wrappers that pass their kind.
+ * goes on through the layout table of core/header.h, and cuckoofilter,
+ * whose entry (type/kind_cuckoo.c) calls the cuckoo core.  The generic glue
+ * above them (changes, combining, I/O, checks, info and introspection of
+ * both types) asks the table, and the SQL functions of both types are thin
+ * wrappers that pass their kind.
  *
  * src/type/kind.h
  *
@@ -26,12 +24,19 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
-#include "type/value.h"
+#include "core/cuckoo.h"
 #include "type/keys.h"
-#include "type/jsonb.h"
-#include "type/cuckoofilter.h"
+#include "type/value.h"
 
 typedef struct BloomKind BloomKind;
+struct BloomJson;				/* type/jsonb.h */
+
+/*
+ * Loops that hash or look up an element a step check for a cancel every
+ * this many steps (a power of 2): a few thousand such steps take well
+ * under a millisecond.
+ */
+#define BLOOM_INTERRUPT_ELEMS	4096
 
 /*
  * A value opened through its kind: read-only (flat NULL), or a writable
@@ -201,29 +206,29 @@ struct BloomKind
 	 */
 	void		(*describe) (StringInfo buf, const BloomValue *val);
 	double		(*fpp) (const BloomValue *val);
-	void		(*info) (const BloomValue *val, BloomJson *js);
+	void		(*info) (const BloomValue *val, struct BloomJson *js);
 	void		(*facts) (Datum d, BloomFacts *facts);
 
 	/* a new, empty filter (flat) from the arguments of bf_create or cf_create */
 	void		(*create) (const BloomCreateArgs *args, BloomValue *val);
 };
 
-extern const BloomKind bloomfilter_kind;
-extern const BloomKind cuckoofilter_kind;
-
 /*
- * The kinds' stored-read operations (open, dir_next, dir_predict), defined
- * in type/probe.c beside the checks that are their only callers, so
- * that a check does not pass through a kind's file as well.
+ * Opening a value for checks (type/kind.c): its header from front (the
+ * first BLOOM_HEADER_SIZE bytes of a value of len bytes), then its
+ * directory from the payload of a value in memory.
  */
-extern void bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len);
-extern void bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
-extern int	bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
-								   int max);
-extern void cf_kind_open(BloomOpened *o, const uint8 *front, size_t len);
-extern void cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next);
-extern int	cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces,
-								int max);
+extern void bloom_opened_begin(BloomOpened *o, const BloomKind *kind, const uint8 *front,
+							   size_t len);
+extern void bloom_opened_walk_memory(BloomOpened *o, const uint8 *payload);
+
+/* a piece or span a kind named must lie in the payload */
+static inline void
+bloom_opened_check_span(const BloomOpened *o, const BloomSpan *s)
+{
+	if (s->offset > o->dir.payload_len || s->len > o->dir.payload_len - s->offset)
+		o->kind->corrupt_length();
+}
 
 /* what an entry lacks, NULL if nothing (_PG_init asks) */
 extern const char *bloom_kind_problem(const BloomKind *kind);
@@ -235,36 +240,8 @@ bloom_value_datum(const BloomValue *val)
 	return PointerGetDatum(val->flat);
 }
 
-/* ---- the generic glue (one module per concern) ---- */
-
-/* type/change.c: create, add, add_nx, remove, and their array forms */
-typedef enum BloomChange
-{
-	BLOOM_CHANGE_ADD,
-	BLOOM_CHANGE_ADD_NX,		/* unless present: then unchanged, no copy */
-	BLOOM_CHANGE_REMOVE
-} BloomChange;
-
-extern Datum bloom_create_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
-extern Datum bloom_change_one(FunctionCallInfo fcinfo, const BloomKind *kind,
-							  BloomChange change);
-extern Datum bloom_change_all(FunctionCallInfo fcinfo, const BloomKind *kind,
-							  bool remove);
-
-/* type/combine.c: union, intersection, merge, and shape errors */
-extern Datum bloom_combine_kind(FunctionCallInfo fcinfo, const BloomKind *kind,
-								bool intersect);
+/* the error of operands of different shape, each described by its kind */
 pg_noreturn extern void bloom_kind_shape_error(const BloomKind *kind, const BloomValue *a,
 											   const BloomValue *b, bool intersect);
-
-/* type/io.c: text and binary I/O, the bytea cast */
-extern struct varlena *bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf,
-											  size_t len, int sqlstate);
-
-/* info.c: bf_info and cf_info; attributes.c: introspection of either type */
-extern Datum bloom_info_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
-extern Datum bloom_fpp_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
-extern Datum bloom_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
-extern Datum bloom_set_key_type_kind(FunctionCallInfo fcinfo, const BloomKind *kind);
 
 #endif							/* BLOOMFILTER_KIND_H */

@@ -3,16 +3,15 @@
  * kind_bloom.c
  *	  The bloomfilter kind: its entry in the table of filter kinds
  *	  (type/kind.h), which goes on through the layout table of
- *	  core/header.h, and what that needs: new values of each layout, adds
- *	  that grow, removals, unions and intersections, shape errors and
- *	  their text, bf_info's members, the planner's facts.
+ *	  core/header.h, and what that needs: the stored reads of checks, new
+ *	  values of each layout, adds that grow, removals, unions and
+ *	  intersections, shape errors and their text, bf_info's members, the
+ *	  planner's facts.
  *
- * Outside the aggregate's own state (type/agg_state.c,
- * type/agg_hashlist.c) and the stored reads of checks
- * (type/probe.c), this is the only glue that calls a layout's
- * callbacks (scripts/check-kinds.py).  A bloomfilter's opened header is
- * written back into its value by the changes and by finish; a change
- * that has no hash to apply leaves the bytes as they were.
+ * A bloomfilter's opened header is written back into its value by the
+ * changes and by finish; a change that has no hash to apply leaves the
+ * bytes as they were.  The aggregate's state (type/agg.c) calls this
+ * file, never the other way round.
  *
  * src/type/kind_bloom.c
  *
@@ -22,18 +21,54 @@
 
 #include <math.h>
 
+#include "utils/builtins.h"
+
 #include "core/blocked.h"
 #include "core/guava.h"
 #include "core/sizing.h"
+#include "type/jsonb.h"
 #include "type/kind.h"
-#include "utils/builtins.h"
+#include "type/kind_bloom.h"
+#include "type/params.h"
+#include "type/value.h"
+
+/* ---- checks of stored values ---- */
 
 /*
- * ---- checks of stored values ----
- *
- * open, dir_next and dir_predict are type/probe.c's, beside the
- * checks that are their only callers.
+ * A value opened for checks (type/probe.c): its header, from the first
+ * BLOOM_HEADER_SIZE bytes of a value of len bytes, and the layout's
+ * callbacks that find and answer the spans of an element.
  */
+static void
+bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	BloomView	v;
+
+	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
+	o->hdr.bloom = v.hdr;
+	o->layout = v.layout;
+	o->hash = bloom_hash_params(&v.hdr);
+	o->spans = v.layout->spans;
+	o->answer = v.layout->answer;
+	o->answer_many = v.layout->answer_many;
+}
+
+static void
+bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
+
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+}
+
+static int
+bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	if (o->layout->dir_predict == NULL)
+		return 0;
+	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
+}
 
 static void
 bloom_kind_corrupt_length(void)
@@ -60,7 +95,7 @@ bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout, const uint8
 }
 
 /* a new, empty filter for hdr (whose count of cells set must be 0) */
-BloomFilter *
+static BloomFilter *
 bloom_new(const BloomHeader *hdr)
 {
 	Size		size = BLOOMFILTER_SIZE(bloom_layout_for(hdr->layout)->payload_bytes(hdr));
@@ -105,7 +140,7 @@ bloom_header_for(BloomHeader *hdr, int64 capacity, double error_rate, int64 seed
 }
 
 /* a new scalable filter: one empty sub-filter, more as elements arrive */
-BloomFilter *
+static BloomFilter *
 bloom_new_scalable(int64 capacity, double error_rate, int64 seed, int32 expansion)
 {
 	BloomHeader hdr;

@@ -3,19 +3,18 @@
  * kind_cuckoo.c
  *	  The cuckoofilter kind: its entry in the table of filter kinds
  *	  (type/kind.h), which calls the cuckoo core (core/cuckoo.c),
- *	  and what that needs: reading the forms of a value, writable copies,
- *	  new filters, adds that grow, deletes, merges, shape errors, cf_info's
- *	  members, the planner's facts.
+ *	  and what that needs: the stored reads of checks, reading the forms of
+ *	  a value, writable copies, new filters, adds that grow, deletes,
+ *	  merges, shape errors, cf_info's members, the planner's facts.
  *
  * A cuckoofilter is flat in every form; cf_agg's state is an expanded
- * object holding the flat value (type/agg_state.c).  Every read checks
- * the header and the sub-filter directory against the length first
- * (cuckoo_open, O(sub-filters)), so a value damaged since it passed full
- * validation on input raises XX001 instead of sending a read past its end.
- * A cuckoo filter's view writes through to its bytes, so finish has
- * nothing left to write.  This is the only glue that calls the cuckoo core
- * but for the stored reads of checks (type/probe.c;
- * scripts/check-kinds.py).
+ * object holding the flat value (a flat state of type/value.h, made by
+ * type/agg.c), which reads here see through without naming the aggregate.
+ * Every read checks the header and the sub-filter directory against the
+ * length first (cuckoo_open, O(sub-filters)), so a value damaged since it
+ * passed full validation on input raises XX001 instead of sending a read
+ * past its end.  A cuckoo filter's view writes through to its bytes, so
+ * finish has nothing left to write.
  *
  * src/type/kind_cuckoo.c
  *
@@ -25,9 +24,13 @@
 
 #include "miscadmin.h"
 
+#include "type/jsonb.h"
 #include "type/kind.h"
+#include "type/kind_cuckoo.h"
+#include "type/params.h"
+#include "type/value.h"
 
-void
+pg_noreturn static void
 cf_report_corrupt(CuckooCheck check)
 {
 	ereport(ERROR,
@@ -36,12 +39,42 @@ cf_report_corrupt(CuckooCheck check)
 			 errdetail_internal("%s", cuckoo_check_message(check))));
 }
 
+/* ---- checks of stored values ---- */
+
 /*
- * ---- checks of stored values ----
- *
- * open, dir_next and dir_predict are type/probe.c's, beside the
- * checks that are their only callers.
+ * A value opened for checks (type/probe.c): its header, checked against
+ * len, and the core's functions that find and answer the spans of an
+ * element.
  */
+static void
+cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+{
+	CuckooHeader *hdr = &o->hdr.cuckoo;
+	CuckooCheck check = cuckoo_header_check(front, len, hdr);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+	o->hash = cf_hash_params(hdr);
+	o->layout = NULL;
+	o->spans = cuckoo_spans;
+	o->answer = cuckoo_answer;
+	o->answer_many = NULL;
+}
+
+static void
+cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
+{
+	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
+
+	if (check != CUCKOO_OK)
+		cf_report_corrupt(check);
+}
+
+static int
+cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
+{
+	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
+}
 
 static void
 cf_kind_corrupt_length(void)
@@ -61,15 +94,14 @@ cf_open(const uint8 *bytes, size_t len, CuckooView *v)
 }
 
 /*
- * The bytes of any form, read-only: the flat value inside cf_agg's state,
- * in line as they are, anything else detoasted into a fresh copy.
+ * The bytes of any form, read-only: the flat value inside cf_agg's state
+ * (a flat state, type/value.h), in line as they are, anything else
+ * detoasted into a fresh copy.
  */
-const uint8 *
+static const uint8 *
 cf_read_bytes(Datum d, size_t *len)
 {
-	CuckooState *s = cf_state_of(d, false);
-
-	return bloom_read_bytes(s ? PointerGetDatum(s->flat) : d, len);
+	return bloom_read_bytes(bloom_settled(d), len);
 }
 
 void
@@ -111,11 +143,9 @@ static void
 cf_read_shape(Datum d, CuckooView *v)
 {
 	const Size	need = CUCKOO_HEADER_SIZE + CUCKOO_SUB_HEADER_SIZE;
-	CuckooState *s = cf_state_of(d, false);
 	size_t		len;
 	void	   *copy;
-	const uint8 *bytes = bloom_read_front(s ? PointerGetDatum(s->flat) : d, need, &len,
-										  &copy);
+	const uint8 *bytes = bloom_read_front(bloom_settled(d), need, &len, &copy);
 
 	if (len < need)
 		cf_report_corrupt(CUCKOO_BAD_LENGTH);
@@ -217,7 +247,7 @@ cf_grow(CuckooFilter **cf, CuckooView *v, uint64 nbuckets, int fp_bits,
 	if (free_old)
 	{
 		dst = repalloc(*cf, VARHDRSZ + len);
-		/* the same bytes, perhaps elsewhere: the view follows them */
+		/* repalloc may have moved the bytes: the view is opened on them again. */
 		if (cuckoo_open(CUCKOOFILTER_BYTES(dst), oldlen, v) != CUCKOO_OK)
 			elog(ERROR, "cuckoo filter changed while growing");
 	}
@@ -259,7 +289,7 @@ cf_next_growth(const CuckooView *v, uint64 *n, int *f)
  * Add one hash, growing as needed: if free_old (the value is ours) it is
  * reallocated in place, else the grown value is new memory in cxt.
  */
-void
+static void
 cf_add_hash(CuckooFilter **cf, CuckooView *v, BloomHash h, MemoryContext cxt,
 			bool free_old)
 {

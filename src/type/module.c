@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * module.c
- *	  The module: its magic block, what loading it sets up, and the check
- *	  that every filter kind's entry is complete.
+ *	  The module: its magic block, and what loading it sets up (each
+ *	  filter kind's entry checked complete, the core's hooks, the
+ *	  settings).
  *
  * src/type/module.c
  *
@@ -15,7 +16,11 @@
 #include "miscadmin.h"
 
 #include "core/header.h"
+#include "type/agg.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/held.h"
 
 PG_MODULE_MAGIC;
 
@@ -25,56 +30,6 @@ static void
 bloom_check_interrupts_hook(void)
 {
 	CHECK_FOR_INTERRUPTS();
-}
-
-/* a member an entry must set: its name if it does not */
-#define BLOOM_KIND_NEEDS(kind, member) \
-	do { if ((kind)->member == NULL) return #member; } while (0)
-
-/*
- * What a kind's entry lacks, NULL if nothing: every member of BloomKind
- * (scripts/check-kinds.py holds this list to the struct).
- */
-const char *
-bloom_kind_problem(const BloomKind *kind)
-{
-	BLOOM_KIND_NEEDS(kind, type_name);
-	BLOOM_KIND_NEEDS(kind, invalid_value_msg);
-	BLOOM_KIND_NEEDS(kind, shape_union_msg);
-	BLOOM_KIND_NEEDS(kind, shape_intersect_msg);
-	BLOOM_KIND_NEEDS(kind, set_key_type_msg);
-	if (kind->create_nstrict < 2 || kind->create_key_arg < kind->create_nstrict)
-		return "create_nstrict";
-	BLOOM_KIND_NEEDS(kind, open);
-	BLOOM_KIND_NEEDS(kind, dir_next);
-	BLOOM_KIND_NEEDS(kind, dir_predict);
-	BLOOM_KIND_NEEDS(kind, read_bytes);
-	BLOOM_KIND_NEEDS(kind, corrupt_length);
-	BLOOM_KIND_NEEDS(kind, validate);
-	BLOOM_KIND_NEEDS(kind, out_bytes);
-	BLOOM_KIND_NEEDS(kind, read);
-	BLOOM_KIND_NEEDS(kind, look);
-	BLOOM_KIND_NEEDS(kind, copy);
-	BLOOM_KIND_NEEDS(kind, adopt);
-	BLOOM_KIND_NEEDS(kind, finish);
-	BLOOM_KIND_NEEDS(kind, hash_params);
-	BLOOM_KIND_NEEDS(kind, is_empty);
-	BLOOM_KIND_NEEDS(kind, set_key_type);
-	BLOOM_KIND_NEEDS(kind, test);
-	BLOOM_KIND_NEEDS(kind, add);
-	BLOOM_KIND_NEEDS(kind, check_removable);
-	BLOOM_KIND_NEEDS(kind, remove);
-	BLOOM_KIND_NEEDS(kind, look_shape);
-	BLOOM_KIND_NEEDS(kind, check_combine);
-	BLOOM_KIND_NEEDS(kind, into_second);
-	BLOOM_KIND_NEEDS(kind, combine);
-	BLOOM_KIND_NEEDS(kind, shape_hint);
-	BLOOM_KIND_NEEDS(kind, describe);
-	BLOOM_KIND_NEEDS(kind, fpp);
-	BLOOM_KIND_NEEDS(kind, info);
-	BLOOM_KIND_NEEDS(kind, facts);
-	BLOOM_KIND_NEEDS(kind, create);
-	return NULL;
 }
 
 static void
@@ -103,5 +58,5 @@ _PG_init(void)
 	bloom_interrupt_hook = bloom_check_interrupts_hook;
 	bloom_text_is_utf8 = bloom_database_is_utf8;
 	bloom_hashes_define_guc();
-	bloom_probe_define_guc();
+	bloom_held_define_guc();
 }

@@ -13,9 +13,8 @@
 #include "postgres.h"
 
 #include "core/cuckoo.h"
-#include "type/value.h"
-
-/* ---- checks of what callers pass in ---- */
+#include "core/header.h"
+#include "type/params.h"
 
 /*
  * The parameter checks both filter types share.  Each type's rules name it

@@ -4,8 +4,7 @@
  *	  Checks of elements against a filter argument of either type, from
  *	  the SQL functions down to the kind: one element (bf_contains,
  *	  bf_count, cf_contains, cf_count and their operators) or many at once
- *	  (bf_contains_all, cf_contains_all), with the query's cache of stored
- *	  values.
+ *	  (bf_contains_all, cf_contains_all).
  *
  * Both types are checked the same way, through the table of operations
  * per kind (BloomKind, type/kind.h): bloomfilter's goes on through
@@ -25,20 +24,15 @@
  * When the same stored value comes back in later
  * calls of the same query (a join or a scalar subquery against a filters
  * row, the buckets of a window, a table of shards), it is read once into
- * the query's cache, placed so that its payload starts on a 64-byte
- * boundary, and every further check costs a hash and a cache line or a
- * few.  Values are recognised by their TOAST pointer (relation, value OID,
- * sizes), which names one immutable value; the cache's own comment below
- * says why no query can meet a stale one.  A value a session checks query
- * after query is kept by the backend as well, and lent to each later query
- * once its first chunk shows it is still the same value.
+ * the query's cache (type/held.c), placed so that its payload starts on
+ * a 64-byte boundary, and every further check costs a hash and a cache
+ * line or a few.  A value a session checks query after query is kept by
+ * the backend as well.
  *
- * A check passes through few files: this one, type/toast.c for a
- * stored value's chunks, and the kind's core (the layout's file and
- * core/header.c, or core/cuckoo.c); bench/check_path.sh keeps it so.
- * Element hashing is bloomfilter's (type/keys.h) for both types, so
- * an element matches in a cuckoofilter exactly when it would in a
- * bloomfilter of hash id 2.
+ * Element hashing is bloomfilter's (type/keys.h) for both types, so an
+ * element matches in a cuckoofilter exactly when it would in a bloomfilter
+ * of hash id 2.  bench/check_path.sh reports the files a check enters and
+ * its instructions.
  *
  * src/type/probe.c
  *
@@ -46,136 +40,33 @@
  */
 #include "postgres.h"
 
-#include <limits.h>
-
 #include "access/detoast.h"
-#include "access/heaptoast.h"
-#include "access/table.h"
-#include "access/xact.h"
-#include "lib/ilist.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
-#include "utils/guc.h"
-#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
+#include "type/held.h"
 #include "type/kind.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+#include "type/toast.h"
+#include "type/value.h"
 
 StaticAssertDecl(BLOOM_HEADER_SIZE == CUCKOO_HEADER_SIZE,
 				 "both filter types have headers of one size");
 
 /*
- * ---- the kinds' stored reads ----
- *
- * The open, dir_next and dir_predict members of both kind entries: here
- * rather than in type/kind_bloom.c and type/kind_cuckoo.c because the
- * checks below are their only callers, and a check should not pass through
- * a kind's file for a few lines each (scripts/check-kinds.py allows these
- * calls of the layouts' callbacks and the cuckoo core).
+ * fn_extra of a check: the element's type, and what the call site holds of
+ * the values it checks (type/held.h).
  */
-
-void
-bloom_kind_open(BloomOpened *o, const uint8 *front, size_t len)
+typedef struct BloomProbeCache
 {
-	BloomView	v;
-
-	bloom_view_init(&v, front, BLOOM_HEADER_SIZE, len);
-	o->hdr.bloom = v.hdr;
-	o->layout = v.layout;
-	o->hash = bloom_hash_params(&v.hdr);
-	o->spans = v.layout->spans;
-	o->answer = v.layout->answer;
-	o->answer_many = v.layout->answer_many;
-}
-
-void
-bloom_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	BloomCheck	check = o->layout->dir_next(&o->hdr.bloom, &o->dir, piece, next);
-
-	if (check != BLOOM_OK)
-		bloom_report_corrupt(check);
-}
-
-int
-bloom_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	if (o->layout->dir_predict == NULL)
-		return 0;
-	return o->layout->dir_predict(&o->hdr.bloom, dir, pieces, max);
-}
-
-void
-cf_kind_open(BloomOpened *o, const uint8 *front, size_t len)
-{
-	CuckooHeader *hdr = &o->hdr.cuckoo;
-	CuckooCheck check = cuckoo_header_check(front, len, hdr);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-	o->hash = cf_hash_params(hdr);
-	o->layout = NULL;
-	o->spans = cuckoo_spans;
-	o->answer = cuckoo_answer;
-	o->answer_many = NULL;
-}
-
-void
-cf_kind_dir_next(BloomOpened *o, const uint8 *piece, BloomSpan *next)
-{
-	CuckooCheck check = cuckoo_dir_next(&o->hdr.cuckoo, &o->dir, piece, next);
-
-	if (check != CUCKOO_OK)
-		cf_report_corrupt(check);
-}
-
-int
-cf_kind_dir_predict(const BloomOpened *o, BloomDir *dir, BloomSpan *pieces, int max)
-{
-	return cuckoo_dir_predict(&o->hdr.cuckoo, dir, pieces, max);
-}
+	BloomElemType elem;			/* first: see bloom_fn_cache */
+	BloomCallSite site;
+} BloomProbeCache;
 
 /* ---- opening a value ---- */
-
-/* the header from front (BLOOM_HEADER_SIZE bytes of a value of len bytes) */
-static void
-bloom_opened_begin(BloomOpened *o, const BloomKind *kind, const uint8 *front, size_t len)
-{
-	if (len < BLOOM_HEADER_SIZE)
-		kind->corrupt_length();
-	o->kind = kind;
-	kind->open(o, front, len);
-	memset(&o->dir, 0, offsetof(BloomDir, part));
-	o->dir.payload_len = len - BLOOM_HEADER_SIZE;
-	o->payload = NULL;
-}
-
-/* a piece or span a kind named must lie in the payload */
-static inline void
-bloom_opened_check_span(const BloomOpened *o, const BloomSpan *s)
-{
-	if (s->offset > o->dir.payload_len || s->len > o->dir.payload_len - s->offset)
-		o->kind->corrupt_length();
-}
-
-/* the directory of a value in memory: each piece from the payload itself */
-static void
-bloom_opened_walk_memory(BloomOpened *o, const uint8 *payload)
-{
-	const uint8 *piece = NULL;
-	BloomSpan	next;
-
-	for (;;)
-	{
-		o->kind->dir_next(o, piece, &next);
-		if (next.len == 0)
-			break;
-		bloom_opened_check_span(o, &next);
-		piece = payload + next.offset;
-	}
-	o->payload = payload;
-}
 
 /* a value of any form, read whole (in line: as it is; else a copy) */
 static void
@@ -305,613 +196,6 @@ bloom_walk_stored(BloomOpened *o, BloomChunkReader *r, const BloomHash *h)
 		pfree(buf);
 }
 
-/* ---- the query's cache of stored values ---- */
-
-/*
- * A query that checks keys against several stored values in turn (the
- * buckets of a rolling window, a table of shards, a join against a table
- * of filters) would read each value's header, directory and spans again
- * on every switch from one value to another.  So the values a query comes
- * back to are held whole, in one cache per query shared by every check
- * of that query: the cache belongs to the memory context the call sites'
- * fn_extra lives in (the executor's per-query context), and goes with it
- * at the end of the query.  A registry of the caches alive in the backend
- * finds a query's cache from a call site's first call; a reset callback
- * takes a cache out of it when its context goes.
- *
- * Keys.  An out-of-line value is named by its TOAST pointer: the TOAST
- * relation, the value's OID and its two sizes (with the filter kind that
- * reads it).  TOAST values are never changed in place: an UPDATE that
- * changes a filter stores a new value under a new OID, so a held value
- * is never stale for a pointer that names it.  The pair (relation, OID)
- * could name another value only once the first is gone and its OID
- * handed out again.  While a query runs, the rows it read stay visible to
- * its snapshot, so VACUUM cannot remove their chunks, and the tables it
- * read stay locked (AccessShareLock until the end of the transaction), so
- * no TRUNCATE, VACUUM FULL or CLUSTER can rewrite them; its own
- * transaction cannot rewrite a table the query is using either
- * (CheckTableNotInUse).  Even where a value does go (a plpgsql simple
- * expression's cache outlives statements), a new value takes the OID
- * only after the cluster-wide OID counter has wrapped around its 2^32
- * values.  In-line values are not held: they are in memory already.
- *
- * Memory.  The values held take at most bloomfilter.cache_memory (kB) per
- * query, and each parallel worker's query its own; the bookkeeping of the
- * values seen but not held takes at most BLOOM_CACHE_SEEN entries more
- * (about 100 kB).  A value larger than the setting is never held: it is
- * read by slices as a single check reads it, and a compressed one is
- * decompressed for each check.  0 holds nothing, and keeps nothing
- * between queries either.
- *
- * What is held.  A value is read whole only when that costs less than
- * reading slices for what is left: after as many checks by slices as a
- * 32nd of its chunks (1.2 MB of a million-key bucket: 20 checks), so that
- * a query that checks one or two keys against each of many values reads
- * slices only, and one that checks thousands reads each value once and a
- * few slices before.  When the budget is full, the value used least
- * recently gives way, but only if it has not been used since the new
- * value's previous check: a query that cycles through more values than
- * fit (a window longer than the budget) keeps those it holds and reads
- * the others by slices, instead of evicting each value just before it is
- * needed again, while a query that moves on to other values (shards
- * checked in shard order) replaces the old ones.
- *
- * The values kept between queries (below) are held by the same rules, by
- * one more cache of the same kind that lives as long as the backend.
- */
-#define BLOOM_CACHE_DEFAULT_KB	(256 * 1024)
-#define BLOOM_KEEP_DEFAULT_KB	(16 * 1024)
-#define BLOOM_CACHE_SEEN		1024
-#define BLOOM_CACHE_SIGHT_CHUNKS	32
-
-static int	bloom_cache_memory = BLOOM_CACHE_DEFAULT_KB;
-static int	bloom_keep_memory = BLOOM_KEEP_DEFAULT_KB;
-
-void
-bloom_probe_define_guc(void)
-{
-	DefineCustomIntVariable("bloomfilter.cache_memory",
-							"Memory a query may use to hold stored filters it checks repeatedly.",
-							"Each query, and each parallel worker, holds at most this much; a filter larger than this is read in slices on every check. 0 holds none, and keeps none between queries.",
-							&bloom_cache_memory, BLOOM_CACHE_DEFAULT_KB, 0, MAX_KILOBYTES,
-							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
-	DefineCustomIntVariable("bloomfilter.session_cache_memory",
-							"Memory a session may use to keep stored filters it checks query after query.",
-							"A kept filter is lent to later queries after one read of its first chunk shows it unchanged. 0 keeps none.",
-							&bloom_keep_memory, BLOOM_KEEP_DEFAULT_KB, 0, MAX_KILOBYTES,
-							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
-}
-
-/* what names a stored value for a kind: the hash table's key */
-typedef struct BloomHeldKey
-{
-	struct varatt_external ptr;
-	const BloomKind *kind;
-} BloomHeldKey;
-
-/*
- * A value read whole into the backend's memory, kept between queries.  It
- * is freed when nothing pins it: the backend's cache pins it while it
- * keeps it, and each query cache or call site it is lent to while that
- * uses it.  first_tid and first_xmin name its first chunk's tuple.
- */
-typedef struct BloomKeptValue
-{
-	MemoryContext cxt;			/* holds this and the value */
-	BloomOpened *value;
-	Size		bytes;
-	int			pins;
-	ItemPointerData first_tid;
-	TransactionId first_xmin;
-} BloomKeptValue;
-
-typedef struct BloomHeld
-{
-	BloomHeldKey key;			/* first: the hash key */
-	dlist_node	node;			/* in the held list, or the seen list */
-	uint64		last_use;		/* the cache's clock at the last check */
-	uint64		sights;			/* checks so far, counting batch elements */
-	TimestampTz first_stmt;		/* kept values: when the first check's statement began */
-	BloomOpened *value;			/* the value, opened, when held; else NULL */
-	Size		bytes;			/* the memory value takes */
-	BloomKeptValue *kept;		/* value's owner when kept: pinned; else NULL */
-} BloomHeld;
-
-/* the entries of a cache of either lifetime, and its budget */
-typedef struct BloomCache
-{
-	MemoryContext cxt;			/* the entries' */
-	HTAB	   *entries;
-	dlist_head	held;			/* most recently used first */
-	dlist_head	seen;			/* the others, most recently used first */
-	int			nseen;
-	Size		held_bytes;
-	uint64		clock;
-	uint64		releases;		/* values let go so far */
-	int		   *budget_kb;		/* the setting that bounds held_bytes */
-	bool		recount;		/* a value let go starts its count anew */
-
-	/*
-	 * A query's cache: the kept values it holds, pinned, in memory of cxt
-	 * itself (the entries are in the hash table's own context, a child of
-	 * cxt, which is gone by the time cxt's reset callback runs).
-	 */
-	BloomKeptValue **lent;
-	int			nlent;
-	int			lent_room;
-} BloomCache;
-
-typedef struct BloomQueryCache
-{
-	BloomCache	c;
-	dlist_node	registry;		/* in bloom_query_caches */
-	MemoryContext owner;		/* the query's memory */
-	MemoryContextCallback on_reset;
-} BloomQueryCache;
-
-static dlist_head bloom_query_caches = DLIST_STATIC_INIT(bloom_query_caches);
-
-/* the backend's cache of kept values; entries NULL until first needed */
-static BloomCache bloom_kept = {.budget_kb = &bloom_keep_memory, .recount = true};
-
-/*
- * fn_extra of a check: the element's type, and the query's cache once the
- * call site meets a second out-of-line value (or the first again).  A
- * query that checks one stored value once, as a point check does, never
- * makes a cache; if that value is kept, the call site borrows it alone.
- */
-typedef struct BloomProbeCache
-{
-	BloomElemType elem;			/* first: see bloom_fn_cache */
-	BloomQueryCache *qc;
-	bool		seen_one;
-	BloomHeldKey first;			/* the first value met, until qc is made */
-	BloomKeptValue *first_kept; /* first, lent by the kept values: pinned */
-	MemoryContextCallback unpin;
-	BloomHeld  *last;			/* qc's entry the last check used, held ... */
-	uint64		last_releases;	/* ... while qc has let no value go since */
-} BloomProbeCache;
-
-static void
-bloom_kept_unpin(BloomKeptValue *kv)
-{
-	if (--kv->pins == 0)
-		MemoryContextDelete(kv->cxt);
-}
-
-static void
-bloom_cache_init(BloomCache *c, MemoryContext cxt, const char *name)
-{
-	HASHCTL		ctl;
-
-	c->cxt = cxt;
-	ctl.keysize = sizeof(BloomHeldKey);
-	ctl.entrysize = sizeof(BloomHeld);
-	ctl.hcxt = cxt;
-	c->entries = hash_create(name, 64, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	dlist_init(&c->held);
-	dlist_init(&c->seen);
-}
-
-/* a query's memory goes: the values it borrowed are given back */
-static void
-bloom_query_cache_gone(void *arg)
-{
-	BloomQueryCache *qc = arg;
-
-	dlist_delete(&qc->registry);
-	for (int i = 0; i < qc->c.nlent; i++)
-		bloom_kept_unpin(qc->c.lent[i]);
-}
-
-/* the cache of the query whose memory is owner, made if there is none */
-static BloomQueryCache *
-bloom_query_cache(MemoryContext owner)
-{
-	dlist_iter	it;
-	MemoryContext cxt;
-	BloomQueryCache *qc;
-
-	dlist_foreach(it, &bloom_query_caches)
-	{
-		qc = dlist_container(BloomQueryCache, registry, it.cur);
-		if (qc->owner == owner)
-			return qc;
-	}
-	cxt = AllocSetContextCreate(owner, "bloomfilter check cache", ALLOCSET_DEFAULT_SIZES);
-	qc = MemoryContextAllocZero(cxt, sizeof(BloomQueryCache));
-	qc->owner = owner;
-	qc->c.budget_kb = &bloom_cache_memory;
-	bloom_cache_init(&qc->c, cxt, "bloomfilter check cache");
-	qc->on_reset.func = bloom_query_cache_gone;
-	qc->on_reset.arg = qc;
-	MemoryContextRegisterResetCallback(cxt, &qc->on_reset);
-	dlist_push_head(&bloom_query_caches, &qc->registry);
-	return qc;
-}
-
-/* room in qc's list of lent values for one more, made before it is lent */
-static void
-bloom_query_cache_lend_room(BloomQueryCache *qc)
-{
-	BloomCache *c = &qc->c;
-
-	if (c->nlent < c->lent_room)
-		return;
-	c->lent_room = Max(8, 2 * c->lent_room);
-	c->lent = c->lent ? repalloc(c->lent, sizeof(BloomKeptValue *) * c->lent_room) :
-		MemoryContextAlloc(c->cxt, sizeof(BloomKeptValue *) * c->lent_room);
-}
-
-/* stop holding e's value; it stays known as seen */
-static void
-bloom_cache_release(BloomCache *c, BloomHeld *e)
-{
-	for (int i = 0; i < c->nlent; i++)
-		if (c->lent[i] == e->kept)
-		{
-			c->lent[i] = c->lent[--c->nlent];
-			break;
-		}
-	if (e->kept)
-		bloom_kept_unpin(e->kept);
-	else
-		pfree(e->value);
-	e->value = NULL;
-	e->kept = NULL;
-	c->held_bytes -= e->bytes;
-	c->releases++;
-	if (c->recount)
-	{
-		e->sights = 0;
-		e->first_stmt = 0;
-	}
-	dlist_delete(&e->node);
-	dlist_push_head(&c->seen, &e->node);
-	c->nseen++;
-}
-
-/* e now holds value (owned by kept, pinned for e, if not NULL) */
-static void
-bloom_cache_hold(BloomCache *c, BloomHeld *e, BloomOpened *value, Size bytes,
-				 BloomKeptValue *kept)
-{
-	e->value = value;
-	e->bytes = bytes;
-	e->kept = kept;
-	c->held_bytes += bytes;
-	dlist_delete(&e->node);
-	c->nseen--;
-	dlist_push_head(&c->held, &e->node);
-}
-
-/*
- * The entry of key, moved to the front of its list, its clock reading
- * before this check in *prev_use (0 if new).
- */
-static BloomHeld *
-bloom_cache_entry(BloomCache *c, const BloomHeldKey *key, uint64 *prev_use)
-{
-	bool		found;
-	BloomHeld  *e = hash_search(c->entries, key, HASH_ENTER, &found);
-
-	if (!found)
-	{
-		e->last_use = 0;
-		e->sights = 0;
-		e->first_stmt = 0;
-		e->value = NULL;
-		e->bytes = 0;
-		e->kept = NULL;
-		dlist_push_head(&c->seen, &e->node);
-		/* forget the values seen longest ago; e is at the head */
-		if (++c->nseen > BLOOM_CACHE_SEEN)
-		{
-			BloomHeld  *old = dlist_container(BloomHeld, node, dlist_tail_node(&c->seen));
-
-			dlist_delete(&old->node);
-			c->nseen--;
-			hash_search(c->entries, &old->key, HASH_REMOVE, NULL);
-		}
-	}
-	else
-		dlist_move_head(e->value ? &c->held : &c->seen, &e->node);
-	*prev_use = e->last_use;
-	e->last_use = ++c->clock;
-	return e;
-}
-
-/* the memory a value of key takes when held */
-static Size
-bloom_held_bytes(const BloomHeldKey *key, bool sliceable)
-{
-	Size		size = sliceable ? VARATT_EXTERNAL_GET_EXTSIZE(key->ptr) :
-		(Size) key->ptr.va_rawsize;
-
-	return MAXALIGN(sizeof(BloomOpened)) + size + VARHDRSZ + BLOOM_CACHE_LINE;
-}
-
-/*
- * Whether to read e's value whole now, making room for it: never if it is
- * larger than the budget; a value that can be read in slices once it has
- * been checked enough; and then only if the values it would replace have
- * not been used since its previous check (prev_use).
- */
-static bool
-bloom_cache_admit(BloomCache *c, BloomHeld *e, uint64 prev_use, bool sliceable)
-{
-	Size		budget = (Size) *c->budget_kb * 1024;
-	Size		bytes = bloom_held_bytes(&e->key, sliceable);
-
-	if (bytes > budget)
-		return false;
-	if (sliceable &&
-		(e->sights < 2 ||
-		 e->sights <= (VARATT_EXTERNAL_GET_EXTSIZE(e->key.ptr) / TOAST_MAX_CHUNK_SIZE) /
-		 BLOOM_CACHE_SIGHT_CHUNKS))
-		return false;
-	while (c->held_bytes + bytes > budget)
-	{
-		BloomHeld  *lru;
-
-		if (dlist_is_empty(&c->held))
-			return false;		/* not reached: e alone fits the budget */
-		lru = dlist_container(BloomHeld, node, dlist_tail_node(&c->held));
-		if (lru->last_use > prev_use)
-			return false;
-		bloom_cache_release(c, lru);
-	}
-	return true;
-}
-
-/*
- * The whole value d (named by key) in cxt, opened, its payload on a cache
- * line boundary; *bytes what it takes.  An uncompressed out-of-line value
- * is read from its TOAST table straight into place; anything else is
- * detoasted and copied.
- */
-static BloomOpened *
-bloom_read_whole(MemoryContext cxt, const BloomHeldKey *key, Datum d, bool sliceable,
-				 Size *bytes)
-{
-	Size		size;
-	char	   *alloc;
-	char	   *room;
-	struct varlena *dst;
-	struct varlena *flat = NULL;
-	BloomOpened *o;
-
-	if (sliceable)
-		size = VARHDRSZ + VARATT_EXTERNAL_GET_EXTSIZE(key->ptr);
-	else
-	{
-		flat = PG_DETOAST_DATUM(d);
-		size = VARSIZE(flat);
-	}
-	*bytes = MAXALIGN(sizeof(BloomOpened)) + size + BLOOM_CACHE_LINE;
-	alloc = bloom_palloc_present(cxt, *bytes);
-	o = (BloomOpened *) alloc;
-	room = alloc + MAXALIGN(sizeof(BloomOpened));
-	dst = (struct varlena *) (TYPEALIGN(BLOOM_CACHE_LINE,
-										room + VARHDRSZ + BLOOM_HEADER_SIZE) -
-							  VARHDRSZ - BLOOM_HEADER_SIZE);
-	if (sliceable)
-	{
-		Relation	toastrel = table_open(key->ptr.va_toastrelid, AccessShareLock);
-
-		bloom_toast_fetch(toastrel, &key->ptr, 0, (int32) (size - VARHDRSZ), dst);
-		table_close(toastrel, AccessShareLock);
-	}
-	else
-	{
-		bloom_fill_chunked((uint8 *) dst, (const uint8 *) flat, size);
-		if (flat != (struct varlena *) DatumGetPointer(d))
-			pfree(flat);
-	}
-	bloom_opened_begin(o, key->kind, (const uint8 *) VARDATA(dst), size - VARHDRSZ);
-	bloom_opened_walk_memory(o, (const uint8 *) VARDATA(dst) + BLOOM_HEADER_SIZE);
-	return o;
-}
-
-/* where the first chunk of the value ptr names lies, and who inserted it */
-static void
-bloom_first_chunk(const struct varatt_external *ptr, ItemPointer tid, TransactionId *xmin)
-{
-	BloomChunkReader r;
-
-	bloom_chunks_begin(&r, ptr);
-	bloom_chunks_first(&r, tid, xmin);
-	bloom_chunks_end(&r);
-}
-
-/* ---- values kept between queries ---- */
-
-/*
- * A session that checks the same stored value query after query (a
- * service asking bf_contains_all of one filters row, point checks of a
- * blacklist) would read its chunks again in every query, since a query's
- * cache goes with the query.  So the backend keeps values too, in the
- * cache bloom_kept, up to bloomfilter.session_cache_memory, by the rules
- * above counted over the session: a value is read whole once it has been
- * checked as often as a 32nd of its chunks, by more than one statement (a
- * value one statement checks alone, however many times, is that
- * statement's business), and gives way only to a value checked more
- * recently than itself was used.  A value that gives way
- * starts its count anew, so that a session cycling through more values
- * than fit cannot read each one whole again and again.
- *
- * Between queries a TOAST pointer no longer names one value for sure:
- * once the rows holding a value are deleted and vacuumed, its OID can go
- * to a new value of the same TOAST relation (after the OID counter wraps),
- * and a dropped relation's OID to a new relation.  So a kept value is lent
- * to a query only after its first chunk, fetched again under the query's
- * TOAST snapshot, is found where it lay when the value was read and
- * inserted by the same transaction (bloom_chunks_first): the same tuple,
- * so the same value.  That costs a query one chunk, at its remembered
- * place, instead of the value's chunks.
- *
- * A value is lent pinned, to a query's cache or to a call site's single
- * value, and unpinned when that memory goes (its reset callback, on error
- * too), so a value the backend lets go while a query uses it is freed when
- * that query ends: until then the backend's memory can exceed the setting
- * by such values.
- */
-
-/* a call site's memory goes: its single borrowed value is given back */
-static void
-bloom_probe_unpin(void *arg)
-{
-	BloomProbeCache *pc = arg;
-
-	if (pc->first_kept)
-		bloom_kept_unpin(pc->first_kept);
-	pc->first_kept = NULL;
-}
-
-/* read e's value whole and keep it, for the first query to borrow it */
-static void
-bloom_kept_load(BloomHeld *e, Datum d)
-{
-	/* the value's own memory: a child of the query's until it is complete */
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter kept value",
-											  ALLOCSET_SMALL_SIZES);
-	BloomKeptValue *kv = MemoryContextAllocZero(cxt, sizeof(BloomKeptValue));
-
-	bloom_first_chunk(&e->key.ptr, &kv->first_tid, &kv->first_xmin);
-	kv->value = bloom_read_whole(cxt, &e->key, d, true, &kv->bytes);
-	kv->cxt = cxt;
-	kv->pins = 1;
-	MemoryContextSetParent(cxt, bloom_kept.cxt);
-	bloom_cache_hold(&bloom_kept, e, kv->value, kv->bytes, kv);
-}
-
-/*
- * The kept value that key (an uncompressed out-of-line value d) names,
- * pinned for the caller, for a check of weight elements: after its first
- * chunk shows it unchanged, or read whole now if it is time to keep it;
- * NULL if it is not kept.
- */
-static BloomKeptValue *
-bloom_kept_lend(const BloomHeldKey *key, Datum d, int weight)
-{
-	BloomHeld  *e;
-	uint64		prev_use;
-
-	/* a setting lowered since lets values go now */
-	while (bloom_kept.held_bytes > (Size) bloom_keep_memory * 1024)
-		bloom_cache_release(&bloom_kept, dlist_container(BloomHeld, node,
-														 dlist_tail_node(&bloom_kept.held)));
-	if (bloom_keep_memory == 0)
-		return NULL;
-	if (bloom_kept.entries == NULL)
-		bloom_cache_init(&bloom_kept,
-						 AllocSetContextCreate(TopMemoryContext, "bloomfilter kept values",
-											   ALLOCSET_DEFAULT_SIZES),
-						 "bloomfilter kept values");
-	e = bloom_cache_entry(&bloom_kept, key, &prev_use);
-	if (e->kept)
-	{
-		ItemPointerData tid;
-		TransactionId xmin;
-
-		bloom_first_chunk(&key->ptr, &tid, &xmin);
-		if (!ItemPointerEquals(&tid, &e->kept->first_tid) ||
-			!TransactionIdEquals(xmin, e->kept->first_xmin))
-			bloom_cache_release(&bloom_kept, e);
-	}
-	if (e->kept == NULL)
-	{
-		/* a value one statement alone checks is that statement's business */
-		TimestampTz stmt = GetCurrentStatementStartTimestamp();
-
-		if (e->sights == 0)
-			e->first_stmt = stmt;
-		e->sights += weight;
-		if (e->first_stmt == stmt || !bloom_cache_admit(&bloom_kept, e, prev_use, true))
-			return NULL;
-		bloom_kept_load(e, d);
-	}
-	e->kept->pins++;
-	return e->kept;
-}
-
-/*
- * The out-of-line value d (pointer ptr) for a check of weight elements:
- * held whole by the query's cache (its own, or lent by the kept values),
- * read now if it is time to, or NULL if it is not held (then the caller
- * reads what it needs).
- */
-static const BloomOpened *
-bloom_probe_held(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache *pc,
-				 Datum d, const struct varatt_external *ptr, bool sliceable, int weight)
-{
-	BloomHeldKey key;
-	BloomHeld  *e;
-	uint64		prev_use;
-	BloomKeptValue *kv;
-	BloomOpened *o;
-	Size		bytes;
-
-	if (bloom_cache_memory == 0)
-		return NULL;
-	memset(&key, 0, sizeof(key));
-	key.ptr = *ptr;
-	key.kind = kind;
-	if (pc->qc == NULL)
-	{
-		/* a call site's first value needs no cache, unless it is compressed */
-		if (!pc->seen_one && sliceable)
-		{
-			pc->seen_one = true;
-			pc->first = key;
-			pc->first_kept = bloom_kept_lend(&key, d, weight);
-			if (pc->first_kept == NULL)
-				return NULL;
-			pc->unpin.func = bloom_probe_unpin;
-			pc->unpin.arg = pc;
-			MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, &pc->unpin);
-			return pc->first_kept->value;
-		}
-		/* ... and the same again, if it is kept */
-		if (pc->first_kept && memcmp(&key, &pc->first, sizeof(key)) == 0)
-			return pc->first_kept->value;
-		pc->qc = bloom_query_cache(fcinfo->flinfo->fn_mcxt);
-		if (pc->seen_one)
-			bloom_cache_entry(&pc->qc->c, &pc->first, &prev_use)->sights++;
-	}
-	/* a join or a subquery checks one value row after row: no lookup */
-	e = pc->last;
-	if (e != NULL && pc->last_releases == pc->qc->c.releases &&
-		memcmp(&e->key, &key, sizeof(key)) == 0)
-	{
-		e->last_use = ++pc->qc->c.clock;
-		dlist_move_head(&pc->qc->c.held, &e->node);
-		return e->value;
-	}
-	e = bloom_cache_entry(&pc->qc->c, &key, &prev_use);
-	if (e->value == NULL)
-	{
-		e->sights += weight;
-		/* kept values are lent outside the query's budget: they count in theirs */
-		bloom_query_cache_lend_room(pc->qc);
-		if (sliceable && (kv = bloom_kept_lend(&key, d, weight)) != NULL)
-		{
-			pc->qc->c.lent[pc->qc->c.nlent++] = kv;
-			bloom_cache_hold(&pc->qc->c, e, kv->value, 0, kv);
-		}
-		else if (bloom_cache_admit(&pc->qc->c, e, prev_use, sliceable))
-		{
-			o = bloom_read_whole(pc->qc->c.cxt, &key, d, sliceable, &bytes);
-			bloom_cache_hold(&pc->qc->c, e, o, bytes, NULL);
-		}
-		else
-			return NULL;
-	}
-	pc->last = e;
-	pc->last_releases = pc->qc->c.releases;
-	return e->value;
-}
-
 /* ---- one element ---- */
 
 /* answer from the first chunk, the directory's and the element's spans' */
@@ -932,7 +216,10 @@ bloom_probe_stored(const BloomKind *kind, BloomElemType *et,
 		uint8	   *dsts[BLOOM_MAX_SPANS];
 		int			n;
 		Size		need = 0;
-		/* a blocked filter's span is one block: no palloc for it */
+		/*
+		 * A blocked filter's span is one 64-byte block: room on the stack
+		 * saves a palloc and a pfree on every check.
+		 */
 		uint64		local[32];
 		uint8	   *buf = (uint8 *) local;
 
@@ -976,7 +263,7 @@ bloom_probe_answer(FunctionCallInfo fcinfo, const BloomKind *kind, int filter_ar
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
 
-		o = bloom_probe_held(fcinfo, kind, pc, d, &ptr, sliceable, 1);
+		o = bloom_held_value(fcinfo, kind, &pc->site, d, &ptr, sliceable, 1);
 		/* not held: answer from its spans, or decompress it for this check */
 		if (o == NULL && sliceable)
 			return bloom_probe_stored(kind, &pc->elem, &ptr, elem, count);
@@ -1254,7 +541,7 @@ bloom_probe_many(FunctionCallInfo fcinfo, const BloomKind *kind, BloomProbeCache
 	{
 		struct varatt_external ptr;
 		bool		sliceable = bloom_is_sliceable(d, &ptr);
-		const BloomOpened *held = bloom_probe_held(fcinfo, kind, pc, d, &ptr, sliceable, n);
+		const BloomOpened *held = bloom_held_value(fcinfo, kind, &pc->site, d, &ptr, sliceable, n);
 
 		if (held != NULL)
 		{
@@ -1351,7 +638,7 @@ bloom_contains_all(FunctionCallInfo fcinfo, const BloomKind *kind)
 	bool	   *found = palloc(sizeof(bool) * Max(chunk, 1));
 	ArrayType  *result;
 	bool	   *answers;
-	bits8	   *bitmap;
+	uint8	   *bitmap;
 	int			ndata = 0;
 	bool		anynull = false;
 	array_iter	it;
@@ -1363,14 +650,14 @@ bloom_contains_all(FunctionCallInfo fcinfo, const BloomKind *kind)
 							  VARATT_IS_EXPANDED_HEADER(arr) || ARR_HASNULL(&arr->flt));
 	answers = (bool *) ARR_DATA_PTR(result);
 	bitmap = ARR_NULLBITMAP(result);
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->typlen, et->typbyval, et->typalign);
 	for (int start = 0; start < nitems; start += chunk)
 	{
 		int			n = Min(chunk, nitems - start);
 
 		for (int i = 0; i < n; i++)
-			elems[i] = array_iter_next(&it, &nulls[i], start + i, et->typlen,
-									   et->typbyval, et->typalign);
+			elems[i] = BLOOM_ARRAY_ITER_NEXT(&it, &nulls[i], start + i, et->typlen,
+											  et->typbyval, et->typalign);
 		bloom_probe_many(fcinfo, kind, pc, elems, nulls, n, found);
 		for (int i = 0; i < n; i++)
 		{

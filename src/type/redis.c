@@ -32,6 +32,7 @@
 #include "utils/lsyscache.h"
 
 #include "type/keys.h"
+#include "type/kind_bloom.h"
 #include "type/value.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_to_redisbloom);

@@ -60,8 +60,8 @@
 
 #include "core/blocked.h"
 #include "core/sizing.h"
-#include "type/value.h"
 #include "type/keys.h"
+#include "type/params.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_shard);
 PG_FUNCTION_INFO_V1(bloomfilter_shard_capacity);

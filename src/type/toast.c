@@ -52,7 +52,7 @@
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 
-#include "type/value.h"
+#include "type/toast.h"
 
 /* chunks fetched between checks for a cancel (8 MB; a power of 2) */
 #define BLOOM_CHUNK_INTERRUPT	4096
@@ -751,7 +751,7 @@ bloom_chunk_ignore(void *arg, int index, const char *data, int32 size)
 /*
  * Where the first chunk of r's value lies and the raw xmin of the tuple
  * there, fetched now unless it has been: together they name that chunk's
- * tuple, not just a value OID, for type/probe.c's values kept between
+ * tuple, not just a value OID, for type/held.c's values kept between
  * queries.  A value's chunks are inserted together and never changed, and
  * its OID goes to another value only after they are all removed, so a
  * chunk 0 found again at the same place, inserted by the same

@@ -3,14 +3,17 @@
  * value.c
  *	  The forms of a value and how each is read and written: a
  *	  bloomfilter's header, slices and whole value; the bytes, the front
- *	  and private copies of a value of either type.
+ *	  and private copies of a value of either type; memory for filters;
+ *	  expanded objects that hold a flat value.
  *
  * A filter reaches a function in one of four forms: in line (possibly with
  * a short header), out of line uncompressed (the type's default storage is
  * EXTERNAL), out of line or in line compressed (if someone changed the
- * storage), or as the aggregate's expanded state (type/agg_state.c).
- * This file, type/probe.c and type/agg_state.c (which knows its
- * own expanded state) are the only ones that tell them apart.
+ * storage), or as an aggregate's expanded state (type/agg.c; cf_agg's is
+ * a flat state, defined here, whose flat value any reader sees).  This
+ * file, the checks and their cache (type/probe.c, type/held.c) and
+ * type/agg.c (which knows its own expanded states) are the only ones that
+ * tell them apart.
  *
  * Reading is where the time goes: a filter of ten million elements is 12 MB
  * of TOAST.  So reading comes in three depths.  The header alone (for
@@ -277,4 +280,21 @@ bloom_copy(Datum d, BloomView *v)
 	bloom_view_init(v, bf->data, VARSIZE(bf) - VARHDRSZ, VARSIZE(bf) - VARHDRSZ);
 	v->payload = BLOOMFILTER_PAYLOAD(bf);
 	return bf;
+}
+
+/* ---- flat values held by expanded objects ---- */
+
+/* the pending changes go in before anything reads the value */
+Size
+bloom_flat_state_size(ExpandedObjectHeader *eoh)
+{
+	((const BloomFlatMethods *) eoh->eoh_methods)->settle(eoh);
+	return VARSIZE(((BloomFlatState *) eoh)->flat);
+}
+
+void
+bloom_flat_state_flatten(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	((const BloomFlatMethods *) eoh->eoh_methods)->settle(eoh);
+	memcpy(result, ((BloomFlatState *) eoh)->flat, size);
 }

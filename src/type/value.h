@@ -1,30 +1,28 @@
 /*-------------------------------------------------------------------------
  *
  * value.h
- *	  Every form a bloomfilter value takes in the server, behind one
- *	  interface: reading a datum (header only, the spans a check needs by
- *	  TOAST chunks, the whole value, the per-query probe cache of either
- *	  filter type), writing (new values, private
- *	  copies), the aggregate's expanded state, and the checks of shapes and
- *	  parameters.  The SQL entry points never look at a varlena's form.
+ *	  The forms a filter value takes in the server, behind one interface
+ *	  (type/value.c): reading a datum (a bloomfilter's header alone, or the
+ *	  whole value; the bytes or the front of a value of either type),
+ *	  writable copies, memory for filters, and the expanded objects that
+ *	  hold a flat value.  The SQL entry points never look at a varlena's
+ *	  form.
  *
  * src/type/value.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BLOOMFILTER_DATUM_H
-#define BLOOMFILTER_DATUM_H
+#ifndef BLOOMFILTER_VALUE_H
+#define BLOOMFILTER_VALUE_H
 
 #include "postgres.h"
 
 #include "access/detoast.h"
 #include "fmgr.h"
-#include "nodes/nodes.h"
-#include "storage/itemptr.h"
 #include "utils/expandeddatum.h"
 #include "utils/relcache.h"
 
-#include "core/blocked.h"		/* layout 1 and the lists of layout 4 */
+#include "core/header.h"
 #include "type/bloomfilter.h"
 #include "type/compat.h"
 
@@ -39,19 +37,13 @@ typedef struct BloomView
 /* payloads in memory are kept aligned to this, so that a check touches one line */
 #define BLOOM_CACHE_LINE	64
 
-/*
- * Loops that hash or look up an element a step check for a cancel every
- * this many steps (a power of 2): a few thousand such steps take well
- * under a millisecond.
- */
-#define BLOOM_INTERRUPT_ELEMS	4096
-
 pg_noreturn extern void bloom_report_corrupt(BloomCheck check);
 
 /*
  * Decode a header and check it against the value's total length.  Inline,
- * as bloom_is_sliceable below: both are on the path of every check, which
- * should not pass through this module (type/probe.c).
+ * as bloom_is_sliceable below: a stored check opens a header each time
+ * (type/kind_bloom.c), and a call for a few lines would cost more than
+ * the lines.
  */
 static inline void
 bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t len)
@@ -69,6 +61,7 @@ bloom_view_init(BloomView *v, const uint8 *bytes, size_t header_bytes, size_t le
 	v->payload = NULL;
 }
 
+/* Reading: a bloomfilter's header or whole value; the bytes of either type. */
 extern void bloom_read_header(Datum d, BloomView *v);
 extern void bloom_read(Datum d, BloomView *v);
 extern const uint8 *bloom_read_bytes(Datum d, size_t *len);
@@ -76,8 +69,8 @@ extern const uint8 *bloom_read_front(Datum d, Size need, size_t *len, void **cop
 
 /*
  * Whether d is an uncompressed out-of-line value, whose parts can be read
- * alone (its pointer into *ptr); and a slice of one (type/value.c),
- * for the header alone and for values read whole.
+ * alone (its pointer into *ptr); and a slice of one, for the header alone
+ * and for values read whole.
  */
 static inline bool
 bloom_is_sliceable(Datum d, struct varatt_external *ptr)
@@ -93,138 +86,18 @@ bloom_is_sliceable(Datum d, struct varatt_external *ptr)
 extern void bloom_toast_fetch(Relation toastrel, const struct varatt_external *ptr,
 							  int32 offset, int32 len, struct varlena *dst);
 
-/*
- * Chunks of an uncompressed out-of-line value fetched by number
- * (type/toast.c), for the checks that read only what they need.  A
- * reader holds the chunks fetched so far for one check, and where the first
- * of them lies, from which it predicts where the others do.
- */
-typedef struct BloomChunkReader
-{
-	Relation	toastrel;
-	struct varatt_external ptr;
-	int32		extsize;		/* the value's length */
-	int32		nchunks;		/* the value's count of chunks */
-	int			nheld;
-	int32	   *held;			/* chunk numbers held, sorted */
-	char	   *data;			/* chunk held[i] at i * TOAST_MAX_CHUNK_SIZE */
-	int32		anchor_seq;		/* a chunk found by the index; -1 before */
-	ItemPointerData anchor_tid; /* where it lies */
-	bool		anchor_remembered;	/* from an earlier reader, not yet seen to hold */
-	BlockNumber nblocks;		/* toastrel's, once a prediction needs it */
-	bool		nblocks_exact;	/* read now, rather than the size last seen */
-	bool		first_known;	/* chunk 0 fetched: first_tid and first_xmin */
-	ItemPointerData first_tid;	/* where chunk 0 lies */
-	TransactionId first_xmin;	/* its inserting transaction, raw */
-} BloomChunkReader;
-
-/* Spans here are (offset, length) in the value, header included. */
-extern void bloom_chunks_begin(BloomChunkReader *r, const struct varatt_external *ptr);
-extern void bloom_chunks_end(BloomChunkReader *r);
-extern bool bloom_chunks_held(const BloomChunkReader *r, const BloomSpan *span);
-extern void bloom_chunks_read(BloomChunkReader *r, const BloomSpan *span,
-							  const BloomSpan *also, int nalso, uint8 *dst);
-extern bool bloom_chunks_gather(BloomChunkReader *r, const BloomSpan *spans,
-								uint8 *const *dsts, int n, int max_fetch);
-extern void bloom_chunks_first(BloomChunkReader *r, ItemPointer tid, TransactionId *xmin);
-
-/* Values to write: private copies of either type (type/value.c). */
+/* Values to write: memory for filters, private copies of either type. */
 extern void *bloom_palloc(MemoryContext cxt, Size size);
 extern void *bloom_palloc_present(MemoryContext cxt, Size size);
 extern void *bloom_repalloc(void *p, Size size);
 extern struct varlena *bloom_value_copy(Datum d);
 extern BloomFilter *bloom_copy(Datum d, BloomView *v);
-
-/*
- * What bloomfilter's kind (type/kind_bloom.c) offers the rest of its glue:
- * new values, adds that grow, estimates.
- */
-extern BloomFilter *bloom_new(const BloomHeader *hdr);
-extern BloomFilter *bloom_add_hashes(BloomFilter *bf, BloomView *v,
-									 const BloomHash *hashes, size_t n);
-extern BloomFilter *bloom_new_scalable(int64 capacity, double error_rate,
-									   int64 seed, int32 expansion);
-extern double bloom_cardinality(const BloomView *v);
-extern void bloom_check_layout_key_type(const BloomHeader *hdr, uint32 key_type);
-
-/* type/io.c: literals of either filter type */
-extern struct varlena *bloom_literal_decode(const char *str, const char *typname,
-											Node *escontext, size_t *len);
-extern char *bloom_literal_encode(const uint8 *bytes, size_t len);
-extern void bloom_literal_invalid(const char *str, const char *typname,
-								  Node *escontext, const char *detail);
 extern void bloom_set_header(BloomFilter *bf, const BloomHeader *hdr);
-extern BloomFilter *bloom_agg_result(Datum d);
-extern bool bloom_agg_owns(FunctionCallInfo fcinfo, int argno);
-extern void bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
-									const char *fname, const char *aggname);
-
-/*
- * Union-like functions of either filter type ignore a NULL operand, as
- * aggregates ignore NULL rows: the other operand, or NULL if both are.
- * Call when either argument is NULL.
- */
-static inline Datum
-bloom_other_operand(FunctionCallInfo fcinfo)
-{
-	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
-}
-
-/*
- * Checks of what callers pass in, with the errors users see.  A filter
- * type's rules for the parameters both types share: its name in messages
- * and the smallest error rate it sizes for.
- */
-typedef struct BloomParamRules
-{
-	const char *type_name;
-	double		min_error_rate;
-} BloomParamRules;
-
-extern const BloomParamRules bloom_param_rules;
-extern const BloomParamRules cuckoo_param_rules;
-
-extern void bloom_check_capacity(int64 capacity, const BloomParamRules *rules);
-extern void bloom_check_error_rate(double error_rate, const BloomParamRules *rules);
-extern void bloom_check_seed(int64 seed, const BloomParamRules *rules);
-extern void bloom_check_expansion(int32 expansion);
-/* type/kind_bloom.c: bloomfilter's sizing and shape errors */
-extern void bloom_header_for(BloomHeader *hdr, int64 capacity,
-							 double error_rate, int64 seed, uint8 layout);
-extern void bloom_check_shape(const BloomHeader *a, const BloomHeader *b,
-							  bool intersect);
-pg_noreturn extern void bloom_shape_error(const BloomHeader *a, const BloomHeader *b,
-										  bool intersect);
-/*
- * The aggregate's state: an expanded object owned by the aggregate's memory
- * context.  It holds the payload 64-byte aligned and a buffer of element
- * hashes not yet added, so that adds are applied in batches whose cache
- * misses overlap.  Flattening it (for output, a tuple, the combine step or
- * any other function) writes the pending hashes into the flat copy only, so
- * a reader never changes the state.
- */
-#define BLOOM_PENDING	BLOOM_ADD_BATCH
-
-typedef struct BloomState
-{
-	ExpandedObjectHeader eoh;
-	BloomHeader hdr;			/* bits_set excludes the pending hashes, and
-								 * if uncounted the adds since recount */
-	const BloomLayout *layout;
-	uint8	   *payload;			/* 64-byte aligned, in alloc */
-	void	   *alloc;
-	int			nparts;			/* partial states combined with it; 0: not partial */
-	int			npending;
-	BloomHash	pending[BLOOM_PENDING];
-	bool		uncounted;
-} BloomState;
 
 /*
  * d's expanded object if it has methods m (and is read-write if rw_only),
  * else NULL; inline, as the aggregates' transition functions ask it once a
- * row (type/agg_state.c owns both types' states).
+ * row.
  */
 static inline ExpandedObjectHeader *
 bloom_expanded_of(Datum d, const ExpandedObjectMethods *m, bool rw_only)
@@ -238,75 +111,46 @@ bloom_expanded_of(Datum d, const ExpandedObjectMethods *m, bool rw_only)
 	return DatumGetEOHP(d);
 }
 
-extern const ExpandedObjectMethods bloom_state_methods;
-
-/* our state passed read-write, which only its aggregate can do; else NULL */
-static inline BloomState *
-bloom_state_of(Datum d)
+/*
+ * An expanded object that holds a flat value and changes not yet written
+ * into it (cf_agg's state, type/agg.c).  Its methods are the server's two,
+ * which are bloom_flat_state_size and bloom_flat_state_flatten below, and
+ * settle, which its owner hands over to write the pending changes in.  So
+ * whatever reads such an object (bloom_settled) reads the flat value
+ * itself, without a copy, and never names the module that made it.
+ */
+typedef struct BloomFlatMethods
 {
-	return (BloomState *) bloom_expanded_of(d, &bloom_state_methods, true);
-}
+	ExpandedObjectMethods eom;	/* first: what the server calls */
+	void		(*settle) (ExpandedObjectHeader *eoh);
+} BloomFlatMethods;
 
-extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt,
-									Datum template);
-extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
-								   const uint8 *payload);
-extern void bloom_state_flush(BloomState *s);
-extern void bloom_state_count(BloomState *s);
-extern void bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n);
-extern void bloom_state_reserve(BloomState *s, uint64 payload_bytes);
-extern uint8 *bloom_state_payload_alloc(BloomState *s, uint64 nbytes, void **alloc);
-extern int	bloom_agg_partial_parts(FunctionCallInfo fcinfo);
-extern uint64 bloom_grown_bytes(const BloomHeader *hdr, const BloomLayout *layout,
-								const uint8 *payload);
+typedef struct BloomFlatState
+{
+	ExpandedObjectHeader eoh;
+	struct varlena *flat;		/* in eoh.eoh_context */
+} BloomFlatState;
+
+extern Size bloom_flat_state_size(ExpandedObjectHeader *eoh);
+extern void bloom_flat_state_flatten(ExpandedObjectHeader *eoh, void *result, Size size);
 
 /*
- * Lists of hashes (layout 4, an unsized aggregate's state): the memory
- * bound of a state, what happens past it, the filter a list becomes, and
- * unions with lists (type/agg_hashlist.c).
+ * d, or the flat value of the flat state d is, with its pending changes
+ * written in: for reading.  Inline, as a check of a cuckoo filter in memory
+ * asks it each time.
  */
-extern void bloom_hashes_define_guc(void);
-extern void bloom_probe_define_guc(void);
-extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,
-										  double error_rate, uint32 expansion);
-extern void bloom_state_list_grow(BloomState *s);
-extern BloomFilter *bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload);
-extern bool bloom_union_takes_hashes(FunctionCallInfo fcinfo);
-extern Datum bloom_union_hashes(FunctionCallInfo fcinfo);
-extern void bloom_check_union_rate(const BloomView *dst, const uint8 *dst_payload,
-								   const BloomView *src);
-
-/*
- * A layout that grows takes each hash at once, so flattening never grows:
- * straight in if it has room, else through the flush, which grows it.
- */
-static inline void
-bloom_state_add(BloomState *s, BloomHash h)
-{
-	/* an unsized aggregate's list: a row is a 16-byte append */
-	if (s->layout->holds_hashes && s->hdr.bits_set < s->hdr.capacity)
-	{
-		bloom_hashes_put(s->payload, s->hdr.bits_set++, h);
-		return;
-	}
-	if (s->layout->grows && s->layout->add(&s->hdr, s->payload, &h, 1) == 1)
-		return;
-	/*
-	 * Word by word: h arrives in two registers, and a 16-byte copy of it
-	 * would go through the stack, where reading back two 8-byte stores as
-	 * one load stalls (no store forwarding) on every row.
-	 */
-	s->pending[s->npending].h1 = h.h1;
-	s->pending[s->npending].h2 = h.h2;
-	s->npending++;
-	if (s->npending == BLOOM_PENDING || s->layout->grows)
-		bloom_state_flush(s);
-}
-
 static inline Datum
-bloom_state_datum(BloomState *s)
+bloom_settled(Datum d)
 {
-	return EOHPGetRWDatum(&s->eoh);
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED((struct varlena *) DatumGetPointer(d)))
+		return d;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods->get_flat_size != bloom_flat_state_size)
+		return d;
+	((const BloomFlatMethods *) eoh->eoh_methods)->settle(eoh);
+	return PointerGetDatum(((BloomFlatState *) eoh)->flat);
 }
 
-#endif							/* BLOOMFILTER_DATUM_H */
+#endif							/* BLOOMFILTER_VALUE_H */

@@ -66,6 +66,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "common/int128.h"
 #include "catalog/pg_enum.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -74,6 +75,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "type/keys/canon.h"
@@ -134,6 +136,25 @@ bloom_canon_v1(StringInfo buf, BloomElemType *et, Datum value)
 	bloom_append_send(buf, et, value);
 }
 
+/* the 16-byte count of microseconds an interval compares by */
+static void
+bloom_append_interval(StringInfo buf, Datum value)
+{
+	Interval   *iv = DatumGetIntervalP(value);
+	INT128		span = int64_to_int128(iv->time);
+
+	/* exact on every platform, native 128-bit integers or not */
+	int128_add_int64_mul_int64(&span, iv->day, USECS_PER_DAY);
+	int128_add_int64_mul_int64(&span, iv->month, DAYS_PER_MONTH * USECS_PER_DAY);
+#if USE_NATIVE_INT128
+	bloom_append_le(buf, (uint64) span, 8);
+	bloom_append_le(buf, (uint64) (span >> 64), 8);
+#else
+	bloom_append_le(buf, span.lo, 8);
+	bloom_append_le(buf, (uint64) span.hi, 8);
+#endif
+}
+
 static void bloom_canon_v2(StringInfo buf, BloomElemType *et, Datum value,
 						   bool recode);
 
@@ -168,12 +189,13 @@ bloom_append_array(StringInfo buf, BloomElemType *et, Datum value, bool recode)
 		bloom_append_le(buf, (uint32) AARR_DIMS(arr)[d], 4);
 		bloom_append_le(buf, (uint32) AARR_LBOUND(arr)[d], 4);
 	}
-	array_iter_setup(&it, arr);
+	BLOOM_ARRAY_ITER_SETUP(&it, arr, et->elem->typlen, et->elem->typbyval,
+						   et->elem->typalign);
 	for (int i = 0; i < nitems; i++)
 	{
 		bool		isnull;
-		Datum		v = array_iter_next(&it, &isnull, i, et->elem->typlen,
-										et->elem->typbyval, et->elem->typalign);
+		Datum		v = BLOOM_ARRAY_ITER_NEXT(&it, &isnull, i, et->elem->typlen,
+											  et->elem->typbyval, et->elem->typalign);
 
 		CHECK_FOR_INTERRUPTS();
 		bloom_append_nested(buf, et->elem, v, isnull, recode);

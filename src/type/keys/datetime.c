@@ -17,7 +17,6 @@
  */
 #include "postgres.h"
 
-#include "common/int128.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgtime.h"
@@ -31,25 +30,6 @@
 #include "utils/tzparser.h"
 
 #include "type/keys/datetime.h"
-#include "type/keys/numbers.h"
-
-void
-bloom_append_interval(StringInfo buf, Datum value)
-{
-	Interval   *iv = DatumGetIntervalP(value);
-	INT128		span = int64_to_int128(iv->time);
-
-	/* exact on every platform, native 128-bit integers or not */
-	int128_add_int64_mul_int64(&span, iv->day, USECS_PER_DAY);
-	int128_add_int64_mul_int64(&span, iv->month, DAYS_PER_MONTH * USECS_PER_DAY);
-#if USE_NATIVE_INT128
-	bloom_append_le(buf, (uint64) span, 8);
-	bloom_append_le(buf, (uint64) (span >> 64), 8);
-#else
-	bloom_append_le(buf, span.lo, 8);
-	bloom_append_le(buf, (uint64) span.hi, 8);
-#endif
-}
 
 /*
  * Time zones other than the session's to read text under: UTC and one whose
@@ -432,11 +412,20 @@ bloom_key_ts_date(Datum value, Datum *out)
 bool
 bloom_key_date_ts(Datum value, Datum *out)
 {
+#if PG_VERSION_NUM >= 190000
+	/* 19 reports the overflow as a soft error (date2timestamp_safe) */
+	ErrorSaveContext escontext = {T_ErrorSaveContext};
+	Timestamp	ts = date2timestamp_safe(DatumGetDateADT(value), (Node *) &escontext);
+
+	if (escontext.error_occurred)
+		return false;
+#else
 	int			overflow = 0;
 	Timestamp	ts = date2timestamp_opt_overflow(DatumGetDateADT(value), &overflow);
 
 	if (overflow != 0)
 		return false;
+#endif
 	*out = TimestampGetDatum(ts);
 	return true;
 }

@@ -13,7 +13,6 @@
 
 #include "type/keys/keytypes.h"
 
-extern void bloom_append_interval(StringInfo buf, Datum value);
 extern bool bloom_key_ts_date(Datum value, Datum *out);
 extern bool bloom_key_date_ts(Datum value, Datum *out);
 extern Datum bloom_key_read(BloomElemType *et, char *str);

@@ -11,7 +11,9 @@ Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 (``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
 (``ScalableBloomFilter`` in _scalable.py), 4 = hashes (``HashListFilter``
 in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
-the class the header names.
+the class the header names.  The classes of layouts 3 and 4 build on this
+module, so it does not import theirs: each registers itself here when
+imported (register_layout), and the package imports every one.
 
 Header byte 6 is the hash id: 5 (new values from 1.5) hashes text as
 UTF-8; 2 (1.2 to 1.4) and 1 (1.0, 1.1) as the bytes of the database the
@@ -56,6 +58,16 @@ _pack_int8 = struct.Struct("<q").pack
 
 Pair = Tuple[int, int]
 F = TypeVar("F", bound="BloomFilter")
+
+# layout id -> the class of a layout defined in a module above this one
+_LAYOUT_CLASSES: Dict[int, Any] = {}
+
+
+def register_layout(layout: int, cls: Any) -> None:
+    """Make ``cls`` the class that ``BloomFilter.from_bytes`` (and, for the
+    scalable layout, ``BloomFilter.create(..., expansion=n)``) hands values
+    of ``layout`` to."""
+    _LAYOUT_CLASSES[layout] = cls
 
 
 class InvalidFilter(ValueError):
@@ -306,8 +318,7 @@ class BloomFilter:
             raise ValueError("a bloom filter cannot be both counting and "
                              "scalable")
         if expansion:
-            from ._scalable import ScalableBloomFilter
-            return ScalableBloomFilter.create_scalable(
+            return _LAYOUT_CLASSES[LAYOUT_SCALABLE].create_scalable(
                 capacity, error_rate, seed, expansion, key_type=key_type,
                 hash_id=hash_id, encoding=encoding)
         error_rate = check_params(capacity, error_rate)
@@ -374,12 +385,8 @@ class BloomFilter:
         fields = BloomFilter.parse_header(data)
         layout = fields[2]
         out: BloomFilter
-        if layout == LAYOUT_SCALABLE:
-            from ._scalable import ScalableBloomFilter
-            out = ScalableBloomFilter._parse(data, fields)
-        elif layout == LAYOUT_HASHES:
-            from ._hashes import HashListFilter
-            out = HashListFilter._parse(data, fields)
+        if layout in _LAYOUT_CLASSES:
+            out = _LAYOUT_CLASSES[layout]._parse(data, fields)
         else:
             kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 \
                 else BloomFilter

@@ -21,7 +21,8 @@ from typing import Any, List, Optional, Set, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, DEFAULT_HASH_ID, Pair,
                       LAYOUT_HASHES, VERSION, KeyType, _check_key_type,
-                      SUPPORTED_HASH_IDS, hash_ids_alike, union_hash_id)
+                      SUPPORTED_HASH_IDS, hash_ids_alike, union_hash_id,
+                      register_layout)
 from ._keys import pg_encoding
 from ._scalable import MAX_EXPANSION, ScalableBloomFilter
 from ._sizing import HEADER_SIZE, MAX_BYTES, FilterTooLarge
@@ -250,3 +251,6 @@ class HashListFilter(BloomFilter):
             if items <= capacity + capacity // SLACK:
                 return out
             capacity = items
+
+
+register_layout(LAYOUT_HASHES, HashListFilter)

@@ -20,7 +20,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from ._filter import (BloomFilter, InvalidFilter, HEADER, DEFAULT_HASH_ID,
                       LAYOUT_BLOCKED512, LAYOUT_SCALABLE, VERSION, MAGIC,
                       Pair, KeyType, _check_key_type, reset_key_type,
-                      SUPPORTED_HASH_IDS, hash_ids_alike)
+                      SUPPORTED_HASH_IDS, hash_ids_alike, register_layout)
 from ._keys import pg_encoding
 from ._sizing import (HEADER_SIZE, MAX_BYTES, MIN_ERROR_RATE, INT64_MAX,
                       EXACT, FilterTooLarge, size as _size, check_params)
@@ -279,3 +279,6 @@ class ScalableBloomFilter(BloomFilter):
                                   "server (bf_union)")
 
     __or__ = union
+
+
+register_layout(LAYOUT_SCALABLE, ScalableBloomFilter)

@@ -1,8 +1,21 @@
 /*-------------------------------------------------------------------------
  *
- * agg_hashlist.c
- *	  bf_agg(element) with no sizing: the element hashes kept until the
- *	  end, a filter sized for them, and the unions that keep them.
+ * agg.c
+ *	  The aggregates' states, for both filter types: an expanded object in a
+ *	  context of its own under the aggregate's, recognised by its methods,
+ *	  returned read-write so that the executor keeps it without a copy, and
+ *	  grown in place.  A bloomfilter state holds a payload and the hashes
+ *	  not yet added; a cuckoofilter state holds the flat value and its open
+ *	  view.  Also what transition, combine and final functions share
+ *	  (ownership of the state, the result handed over flat, partial states
+ *	  of parallel plans), and bf_agg(element) with no sizing: the element
+ *	  hashes kept until the end, a filter sized for them, and the unions
+ *	  that keep them.
+ *
+ * The kinds (type/kind_bloom.c, type/kind_cuckoo.c) know nothing of these
+ * states: a state calls them, never the other way round.  What reads a
+ * cuckoofilter state reads its flat value through type/value.h's flat
+ * states, whose methods this file hands over.
  *
  * The state of bf_agg(element) is a list of element hashes (layout 4,
  * core/hashlist.c), 16 bytes an element, up to a memory bound.  Its final
@@ -25,7 +38,7 @@
  * 2-4 times a sized filter, and the union of two settled partial states is
  * refused with an error if it would exceed the rate (bloom_check_union_rate).
  *
- * src/type/agg_hashlist.c
+ * src/type/agg.c
  *
  *-------------------------------------------------------------------------
  */
@@ -34,12 +47,349 @@
 #include <limits.h>
 
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
 #include "core/blocked.h"
-#include "type/value.h"
+#include "type/agg.h"
 #include "type/keys.h"
+#include "type/kind_bloom.h"
+#include "type/kind_cuckoo.h"
+
+static void bloom_state_count(BloomState *s);
+static void bloom_state_list_grow(BloomState *s);
+static BloomFilter *bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload);
+
+/* ---- the bloomfilter state ---- */
+
+static Size
+bloom_state_flat_size(ExpandedObjectHeader *eoh)
+{
+	BloomState *s = (BloomState *) eoh;
+	BloomHeader hdr = s->hdr;
+
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	return BLOOMFILTER_SIZE(s->layout->payload_bytes(&hdr));
+}
+
+/* the flat form, with the pending hashes added to it and not to the state */
+static void
+bloom_state_flatten_into(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	BloomState *s = (BloomState *) eoh;
+	BloomFilter *bf = (BloomFilter *) result;
+	BloomHeader hdr;
+
+	Assert(size == bloom_state_flat_size(eoh));
+	bloom_state_count(s);
+	hdr = s->hdr;
+	SET_VARSIZE(bf, size);
+	bloom_fill_chunked(BLOOMFILTER_PAYLOAD(bf), s->payload,
+					   size - VARHDRSZ - BLOOM_HEADER_SIZE);
+	/*
+	 * A list leaves with the cells it uses: the spare cells the state keeps
+	 * for later rows are no part of the value.
+	 */
+	if (s->layout->holds_hashes)
+		bloom_hashes_trim(&hdr);
+	s->layout->add(&hdr, BLOOMFILTER_PAYLOAD(bf), s->pending, s->npending);
+	bloom_header_encode(&hdr, bf->data);
+}
+
+const ExpandedObjectMethods bloom_state_methods = {
+	bloom_state_flat_size,
+	bloom_state_flatten_into
+};
+
+static bool
+bloom_is_expanded(Datum d)
+{
+	return bloom_expanded_of(d, &bloom_state_methods, false) != NULL;
+}
+
+/*
+ * Room for a payload of nbytes in the state's memory, aligned to a cache
+ * line so that a check touches one line; *alloc is what to pfree.
+ */
+static uint8 *
+bloom_state_payload_alloc(BloomState *s, uint64 nbytes, void **alloc)
+{
+	*alloc = bloom_palloc(s->eoh.eoh_context, nbytes + BLOOM_CACHE_LINE - 1);
+	return (uint8 *) TYPEALIGN(BLOOM_CACHE_LINE, *alloc);
+}
+
+/* a new state in a child of parent: empty (payload NULL) or a copy */
+BloomState *
+bloom_state_new(MemoryContext parent, const BloomHeader *hdr, const uint8 *payload)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "bloom filter state",
+											  ALLOCSET_SMALL_SIZES);
+	BloomState *s = MemoryContextAlloc(cxt, sizeof(BloomState));
+	size_t		nbytes;
+
+	EOH_init_header(&s->eoh, &bloom_state_methods, cxt);
+	s->hdr = *hdr;
+	s->uncounted = false;
+	s->layout = bloom_layout_for(hdr->layout);
+	s->npending = 0;
+	s->nparts = 0;
+	nbytes = s->layout->payload_bytes(hdr);
+	s->payload = bloom_state_payload_alloc(s, nbytes, &s->alloc);
+	bloom_fill_chunked(s->payload, payload, nbytes);
+	return s;
+}
+
+/* one step of growth of the state's payload, into memory of its own */
+static void
+bloom_state_grow(BloomState *s)
+{
+	uint64		bytes = bloom_grown_bytes(&s->hdr, s->layout, s->payload);
+	void	   *alloc;
+	uint8	   *grown = bloom_state_payload_alloc(s, bytes, &alloc);
+
+	s->layout->grow(&s->hdr, s->payload, grown);
+	pfree(s->alloc);
+	s->alloc = alloc;
+	s->payload = grown;
+}
+
+/*
+ * n hashes into the state, growing it when its layout must.  A list of
+ * hashes grows up to its bound, and past it becomes a filter
+ * (bloom_state_list_grow, below).
+ */
+static void
+bloom_state_add_many(BloomState *s, const BloomHash *hashes, size_t n)
+{
+	size_t		done = 0;
+
+	while ((done += s->layout->add(&s->hdr, s->payload, hashes + done, n - done)) < n)
+	{
+		if (s->layout->holds_hashes)
+			bloom_state_list_grow(s);
+		else
+			bloom_state_grow(s);
+	}
+}
+
+/*
+ * The pending hashes into the state (the array is not touched by settling),
+ * uncounted where the layout can: bloom_state_count counts them when the
+ * state is read.
+ */
+void
+bloom_state_flush(BloomState *s)
+{
+	int			n = s->npending;
+
+	s->npending = 0;
+	if (s->layout->add_uncounted)
+	{
+		s->layout->add_uncounted(&s->hdr, s->payload, s->pending, n);
+		s->uncounted = true;
+	}
+	else
+		bloom_state_add_many(s, s->pending, n);
+}
+
+/* hdr.bits_set of the state's payload (the pending hashes still apart) */
+static void
+bloom_state_count(BloomState *s)
+{
+	if (s->uncounted)
+	{
+		s->hdr.bits_set = s->layout->recount(&s->hdr, s->payload);
+		s->uncounted = false;
+	}
+}
+
+/*
+ * Grow the state's payload until it is as large as payload_bytes (a
+ * scalable filter's, before a union with one that has more sub-filters).
+ */
+static void
+bloom_state_reserve(BloomState *s, uint64 payload_bytes)
+{
+	while (s->layout->payload_bytes(&s->hdr) < payload_bytes)
+		bloom_state_grow(s);
+}
+
+
+/*
+ * Whether argument argno is the flat state of the aggregate calling us
+ * (bf_union_agg's transition, a combine step of either filter type): only
+ * an aggregate's own state may be modified in place, and copying it once
+ * per row would make the aggregate quadratic.
+ */
+bool
+bloom_agg_owns(FunctionCallInfo fcinfo, int argno)
+{
+	return AggCheckCallContext(fcinfo, NULL) &&
+		!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(argno)));
+}
+
+/*
+ * The aggregate context of a transition function (into *aggcxt if not
+ * NULL).  Called directly (SELECT bloomfilter_agg_trans(...)) it has none to keep
+ * its state in: a user's mistake, so a user's error, not XX000.
+ */
+void
+bloom_require_aggregate(FunctionCallInfo fcinfo, MemoryContext *aggcxt,
+						const char *fname, const char *aggname)
+{
+	if (!AggCheckCallContext(fcinfo, aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as an aggregate's transition function",
+						fname),
+				 errhint("Use the aggregate %s.", aggname)));
+}
+
+/*
+ * An aggregate's result: a flat copy of its state (of any form) in the
+ * current memory context, which the layout is told has left the aggregate.
+ */
+BloomFilter *
+bloom_agg_result(Datum d)
+{
+	BloomView	v;
+	BloomFilter *bf;
+
+	if (bloom_is_expanded(d))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+		BloomState *s = (BloomState *) eoh;
+		Size		size;
+
+		/*
+		 * A list grows, and a layout that grows has no pending hashes
+		 * (bloom_state_add adds each at once): the list is complete as it is.
+		 */
+		if (s->layout->holds_hashes)
+			return bloom_hashes_finish(&s->hdr, s->payload);
+		size = EOH_get_flat_size(eoh);
+
+		bf = bloom_palloc(CurrentMemoryContext, size);
+		EOH_flatten_into(eoh, bf, size);
+		bloom_view_init(&v, bf->data, size - VARHDRSZ, size - VARHDRSZ);
+	}
+	else
+	{
+		bloom_read(d, &v);
+		if (v.layout->holds_hashes)
+			return bloom_hashes_finish(&v.hdr, v.payload);
+		bf = bloom_copy(d, &v);
+	}
+	if (v.layout->finish)
+	{
+		v.layout->finish(&v.hdr, BLOOMFILTER_PAYLOAD(bf));
+		bloom_set_header(bf, &v.hdr);
+	}
+	return bf;
+}
+
+/*
+ * How many partial states the aggregate calling us can have, if it is
+ * computing one that will be combined with others (a parallel plan); 0 if
+ * it is not.
+ */
+static int
+bloom_agg_partial_parts(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context && IsA(fcinfo->context, AggState) &&
+		DO_AGGSPLIT_SKIPFINAL(((AggState *) fcinfo->context)->aggsplit))
+		return max_parallel_workers_per_gather + (parallel_leader_participation ? 1 : 0);
+	return 0;
+}
+
+/*
+ * A new aggregate state from a template value.  The layout is told how
+ * many partial states there can be: as many as a parallel plan has if the
+ * aggregate computes one that will be combined with others, else 0, so
+ * that a template's own fill divisor (a value stored before input checked
+ * it) never decides when the state grows.
+ */
+BloomState *
+bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
+{
+	BloomView	v;
+	BloomState *s;
+
+	bloom_read(template, &v);
+	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
+	s->nparts = bloom_agg_partial_parts(fcinfo);
+	if (s->layout->partial)
+		s->layout->partial(&s->hdr, s->payload, s->nparts);
+	return s;
+}
+
+/* ---- the cuckoofilter state ---- */
+
+/*
+ * The pending hashes into the state's value, in the order the rows came
+ * (cf_add_hashes), so that the value is byte for byte what adding them one
+ * at a time makes.
+ */
+void
+cf_state_flush(CuckooState *s)
+{
+	int			n = s->npending;
+
+	s->npending = 0;
+	cf_add_hashes((CuckooFilter **) &s->fs.flat, &s->view, s->pending, n,
+				  s->fs.eoh.eoh_context);
+}
+
+static void
+cf_state_settle(ExpandedObjectHeader *eoh)
+{
+	cf_state_flush((CuckooState *) eoh);
+}
+
+/*
+ * The state's methods: a flat state's (type/value.h), which reads the
+ * value after settling the pending hashes into it.
+ */
+const BloomFlatMethods cf_state_methods = {
+	{bloom_flat_state_size, bloom_flat_state_flatten},
+	cf_state_settle
+};
+
+/*
+ * A new state for cf_agg holding a copy of the value d (a template, or a
+ * state that is not ours), or a new filter of the sizing arguments when d
+ * is NULL.  The flat value lives in the state's context, where growth
+ * reallocates it in place (cf_add_hashes).
+ */
+CuckooState *
+cf_state_new(MemoryContext aggcxt, Datum d, int64 capacity, double error_rate)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "cuckoo filter state",
+											  ALLOCSET_SMALL_SIZES);
+	CuckooState *s = MemoryContextAllocZero(cxt, sizeof(CuckooState));
+	MemoryContext old;
+
+	EOH_init_header(&s->fs.eoh, &cf_state_methods.eom, cxt);
+	if (d == (Datum) 0)
+	{
+		s->fs.flat = cf_create(capacity, error_rate, BLOOM_DEFAULT_SEED, cxt);
+		cf_read(PointerGetDatum(s->fs.flat), &s->view);
+	}
+	else
+	{
+		old = MemoryContextSwitchTo(cxt);
+		s->fs.flat = cf_copy(d, &s->view);
+		MemoryContextSwitchTo(old);
+	}
+	return s;
+}
+
+
+/* ---- bf_agg(element): lists of hashes ---- */
 
 /*
  * A state's list is at most bloomfilter.agg_hash_memory (kB, default 256 MB:
@@ -182,7 +532,7 @@ bloom_state_settle(BloomState *s)
  * More room for the state's list: twice the cells, or as many as the bound
  * holds if that is fewer; at the bound, the state settles into a filter.
  */
-void
+static void
 bloom_state_list_grow(BloomState *s)
 {
 	uint64		bound_cells = (bloom_hashes_bound() - BLOOM_HASHES_PREFIX) / BLOOM_HASHES_CELL;
@@ -224,7 +574,7 @@ bloom_hashes_to_first(void *arg, const BloomHash *hashes, size_t n)
  * scalable filter whose first sub-filter is sized for the list's distinct
  * count (bloom_hashes_capacity) and holds all of it.
  */
-BloomFilter *
+static BloomFilter *
 bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload)
 {
 	uint64		capacity = bloom_hashes_capacity(hdr, payload);
@@ -246,7 +596,10 @@ bloom_hashes_finish(const BloomHeader *hdr, const uint8 *payload)
 			bloom_set_header(bf, &t.hdr);
 			return bf;
 		}
-		/* the estimate fell short (hashes chosen to fool it): size for the count */
+		/*
+		 * The distinct count was estimated short, as hashes chosen to fool
+		 * the estimate can make it: size the filter for the count it holds.
+		 */
 		capacity = t.items;
 		pfree(bf);
 	}
