@@ -19,6 +19,9 @@
 
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#endif
 #include "pgtime.h"
 #include "utils/builtins.h"
 #include "utils/date.h"

@@ -34,6 +34,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
 
 #include "core/guava.h"
 #include "type/keys/numbers.h"
