@@ -275,6 +275,33 @@ bloom_vectors_of(StringInfo out, uint32 key_type, const char *text, Datum value,
 						 text_probes, cxt);
 }
 
+/*
+ * The text of the array of a row's first n literals: each quoted, which
+ * array_in reads on every server, where array_out's text would follow the
+ * server's output of the element type (19 writes pg_lsn 0/0 as 0/00000000).
+ */
+static char *
+bloom_vector_array_text(const BloomKeyType *kt, int n)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoString(&buf, i > 0 ? ",\"" : "\"");
+		for (const char *p = kt->samples[i]; *p; p++)
+		{
+			if (*p == '"' || *p == '\\')
+				appendStringInfoChar(&buf, '\\');
+			appendStringInfoChar(&buf, *p);
+		}
+		appendStringInfoChar(&buf, '"');
+	}
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
 /* the vectors of one row of the table: each literal, then their array */
 static void
 bloom_vectors_of_row(StringInfo out, const BloomKeyType *kt, MemoryContext cxt)
@@ -299,12 +326,8 @@ bloom_vectors_of_row(StringInfo out, const BloomKeyType *kt, MemoryContext cxt)
 	if (n > 0 && kt->array != 0)
 	{
 		ArrayType  *arr = construct_array(values, n, kt->oid, typlen, typbyval, typalign);
-		Oid			output;
-		bool		isvarlena;
 
-		getTypeOutputInfo(kt->array, &output, &isvarlena);
-		bloom_vectors_of(out, kt->array,
-						 OidOutputFunctionCall(output, PointerGetDatum(arr)),
+		bloom_vectors_of(out, kt->array, bloom_vector_array_text(kt, n),
 						 PointerGetDatum(arr), text_probes, cxt);
 	}
 }
