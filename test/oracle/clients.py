@@ -63,8 +63,11 @@ def java_key(val):
 
 
 class Clients:
-    def __init__(self, args, seed, log):
+    def __init__(self, args, seed, log, encoding="UTF8"):
         self.log = log
+        # bf_shard hashes text in the database's encoding: the clients' shard
+        # functions are told it, as the clients' documentation says to
+        self.encoding = encoding
         self.py = None
         if PY_SRC not in sys.path:
             sys.path.insert(0, PY_SRC)
@@ -186,11 +189,13 @@ class Clients:
         # is the one to use there
         if case.probe.untyped is None and self._keyless_shard(val, case) \
                 and not (path_filter and not path_filter("py:shard")):
-            self._answer(stats, case, "py:shard", lambda: self.py.shard(val, 65536) == case.member.shard)
+            self._answer(stats, case, "py:shard",
+                         lambda: self.py.shard(val, 65536, encoding=self.encoding) == case.member.shard)
         kt = case.ctx.key_type_name
         if kt and not (path_filter and not path_filter("py:shard/key_type")):
             self._answer(stats, case, "py:shard/key_type",
-                         lambda: self.py.shard(val, 65536, key_type=kt) == case.member.shard)
+                         lambda: self.py.shard(val, 65536, key_type=kt, encoding=self.encoding)
+                         == case.member.shard)
 
     @staticmethod
     def _answer(stats, case, name, fn):
@@ -217,7 +222,8 @@ class Clients:
         with open(cfile, "w") as f:
             for i, (case, name, fidx, op, (kind, text)) in enumerate(self.java_cases):
                 f.write("%d\t%d\t%s\t%s\t%s\n" % (i, fidx, op, kind, text))
-        r = subprocess.run(["java", "-cp", self.java_dir, "OracleHarness", ffile, cfile],
+        r = subprocess.run(["java", "-Dbf.server_encoding=" + self.encoding, "-cp", self.java_dir,
+                            "OracleHarness", ffile, cfile],
                            capture_output=True, text=True)
         if r.returncode != 0:
             self.java_status = "failed: " + r.stderr.strip()[:500]

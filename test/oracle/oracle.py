@@ -764,7 +764,7 @@ def run_oracle(args, seed, dsn, t_start):
     collations.flush(run)
     total_cases = sum(len(q) for q in queues)
     stats = Stats()
-    client = clients.Clients(args, seed, log) if not args.no_python_client else None
+    client = clients.Clients(args, seed, log, encoding) if not args.no_python_client else None
     t_cases = time.time()
     asked = 0
     while stats.triples < args.triples and any(queues):

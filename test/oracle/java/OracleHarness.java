@@ -75,7 +75,9 @@ public final class OracleHarness {
         if (k instanceof Long) {
             return Integer.toString(Shards.shard((long) (Long) k, SHARDS));
         } else if (k instanceof String) {
-            return Integer.toString(Shards.shard((String) k, SHARDS));
+            /* bf_shard hashes text in the database's encoding */
+            return Integer.toString(Shards.shard((String) k, SHARDS,
+                                                 System.getProperty("bf.server_encoding", "UTF8")));
         } else if (k instanceof UUID) {
             return Integer.toString(Shards.shard((UUID) k, SHARDS));
         }
