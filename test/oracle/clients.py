@@ -129,7 +129,7 @@ class Clients:
             f = None
             if data is not None:
                 try:
-                    f = self.py.load(data)
+                    f = self.py.load(data, self.encoding)
                 except Exception as e:
                     f = e
             self.cache[key] = f

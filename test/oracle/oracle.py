@@ -675,7 +675,9 @@ def encoding_database(dsn, encoding):
     run.must("CREATE DATABASE %s ENCODING %s LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"
              % (name, lit(encoding)))
     run.close()
-    return dsn + " dbname=" + name
+    # the oracle sends UTF-8: the server converts it to the database's
+    # encoding, and refuses (22P05) what that encoding cannot hold
+    return dsn + " dbname=" + name + " client_encoding=UTF8"
 
 
 def main():

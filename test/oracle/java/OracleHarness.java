@@ -95,7 +95,7 @@ public final class OracleHarness {
         String[] loadErrors = new String[lines.size()];
         for (int i = 0; i < filters.length; i++) {
             try {
-                filters[i] = Filters.fromBase64(lines.get(i));
+                filters[i] = Filters.fromBase64(lines.get(i), System.getProperty("bf.server_encoding", "UTF8"));
             } catch (RuntimeException e) {
                 loadErrors[i] = oneLine(e);
             }
