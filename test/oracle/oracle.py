@@ -676,7 +676,12 @@ def encoding_database(dsn, encoding):
              % (name, lit(encoding)))
     run.close()
     # the oracle sends UTF-8: the server converts it to the database's
-    # encoding, and refuses (22P05) what that encoding cannot hold
+    # encoding, and refuses (22P05) what that encoding cannot hold.  A
+    # SQL_ASCII database converts nothing and keeps the bytes it is sent,
+    # which it could not then send back as valid UTF-8 where a name cut
+    # them short: it is asked in its own encoding, as its clients would.
+    if encoding.upper() == "SQL_ASCII":
+        return dsn + " dbname=" + name
     return dsn + " dbname=" + name + " client_encoding=UTF8"
 
 
