@@ -446,16 +446,6 @@ fuzz_scalable_subs(const uint8_t *payload, size_t plen, int nsubs, uint32_t *div
  * entries, and its entries times its bpe (the bpe of its rate) lie within
  * its bits; each later link has half the rate of the one before.
  */
-static double
-fuzz_le_double(const uint8_t *p)
-{
-	uint64_t	u = bloom_load64le(p);
-	double		d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
 static void
 fuzz_check_redis_rules(const uint8_t *payload, const BloomHeader *hdr)
 {
@@ -477,8 +467,8 @@ fuzz_check_redis_rules(const uint8_t *payload, const BloomHeader *hdr)
 		const uint8_t *e = payload + 20 + 53 * (size_t) i;
 		uint64_t	bits = bloom_load64le(e + 8);
 		uint64_t	size = bloom_load64le(e + 16);
-		double		error = fuzz_le_double(e + 24);
-		double		bpe = fuzz_le_double(e + 32);
+		double		error = bloom_load_double_le(e + 24);
+		double		bpe = bloom_load_double_le(e + 32);
 		uint64_t	entries = bloom_load64le(e + 44);
 		uint8_t		n2 = e[52];
 		double		m = n2 ? ldexp(1.0, n2) : (double) bits;
@@ -491,8 +481,8 @@ fuzz_check_redis_rules(const uint8_t *payload, const BloomHeader *hdr)
 				   "link %u: %llu entries at bpe %g in %g bits accepted", i,
 				   (unsigned long long) entries, bpe, m);
 		if (i > 0)
-			FUZZ_CHECK(error == fuzz_le_double(e - 53 + 24) * 0.5,
-					   "link %u: rate %g after %g accepted", i, error, fuzz_le_double(e - 53 + 24));
+			FUZZ_CHECK(error == bloom_load_double_le(e - 53 + 24) * 0.5,
+					   "link %u: rate %g after %g accepted", i, error, bloom_load_double_le(e - 53 + 24));
 	}
 }
 
@@ -542,7 +532,7 @@ fuzz_check_redis_growth(const BloomHeader *hdr, const uint8_t *payload, uint64_t
 {
 	const uint8_t *e = payload + 20 + 53 * (size_t) (hdr->nhashes - 1);
 	uint64_t	bits = bloom_load64le(e + 8);
-	double		bpe = fuzz_le_double(e + 32);
+	double		bpe = bloom_load_double_le(e + 32);
 	uint8_t		n2 = e[52];
 	double		m = n2 ? ldexp(1.0, n2) : (double) bits;
 	double		growth = (double) bloom_load32le(payload + 16);

@@ -567,16 +567,6 @@ mut_u32_at(GenFilter *f, uint64_t off_value)
 #define RB_PAY(f)	((f)->buf + BLOOM_HEADER_SIZE)
 #define RB_LINK(i)	(20 + 53 * (i))
 
-static double
-rb_get_double(const uint8_t *p)
-{
-	uint64_t	u = bloom_load64le(p);
-	double		d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
 /* the chain's size, the header's capacity and each link's hashes agree */
 static void
 rb_make_consistent(GenFilter *f)
@@ -587,7 +577,7 @@ rb_make_consistent(GenFilter *f)
 
 	for (uint32_t i = 0; i < n; i++)
 	{
-		double		bpe = rb_get_double(p + RB_LINK(i) + 32);
+		double		bpe = bloom_load_double_le(p + RB_LINK(i) + 32);
 
 		put32(p + RB_LINK(i) + 40, (uint32_t) ceil(0.693147180559945 * bpe));
 		total += bloom_load64le(p + RB_LINK(i) + 16);
@@ -629,7 +619,7 @@ emit_redis_forged(void)
 	rb_make_consistent(&m);
 	emit_binary("redis-forged-size", m.buf, m.len);
 	m = three;
-	bpe = rb_get_double(RB_PAY(&m) + RB_LINK(1) + 32) * 2;
+	bpe = bloom_load_double_le(RB_PAY(&m) + RB_LINK(1) + 32) * 2;
 	memcpy(&most, &bpe, sizeof(most));
 	put64(RB_PAY(&m) + RB_LINK(1) + 32, most);
 	rb_make_consistent(&m);
@@ -643,7 +633,7 @@ emit_redis_forged(void)
 
 	/* valid: the most entries 64 bits hold at link 0's bpe, and growth 1024 */
 	m = one;
-	bpe = rb_get_double(RB_PAY(&m) + RB_LINK(0) + 32);
+	bpe = bloom_load_double_le(RB_PAY(&m) + RB_LINK(0) + 32);
 	most = (uint64_t) floor(64.0 / bpe);
 	put64(RB_PAY(&m) + RB_LINK(0) + 44, most);
 	put64(RB_PAY(&m) + RB_LINK(0) + 16, most);

@@ -195,6 +195,26 @@ bloom_store64le(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* an IEEE 754 double as 8 little-endian bytes (error rates, bits per entry) */
+static inline double
+bloom_load_double_le(const uint8_t *p)
+{
+	uint64_t	u = bloom_load64le(p);
+	double		d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static inline void
+bloom_store_double_le(uint8_t *p, double d)
+{
+	uint64_t	u;
+
+	memcpy(&u, &d, sizeof(u));
+	bloom_store64le(p, u);
+}
+
 static inline uint16_t
 bloom_load16le(const uint8_t *p)
 {

@@ -205,25 +205,6 @@ bloom_redis_hash(const void *key, size_t len)
 
 /* ---- the chain header and its links ---- */
 
-static double
-rb_load_double(const uint8_t *p)
-{
-	uint64_t	u = bloom_load64le(p);
-	double		d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
-static void
-rb_store_double(uint8_t *p, double d)
-{
-	uint64_t	u;
-
-	memcpy(&u, &d, sizeof(u));
-	bloom_store64le(p, u);
-}
-
 static void
 rb_chain_read(const uint8_t *payload, RbChain *c)
 {
@@ -248,8 +229,8 @@ rb_link_decode(const uint8_t *e, RbLink *l)
 	l->bytes = bloom_load64le(e + RB_L_BYTES);
 	l->bits = bloom_load64le(e + RB_L_BITS);
 	l->size = bloom_load64le(e + RB_L_SIZE);
-	l->error = rb_load_double(e + RB_L_ERROR);
-	l->bpe = rb_load_double(e + RB_L_BPE);
+	l->error = bloom_load_double_le(e + RB_L_ERROR);
+	l->bpe = bloom_load_double_le(e + RB_L_BPE);
 	l->hashes = bloom_load32le(e + RB_L_HASHES);
 	l->entries = bloom_load64le(e + RB_L_ENTRIES);
 	l->n2 = e[RB_L_N2];
@@ -261,8 +242,8 @@ rb_link_encode(uint8_t *e, const RbLink *l)
 	bloom_store64le(e + RB_L_BYTES, l->bytes);
 	bloom_store64le(e + RB_L_BITS, l->bits);
 	bloom_store64le(e + RB_L_SIZE, l->size);
-	rb_store_double(e + RB_L_ERROR, l->error);
-	rb_store_double(e + RB_L_BPE, l->bpe);
+	bloom_store_double_le(e + RB_L_ERROR, l->error);
+	bloom_store_double_le(e + RB_L_BPE, l->bpe);
 	bloom_store32le(e + RB_L_HASHES, l->hashes);
 	bloom_store64le(e + RB_L_ENTRIES, l->entries);
 	e[RB_L_N2] = l->n2;
