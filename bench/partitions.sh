@@ -19,6 +19,8 @@
 # server of PGHOST/PGPORT; creates and drops database bf_bench_partitions.
 # PART_ROUNDS (3), PART_SECONDS (5) per pgbench run, PART_MODES (prepared).
 set -euo pipefail
+# shellcheck source=pgbench_rounds.sh
+. "$(dirname "$0")/pgbench_rounds.sh"
 cd "$(dirname "$0")/.."
 ROUNDS=${PART_ROUNDS:-3}
 SECONDS_EACH=${PART_SECONDS:-5}
@@ -69,23 +71,7 @@ declare -A RANGE=([one]=3000000 [parent30]=3000000 [batch1]=3000000 [batch30]=30
 for name in "${names[@]}"; do
 	printf '\\set k random(1, %s)\n%s\n' "${RANGE[$name]}" "${SQL[$name]}" > "$OUT/$name.sql"
 done
-declare -A BEST ROUNDS_OF
-for _ in $(seq "$ROUNDS"); do
-	for mode in $MODES; do
-		for name in "${names[@]}"; do
-			tps=$(pgbench -n -M $mode -c 4 -j 2 -T "$SECONDS_EACH" -f "$OUT/$name.sql" $DB 2> /dev/null |
-				sed -n 's/^tps = \([0-9.]*\).*/\1/p' | awk '{ printf "%.0f", $1 }')
-			key=$mode.$name
-			ROUNDS_OF[$key]="${ROUNDS_OF[$key]:-}${ROUNDS_OF[$key]:+ }$tps"
-			if [ -z "${BEST[$key]:-}" ] || [ "$tps" -gt "${BEST[$key]}" ]; then BEST[$key]=$tps; fi
-		done
-	done
-done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-per_round() {	# the ratio of each round: a's TPS over b's
-	paste -d' ' <(tr ' ' '\n' <<< "${ROUNDS_OF[$1]}") <(tr ' ' '\n' <<< "${ROUNDS_OF[$2]}") |
-		awk '{ printf "%s%.2f", (NR > 1 ? ", " : ""), $1 / $2 }'
-}
+pgbench_rounds "$ROUNDS" "$SECONDS_EACH" $DB "$OUT" "$MODES" "${names[@]}"
 row() {	# row MODE NAME BASELINE LABEL BASELABEL TARGET
 	echo "| $1 | $4 | ${BEST[$1.$2]} | $5 | ${BEST[$1.$3]} | $(ratio "${BEST[$1.$2]}" "${BEST[$1.$3]}") | $(per_round "$1.$2" "$1.$3") | $6 |"
 }

@@ -14,6 +14,8 @@
 # Against the server of PGHOST/PGPORT; creates and drops database
 # bf_bench_points.  POINT_ROUNDS (4), POINT_SECONDS (5) per pgbench run.
 set -euo pipefail
+# shellcheck source=pgbench_rounds.sh
+. "$(dirname "$0")/pgbench_rounds.sh"
 cd "$(dirname "$0")/.."
 ROUNDS=${POINT_ROUNDS:-4}
 SECONDS_EACH=${POINT_SECONDS:-5}
@@ -48,23 +50,7 @@ declare -A SQL=(
 for name in "${names[@]}"; do
 	printf '\\set k random(1, 2000000)\n%s\n' "${SQL[$name]}" > "$OUT/$name.sql"
 done
-declare -A BEST ROUNDS_OF
-for _ in $(seq "$ROUNDS"); do
-	for mode in prepared simple; do
-		for name in "${names[@]}"; do
-			tps=$(pgbench -n -M $mode -c 4 -j 2 -T "$SECONDS_EACH" -f "$OUT/$name.sql" $DB 2> /dev/null |
-				sed -n 's/^tps = \([0-9.]*\).*/\1/p' | awk '{ printf "%.0f", $1 }')
-			key=$mode.$name
-			ROUNDS_OF[$key]="${ROUNDS_OF[$key]:-}${ROUNDS_OF[$key]:+ }$tps"
-			if [ -z "${BEST[$key]:-}" ] || [ "$tps" -gt "${BEST[$key]}" ]; then BEST[$key]=$tps; fi
-		done
-	done
-done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-per_round() {	# the ratio of each round: a's TPS over b's
-	paste -d' ' <(tr ' ' '\n' <<< "${ROUNDS_OF[$1]}") <(tr ' ' '\n' <<< "${ROUNDS_OF[$2]}") |
-		awk '{ printf "%s%.2f", (NR > 1 ? ", " : ""), $1 / $2 }'
-}
+pgbench_rounds "$ROUNDS" "$SECONDS_EACH" $DB "$OUT" "prepared simple" "${names[@]}"
 
 echo
 echo "| protocol | statement | best TPS | baseline | best TPS | best / best | per round | target |"
