@@ -10,7 +10,9 @@
 # BF_CLEAR_ATTVER=1 make check-versions UPGRADE_TO="18 19" clears the stamp
 # by hand first (test/versions/pg_upgrade.sh).  All of them run even if one
 # fails; a summary line each, the test lines of a success or the end of the
-# log of a failure.  Not part of test: CI (.ci/run) runs it after make test.
+# log of a failure, and at the end, before the summary (whose lines name
+# the failed suites), the head of each failed version's diffs.  Not part of
+# test: CI (.ci/run) runs it after make test.
 .PHONY: check-versions check-citus
 
 CHECK_VERSIONS ?= 15 17 18 19
@@ -35,6 +37,11 @@ check-versions:
 		else failed="$$failed pg_upgrade-$$v"; tail -40 $$log; fi; \
 		line="$$(grep '^summary:' $$log | sed 's/^summary: //'), $$(tail -1 $$log)"; \
 		summary="$$summary$$line\n"; \
+	done; \
+	for v in $$failed; do \
+		log=$(BF_PG_ROOT)/check-$$v.log; [ -f $$log ] || continue; \
+		echo; echo "== the diffs of $$v (the head of each; all in $$log)"; \
+		sed -n '/^---- /,$$p' $$log | sed '$$d' | head -40; \
 	done; \
 	echo; echo "check-versions summary (logs in $(BF_PG_ROOT)/check-*.log):"; printf "$$summary"; \
 	if [ -n "$$failed" ]; then echo "check-versions: FAILED:$$failed"; exit 1; fi

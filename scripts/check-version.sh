@@ -142,5 +142,9 @@ fi
 ok=$(grep -cE "^ok [0-9]+ |^ *(test )?[a-z_0-9]+ +\.\.\. ok" "$build/installcheck.log" || true)
 bad=$(grep -cE "^not ok [0-9]+ |^ *(test )?[a-z_0-9]+ +\.\.\. FAILED" "$build/installcheck.log" || true)
 if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi
-echo "PostgreSQL $version: build with $warnings warnings; make installcheck: $ok passed, $bad failed"
+# the failed suites' names on the summary line, which is all a short tail
+# of CI's output may show
+names=$(grep -oE "^not ok [0-9]+ +- +[a-z_0-9]+|^ *(test )?[a-z_0-9]+ +\.\.\. FAILED" "$build/installcheck.log" \
+	| sed -E 's/^not ok [0-9]+ +- +//; s/^ *(test )?//; s/ +\.\.\. FAILED$//' | tr '\n' ' ' | sed 's/ $//' || true)
+echo "PostgreSQL $version: build with $warnings warnings; make installcheck: $ok passed, $bad failed${names:+ ($names)}"
 [ "$status" -eq 0 ]
