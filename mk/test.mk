@@ -14,6 +14,7 @@
 # documented patterns under a model.
 test: deps
 	$(MAKE) check-style
+	$(MAKE) check-docs
 	$(MAKE) check-release
 	$(MAKE) all
 	$(MAKE) check-symbols
@@ -183,9 +184,11 @@ vectors:
 	-$(MAKE) check-one SUITE=key_types
 	cp results/key_vectors.json test/vectors/keys.json
 
-# every relative link and anchor in the Markdown documents resolves
+# every relative link and anchor in the Markdown documents resolves, and
+# the clients' table of layouts and key types is current
 check-docs:
 	python3 scripts/check-docs.py
+	python3 scripts/clients_table.py --check
 
 # ---- the equality oracle: test/oracle (CONTRIBUTING.md: The equality oracle) ----
 # Every way of asking about a key (filter functions and operators, counts,
