@@ -2,7 +2,7 @@
 # Included by the Makefile, after PGXS.
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout unit-keytype unit-guava test demo check-all fuzz \
-	check-symbols check-layers check-layouts check-style check-docs
+	check-symbols check-layers check-layouts check-style check-docs check-figures
 
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
@@ -15,6 +15,7 @@
 test: deps
 	$(MAKE) check-style
 	$(MAKE) check-release
+	$(MAKE) check-figures
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layers
@@ -186,6 +187,12 @@ vectors:
 # every relative link and anchor in the Markdown documents resolves
 check-docs:
 	python3 scripts/check-docs.py
+
+# bench/figures.py rewrites a sample README and RESULTS from
+# bench/figures.sample.tsv: every row, markers kept, idempotent (no server,
+# no gnuplot; well under a second)
+check-figures:
+	python3 bench/figures.py --self-test
 
 # ---- the equality oracle: test/oracle (CONTRIBUTING.md: The equality oracle) ----
 # Every way of asking about a key (filter functions and operators, counts,
