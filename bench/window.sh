@@ -191,4 +191,4 @@ for w in 24 168; do
 	figure window_$w "window of $w hourly buckets, 2,000 absent keys, per (key, bucket)" \
 		"$(per "${best[$s w$w]}" $((2000 * w)))" ns '8 buckets' "$(per "${best[$s w8]}" 16000)"
 done
-figure window_users "\"seen in the last 24 hours\", $USERS users x 24 buckets, one query" "${best[$s users]}" s
+figure window_users "\"seen in the last 24 hours\", $(count_name "$USERS") users x 24 buckets, one query" "${best[$s users]}" s
