@@ -69,13 +69,13 @@ def show(value, unit):
     if unit == 's':
         text = '%.3f s' % v
     elif unit == 'ms':
-        text = ('%.3f ms' if v < 1 else '%.2f ms' if v < 10 else '%.0f ms') % v
+        text = '%.3f ms' % v if v < 1 else '%.2f ms' % v if v < 10 else '{:,.0f} ms'.format(v)
     elif unit == 'ns':
         text = '%.1f us' % (v / 1000) if v >= 1000 else '%.0f ns' % v
     elif unit == 'bytes':
         for size, name in ((1e9, 'GB'), (1e6, 'MB'), (1e3, 'kB')):
             if v >= size:
-                text = '%.3g %s' % (v / size, name)
+                text = '%#.3g %s' % (v / size, name)
                 break
         else:
             text = '%d bytes' % v
@@ -227,7 +227,8 @@ def chart_script(meta, rows, output):
            'set label 1 %s at screen 0.01, screen 0.985 left front' % gnuplot_quote(
                'bloomfilter %(release)s, make bench of %(date)s: each measure against its baseline'
                % meta),
-           "set xlabel 'times better than the baseline (faster or smaller); right of 1 is better'",
+           "set label 2 'times better than the baseline (faster or smaller); right of 1 is better'"
+           ' at screen 0.99, screen 0.02 right', 'set bmargin 4',
            'set logscale x 2', 'set xrange [%g:%g]' % (lo, hi),
            'set yrange [%g:-0.6]' % (len(bars) - 0.4), 'set grid xtics', 'unset key',
            'set lmargin %d' % (max(len(label) for label, _ in bars) + 3), 'set tmargin 2', 'set rmargin 6',
@@ -235,9 +236,9 @@ def chart_script(meta, rows, output):
            'set arrow from 1, graph 0 to 1, graph 1 nohead lw 2 lc rgb "#333333"']
     for i, (label, up) in enumerate(bars):
         out.append('set label %d %s at graph 0, first %d right offset -1, 0' % (
-            2 * i + 2, gnuplot_quote(label), i))
+            2 * i + 3, gnuplot_quote(label), i))
         out.append('set label %d %s at %g, %d %s offset %s, 0' % (
-            2 * i + 3, gnuplot_quote('%.2fx' % up), up, i,
+            2 * i + 4, gnuplot_quote('%.2fx' % up), up, i,
             'left' if up >= 1 else 'right', '0.5' if up >= 1 else '-0.5'))
     out.append('$bars << EOD')
     for i, (_, up) in enumerate(bars):
@@ -286,6 +287,7 @@ def self_test():
         res = results.read_text()
         assert res.index('Release 9.9') < res.index(results_heading(meta)) < res.index('## Older')
     assert show('0.00902', 'fraction') == '0.902%' and show('12676720', 'bytes') == '12.7 MB'
+    assert show('11985030', 'bytes') == '12.0 MB' and show('127487', 'ms') == '127,487 ms'
     assert show('> 900', 's') == '> 900.000 s' and show('not measured: x', 'tps') == 'not measured: x'
     assert show_ratio(12676720 / 224641024) == '1/17.7'
     assert met(dict(value='2', base='1', target='<= 1.5')) == '<= 1.5 (missed)'
