@@ -51,9 +51,8 @@ step() {
 	else
 		for s in $1; do opts+=("-c $s"); done
 		(
-			BLOOMFILTER_PG_BINDIR=$BENCH_PG_BINDIR
-			# shellcheck source=../scripts/private-pg.sh
-			. scripts/private-pg.sh
+			# shellcheck source=scripts/private-pg.sh
+			BLOOMFILTER_PG_BINDIR=$BENCH_PG_BINDIR . scripts/private-pg.sh
 			private_pg_start bf_bench '' "${opts[*]}"
 			PGHOST=$WORK/sock PGPORT=$PORT PGUSER=postgres PATH=$BINDIR:$PATH \
 				BENCH_SETTINGS=$1 bash "$2"
