@@ -14,6 +14,8 @@
 # with it on, each is one WAL flush of this VM's shared disk, whose latency
 # varies tenfold from one round to the next and hides what the index costs.
 set -euo pipefail
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 cd "$(dirname "$0")/.."
 
 N=${BENCH_INDEX_N:-10000000}
@@ -192,6 +194,15 @@ done
 echo "| index size, bytes | $size_bf | $size_bt | 1/$(echo "scale=1; $size_bt / $size_bf" | bc) | <= 1/15 |"
 echo "| false-positive rate at capacity ($keys_at keys, 1,000,000 absent probes) | $fpr | | | <= 0.01 |"
 echo "| bf_index_filter of the $N-key index: ms | $(best_min "${filter_ms[@]}") | | | <= 100 |"
+n=$(count_name "$N")
+figure index_insert "one-row INSERT, bloomfilter index of $n keys, 1 client (synchronous_commit off)" \
+	"$(echo "scale=4; 1000 / $b_ins_bf" | bc)" ms 'btree' "$(echo "scale=4; 1000 / $b_ins_bt" | bc)" '<= 1.5'
+figure index_copy "COPY of $n rows into an empty table with the bloomfilter index" "$b_copy_bf" ms 'with a btree' "$b_copy_bt" '<= 1.0'
+figure index_check "point check TPS, \`bf_index_contains\`, index of $n keys, prepared, 4 clients" \
+	"$(best_max ${fl[prepared,chk_bf]})" tps 'btree lookup' "$(best_max ${fl[prepared,chk_bt]})"
+figure index_check_floor "point check TPS, \`bf_index_contains\`, prepared, 4 clients" \
+	"$(best_max ${fl[prepared,chk_bf]})" tps 'the bare statement' "$(best_max ${fl[prepared,floor_key]})" '>= 0.9'
+figure index_size "bloomfilter index of $n keys at 1%" "$size_bf" bytes 'btree' "$size_bt" '<= 1/15'
 echo
 echo "rounds: insert TPS bf ${ins_bf[*]} / bt ${ins_bt[*]}; 8 clients bf ${par_bf[*]} / bt ${par_bt[*]};" \
 	"WAL records+images bf ${wal_bf[*]} / bt ${wal_bt[*]}; checks bf ${chk_bf[*]} / bt ${chk_bt[*]};" \

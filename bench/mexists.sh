@@ -23,6 +23,8 @@
 # BENCH_PGBENCH_SECONDS (default 5) per run; the sides alternate and the
 # best round of each counts.
 set -euo pipefail
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 cd "$(dirname "$0")/.."
 
 N=${BENCH_MEXISTS_N:-1000000}
@@ -35,14 +37,15 @@ make -s bench/mexists_client >&2
 
 module=${REDISBLOOM_MODULE:-$(cat /var/tmp/redisbloom/READY 2> /dev/null || true)}
 row_head="| bf_contains_all of 100 keys vs BF.MEXISTS of 100, one core each (checks/s)"
-if [ -z "$module" ] || [ ! -f "$module" ]; then
-	echo "$row_head | SKIPPED: no RedisBloom module (set REDISBLOOM_MODULE) | | | >= 1.0x |"
+fig_head="\`bf_contains_all\`, 100 keys as one binary \`int8[]\`, $(count_name "$N") filter, 16 pipelined, one core"
+skipped() {	# skipped WHY: the row says so, here and in the figures
+	echo "$row_head | SKIPPED: $1 | | | >= 1.0x |"
+	figure mexists_stored "$fig_head" "not measured: $1" checks/s 'RedisBloom `BF.MEXISTS`' '' '>= 1.0'
 	exit 0
-fi
-if ! command -v redis-server > /dev/null || ! command -v redis-benchmark > /dev/null; then
-	echo "$row_head | SKIPPED: redis-server or redis-benchmark missing (apt-get install redis-server) | | | >= 1.0x |"
-	exit 0
-fi
+}
+[ -n "$module" ] && [ -f "$module" ] || skipped "no RedisBloom module (set REDISBLOOM_MODULE)"
+command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null ||
+	skipped "redis-server or redis-benchmark missing (apt-get install redis-server)"
 
 # our own redis-server: loopback, a random free port, no persistence
 port=$((20000 + RANDOM % 20000))
@@ -134,4 +137,6 @@ echo "| pgbench, 100 int8 parameters as text: bf_contains_all, 16 pipelined | $p
 echo "| pgbench: the same without pipelining (one statement per round trip) | $pg1 | $rb | $(ratio $pg1 $rb)x | |"
 echo "| pgbench: bf_index_contains_all, 16 pipelined | $idx16 | $rb | $(ratio $idx16 $rb)x | |"
 echo "| present among keys 2 .. 200 (both must say 100) | $present_pg | $present_rb | | 100 |"
+figure mexists_stored "$fig_head" "$cs" checks/s 'RedisBloom `BF.MEXISTS`' "$rb" '>= 1.0'
+figure mexists_index "\`bf_index_contains_all\`, the same keys in a bloomfilter index" "$ci" checks/s 'RedisBloom `BF.MEXISTS`' "$rb"
 psql -X -q -d postgres -c "DROP DATABASE $DB"

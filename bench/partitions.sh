@@ -21,6 +21,8 @@
 set -euo pipefail
 # shellcheck source=pgbench_rounds.sh
 . "$(dirname "$0")/pgbench_rounds.sh"
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 cd "$(dirname "$0")/.."
 ROUNDS=${PART_ROUNDS:-3}
 SECONDS_EACH=${PART_SECONDS:-5}
@@ -86,4 +88,8 @@ for mode in $MODES; do
 	row "$mode" array7 parent365 "the last 7 of 365, \`bool_or\` over an array of their indexes" "the parent of 365" ''
 	row "$mode" or7 one "the last 7 of 365, seven calls joined by \`OR\`" "one partition's index" ''
 done
+m=${MODES%% *}
+figure partition_point "point check TPS through a partitioned index of 30 partitions" "${BEST[$m.parent30]}" tps "one partition's index" "${BEST[$m.one]}" '>= 0.25'
+figure partition_batch "\`bf_index_contains_all\`, 100 keys, through 30 partitions" "${BEST[$m.batch30]}" tps "one partition's index" "${BEST[$m.batch1]}"
+figure partition_last7 "the last 7 of 365 partitions, seven calls joined by \`OR\`" "${BEST[$m.or7]}" tps 'the parent of 365' "${BEST[$m.parent365]}"
 psql -X -q -d postgres -c "DROP DATABASE $DB"

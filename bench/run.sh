@@ -1,6 +1,8 @@
 #!/bin/bash
 # The benchmark proper; bench.sh runs it inside a throwaway cluster.
 set -euo pipefail
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 cd "$(dirname "$0")/.."
 
 N=${BENCH_N:-10000000}
@@ -278,4 +280,29 @@ $(thp_rows)
 | 6 | false-positive rate at capacity (N/2 absent probes) | $(printf '%.5f' $fpr) | requested 0.01 | $(ratio $fpr 0.01) | <= 1 | $(met "$fpr <= 0.01") |
 | 6 | false negatives (N keys) | $fneg | | | 0 | $(met "$fneg == 0") |
 TABLE
+
+# the same figures for README's table (bench/figure.sh)
+n=$(count_name "$N")
+k_size=$(q -c "SELECT pg_size_pretty(pg_column_size(bf)::bigint) FROM filters WHERE name = 'k'")
+figure probe_join_small "probe $n rows, join form, 100k filter" "$join_small" s '`hashint8` join baseline' "$join_base" '<= 1.1'
+figure probe_join_k "probe $n rows, join form, $n filter ($k_size)" "$join_k" s '`hashint8` join baseline' "$join_base" '<= 2.0'
+figure probe_sub_small "probe, scalar-subquery form, 100k filter" "$sub_small" s '`hashint8` scan' "$scan_base" '<= 1.1'
+figure probe_sub_k "probe, scalar-subquery form, $n filter" "$sub_k" s '`hashint8` scan' "$scan_base" '<= 2.0'
+figure probe_join_cf "probe, join form, cuckoo filter of $n" "$join_cf" s "bloom filter of $n" "$join_k" '<= 1.2'
+figure probe_sub_cf "probe, scalar-subquery form, cuckoo filter of $n" "$sub_cf" s "bloom filter of $n" "$sub_k" '<= 1.2'
+figure probe_semi "probe, join form, $n filter" "$join_k" s 'exact semi-join (btree)' "$semi"
+figure build_bf "build \`bf_agg(id, $n, 0.01)\`" "$build_bf" s '`hll_add_agg`' "$build_hll" '<= 1.1'
+figure build_counting "build, counting \`bf_agg\`" "$build_counting" s 'plain `bf_agg`' "$build_bf" '<= 1.4'
+figure build_cf "build \`cf_agg(id, $n, 0.01)\`" "$build_cf" s 'plain `bf_agg`' "$build_bf" '<= 1.6'
+figure build_parallel "build \`bf_agg\` with 2 workers" "$build_bf_par" s 'serial `bf_agg`' "$build_bf"
+figure point_stored "stored point check TPS, 1M filter, one-row table" "$tps_row_bf" tps 'the one-row read without the check' "$tps_row" '>= 0.85'
+figure point_1m "point check TPS, 1M filter" "$tps_1m" tps 'btree lookup' "$tps_btree" '>= 1.0'
+figure point_big "point check TPS, $(count_name "$BIG") filter ($big_size)" "$tps_big" tps 'btree lookup' "$tps_btree" '>= 1.0'
+figure batch_single "\`bf_contains_all\`, 100 keys, $n filter" "$cps_all_k" checks/s '100 single-key checks' "$cps_one_k" '>= 20'
+figure batch_btree "\`bf_contains_all\`, 100 keys, $n filter" "$cps_all_k" checks/s 'btree `= ANY`' "$cps_any" '>= 2'
+figure batch_1m "\`bf_contains_all\`, 100 keys, 1M filter" "$cps_all_1m" checks/s 'btree `= ANY`' "$cps_any" '>= 2'
+figure size_optimum "stored size, $n at 1%" "$bf_size" bytes 'optimum' "$optimum" '<= 1.1'
+figure size_btree "stored size, $n at 1%" "$bf_size" bytes 'btree index on the keys' "$btree_size" '<= 1/15'
+figure fpr "false-positive rate at capacity" "$fpr" fraction 'requested' 0.01 '<= 1'
+figure false_negatives "false negatives ($n keys)" "$fneg" count '' '' '0'
 psql -X -q -d postgres -c "DROP DATABASE $DB"

@@ -23,6 +23,8 @@
 #   bash bench/stored.sh                         (make bench-stored)
 #   bash bench/stored.sh /tmp/a:5432 /tmp/b:5433  (an A/B)
 set -euo pipefail
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 N=${STORED_N:-1000000}
 BIG=${STORED_BIG:-10000000}
 ROUNDS=${STORED_ROUNDS:-3}
@@ -141,3 +143,7 @@ for m in $measures; do
 	for s in "${servers[@]}"; do printf ' %s |' "${best[$s $m]}"; done
 	echo
 done
+# README's rows (bench/figure.sh), of the first server
+s=${servers[0]} n=$(count_name "$N")
+figure stored_scalable "stored point check TPS, scalable filter of 5 sub-filters, $n" "${best[$s scalable]}" tps "plain $n filter" "${best[$s plain]}"
+figure stored_cuckoo "stored point check TPS, cuckoo filter of $n" "${best[$s cuckoo]}" tps "plain $n filter" "${best[$s plain]}"

@@ -28,6 +28,8 @@
 #   bash bench/window.sh                          (make bench-window)
 #   bash bench/window.sh /tmp/a:5432 /tmp/b:5433  (an A/B)
 set -euo pipefail
+# shellcheck source=figure.sh
+. "$(dirname "$0")/figure.sh"
 FILL=${WINDOW_FILL:-416667}
 PROBES=${WINDOW_PROBES:-100000}
 USERS=${WINDOW_USERS:-340000}
@@ -183,3 +185,10 @@ for m in $measures users; do
 	done
 	echo
 done
+# README's rows (bench/figure.sh), of the first server: ns per (key, bucket)
+s=${servers[0]}
+for w in 24 168; do
+	figure window_$w "window of $w hourly buckets, 2,000 absent keys, per (key, bucket)" \
+		"$(per "${best[$s w$w]}" $((2000 * w)))" ns '8 buckets' "$(per "${best[$s w8]}" 16000)"
+done
+figure window_users "\"seen in the last 24 hours\", $(count_name "$USERS") users x 24 buckets, one query" "${best[$s users]}" s

@@ -1,7 +1,7 @@
 # Benchmarks: measurements, not tests (CONTRIBUTING.md: Benchmarks;
 # results in bench/RESULTS.md).  None is part of make test.
 
-.PHONY: bench bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions \
+.PHONY: bench figures bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions \
 	bench-hash bench-sizing bench-path
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
@@ -17,10 +17,19 @@ bench-hash: bench/hash_micro
 bench-sizing: test/unit_sizing
 	./test/unit_sizing --bench
 
+# every figure of README's table in one run, then the table, its section
+# of bench/RESULTS.md and bench/figures.svg (bench/bench.sh, about 30
+# minutes on 2 cores)
 bench: deps
 	$(MAKE) all
 	$(MAKE) install
 	bash bench/bench.sh
+
+# the same table, section and chart again from bench/figures.tsv, the last
+# run's results, without measuring (bench/figures.py)
+figures:
+	EXTRA_PACKAGES=gnuplot-nox bash scripts/deps.sh
+	python3 bench/figures.py bench/figures.tsv
 
 # only the bloomfilter index against a btree (bench/index.sh; part of bench)
 bench-index: deps

@@ -2,7 +2,7 @@
 # Included by the Makefile, after PGXS.
 
 .PHONY: deps unit unit-hash unit-sizing unit-cuckoo unit-layout unit-keytype unit-guava test demo check-all fuzz \
-	check-symbols check-layers check-layouts check-style check-docs
+	check-symbols check-layers check-layouts check-style check-docs check-figures
 
 # The one test command (what CI runs, .ci/run): installs what building and
 # testing need (scripts/deps.sh), checks the code's rules, builds and
@@ -16,6 +16,7 @@ test: deps
 	$(MAKE) check-style
 	$(MAKE) check-docs
 	$(MAKE) check-release
+	$(MAKE) check-figures
 	$(MAKE) all
 	$(MAKE) check-symbols
 	$(MAKE) check-layers
@@ -189,6 +190,12 @@ vectors:
 check-docs:
 	python3 scripts/check-docs.py
 	python3 scripts/clients_table.py --check
+
+# bench/figures.py rewrites a sample README and RESULTS from
+# bench/figures.sample.tsv: every row, markers kept, idempotent (no server,
+# no gnuplot; well under a second)
+check-figures:
+	python3 bench/figures.py --self-test
 
 # ---- the equality oracle: test/oracle (CONTRIBUTING.md: The equality oracle) ----
 # Every way of asking about a key (filter functions and operators, counts,
