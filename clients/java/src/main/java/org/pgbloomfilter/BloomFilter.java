@@ -596,7 +596,8 @@ public class BloomFilter extends Filter {
         int last = nsub - 1;
         long items = Bytes.load64(buf, subAt[last]);
         long share = Bytes.load64(buf, subAt[last] + 8 + 24) / Integer.toUnsignedLong(Bytes.load32(buf, HEADER + 4));
-        if (items >= Math.max(share, 1)) {
+        /* the count is unsigned, and input does not bound it: a forged one past int8 is full */
+        if (Long.compareUnsigned(items, Math.max(share, 1)) >= 0) {
             if (!grow())
                 throw new IllegalStateException("scalable bloom filter cannot grow any further");
             last++;
