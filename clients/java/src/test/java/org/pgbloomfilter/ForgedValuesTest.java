@@ -234,41 +234,45 @@ class ForgedValuesTest extends ServerTestBase {
         }
     }
 
+    /* genuine values the server makes from these expressions, forged and compared */
+    private List<byte[]> compareForged(String layout, int stream, boolean chain, String... genuineSql)
+        throws SQLException {
+        List<byte[]> genuine = new ArrayList<>();
+        for (String sql : genuineSql)
+            genuine.add(server(sql));
+        compare("seed " + LayoutsServerTest.SEED + ", " + layout, genuine, chain,
+                new Random(LayoutsServerTest.SEED + stream));
+        return genuine;
+    }
+
     @Test
     void guavaForgeries() throws SQLException {
-        Random rnd = new Random(LayoutsServerTest.SEED + 10);
-        List<byte[]> genuine = new ArrayList<>();
-        genuine.add(server("bf_add_all(bf_create(100, 0.05, layout => 'guava', key_type => 'int8'),"
-            + " ARRAY(SELECT i * 7919 FROM generate_series(1, 60) i))"));
-        genuine.add(server("bf_add_all(bf_create(300, 0.001, layout => 'guava', key_type => 'text'),"
-            + " ARRAY(SELECT 'k' || i FROM generate_series(1, 100) i))"));
-        genuine.add(server("bf_create(10, 0.3, layout => 'guava', key_type => 'int4')"));
-        compare("seed " + LayoutsServerTest.SEED + ", guava", genuine, false, rnd);
+        compareForged("guava", 10, false,
+            "bf_add_all(bf_create(100, 0.05, layout => 'guava', key_type => 'int8'),"
+            + " ARRAY(SELECT i * 7919 FROM generate_series(1, 60) i))",
+            "bf_add_all(bf_create(300, 0.001, layout => 'guava', key_type => 'text'),"
+            + " ARRAY(SELECT 'k' || i FROM generate_series(1, 100) i))",
+            "bf_create(10, 0.3, layout => 'guava', key_type => 'int4')");
     }
 
     @Test
     void redisBloomForgeries() throws SQLException {
-        Random rnd = new Random(LayoutsServerTest.SEED + 11);
-        List<byte[]> genuine = new ArrayList<>();
-        genuine.add(server("bf_add_all(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'),"
-            + " ARRAY(SELECT i * 7919 FROM generate_series(1, 100) i))"));
-        genuine.add(server("bf_add_all(bf_create(5, 0.1, expansion => 1, key_type => 'text', layout => 'redisbloom'),"
-            + " ARRAY(SELECT 'k' || i FROM generate_series(1, 14) i))"));
-        genuine.add(server("bf_add_all(bf_create(20, 0.02, layout => 'redisbloom'),"
-            + " ARRAY(SELECT i FROM generate_series(1, 12) i))"));
-        genuine.add(server("bf_create(3, 0.2, expansion => 5, key_type => 'bytea', layout => 'redisbloom')"));
-        compare("seed " + LayoutsServerTest.SEED + ", redisbloom", genuine, true, rnd);
+        compareForged("redisbloom", 11, true,
+            "bf_add_all(bf_create(10, 0.01, expansion => 2, layout => 'redisbloom'),"
+            + " ARRAY(SELECT i * 7919 FROM generate_series(1, 100) i))",
+            "bf_add_all(bf_create(5, 0.1, expansion => 1, key_type => 'text', layout => 'redisbloom'),"
+            + " ARRAY(SELECT 'k' || i FROM generate_series(1, 14) i))",
+            "bf_add_all(bf_create(20, 0.02, layout => 'redisbloom'), ARRAY(SELECT i FROM generate_series(1, 12) i))",
+            "bf_create(3, 0.2, expansion => 5, key_type => 'bytea', layout => 'redisbloom')");
     }
 
     /* the issue 34 gap: sub-filters the client took and the server refuses */
     @Test
     void scalableForgeries() throws SQLException {
-        Random rnd = new Random(LayoutsServerTest.SEED + 12);
-        List<byte[]> genuine = new ArrayList<>();
-        genuine.add(server("bf_add_all(bf_create(20, 0.01, 0, false, 2), ARRAY(SELECT i FROM generate_series(1, 150) i))"));
-        genuine.add(server("bf_add_all(bf_create(30, 1e-9, 77, false, 1), ARRAY(SELECT 'k' || i FROM generate_series(1, 70) i))"));
-        genuine.add(server("bf_create(50, 0.1, 3, false, 1024)"));
-        compare("seed " + LayoutsServerTest.SEED + ", scalable", genuine, false, rnd);
+        List<byte[]> genuine = compareForged("scalable", 12, false,
+            "bf_add_all(bf_create(20, 0.01, 0, false, 2), ARRAY(SELECT i FROM generate_series(1, 150) i))",
+            "bf_add_all(bf_create(30, 1e-9, 77, false, 1), ARRAY(SELECT 'k' || i FROM generate_series(1, 70) i))",
+            "bf_create(50, 0.1, 3, false, 1024)");
 
         /* a sub-filter valid as a plain filter but not of its position's sizing */
         byte[] g = genuine.get(0);
