@@ -21,6 +21,9 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
     private static final long MAX_LONGS = (Sizing.MAX_BYTES - HEADER) / 8;
     private static final int MAX_HASHES = 255;
     private static final double LN2 = Math.log(2);
+    /* writeTo: byte strategy, byte k, int number of longs */
+    private static final int GUAVA_PREFIX = 6;
+    private static final byte MITZ_64 = 1;
 
     GuavaBloomFilter(byte[] buf) {
         super(buf);
@@ -106,6 +109,78 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
     /* BloomFilter.optimalNumOfHashFunctions: round(m / n ln 2), at least 1 */
     static int optimalHashes(long n, long m) {
         return Math.max(1, (int) Math.round((double) m / n * LN2));
+    }
+
+    /* ---- Guava's serialized form: writeTo and readFrom ---- */
+
+    /**
+     * {@code bf_to_guava(f)}: the bytes Guava's {@code writeTo} writes for
+     * this filter (strategy ordinal 1, k, the number of longs big-endian,
+     * then the longs big-endian), for {@code BloomFilter.readFrom(in, funnel)}.
+     */
+    public byte[] toGuava() {
+        int nlongs = (int) (nbits() / 64);
+        byte[] out = new byte[GUAVA_PREFIX + nlongs * 8];
+        out[0] = MITZ_64;
+        out[1] = buf[7];
+        for (int i = 0; i < 4; i++)
+            out[2 + i] = (byte) (nlongs >>> (8 * (3 - i)));
+        for (int w = 0; w < nlongs; w++)
+            Bytes.store64(out, GUAVA_PREFIX + 8 * w, Long.reverseBytes(Bytes.load64(buf, HEADER + 8 * w)));
+        return out;
+    }
+
+    /**
+     * {@code bf_from_guava(bytes, keyType)}: the filter of Guava's
+     * {@code writeTo} bytes, built with the funnel of keyType. Refused as
+     * the server refuses them: what {@code readFrom} refuses and trailing
+     * bytes ({@link InvalidFilterException}, the server's 22P03), strategy
+     * MURMUR128_MITZ_32 (ordinal 0, {@code UnsupportedOperationException},
+     * 0A000), past the value size limit ({@code IllegalStateException}).
+     * Capacity and rate, which Guava's form does not carry, are those of an
+     * optimally sized filter of that size and k: m ln 2 / k and 2^-k.
+     */
+    public static GuavaBloomFilter fromGuava(byte[] bytes, int keyType) {
+        if (!funnelKeyType(keyType))
+            throw new IllegalArgumentException("a Guava filter cannot have keys of type "
+                + KeyTypes.name(keyType) + ": give bigint, integer, text or bytea");
+        if (bytes.length < GUAVA_PREFIX)
+            throw badGuava("The data ends before the number of longs its prefix gives.");
+        /* Java reads the ordinal as a signed byte: 0x80 .. 0xff are negative */
+        if ((bytes[0] & 0xFF) > MITZ_64)
+            throw badGuava("The first byte is not the ordinal of a Guava strategy (0 or 1).");
+        if (bytes[0] == 0)
+            throw new UnsupportedOperationException("Guava filters of strategy MURMUR128_MITZ_32 are not"
+                + " supported: only MURMUR128_MITZ_64 (ordinal 1) is");
+        int k = bytes[1] & 0xFF;
+        if (k == 0)
+            throw badGuava("The number of hash functions must be between 1 and 255.");
+        int nlongs = ((bytes[2] & 0xFF) << 24) | ((bytes[3] & 0xFF) << 16) | ((bytes[4] & 0xFF) << 8)
+            | (bytes[5] & 0xFF);
+        if (nlongs <= 0)
+            throw badGuava("The number of longs must be positive.");
+        if (nlongs > MAX_LONGS)
+            throw new IllegalStateException("Guava filter of " + nlongs + " longs is too large (the limit is "
+                + Sizing.MAX_BYTES + " bytes)");
+        long data = bytes.length - GUAVA_PREFIX;
+        if (data != nlongs * 8L)
+            throw badGuava(data < nlongs * 8L ? "The data ends before the number of longs its prefix gives."
+                           : "The data goes on after the number of longs its prefix gives.");
+        long nbits = nlongs * 64L;
+        double capacity = Math.floor(nbits * LN2 / k + 0.5);
+        byte[] b = new byte[HEADER + nlongs * 8];
+        writeHeader(b, 0, LAYOUT_GUAVA, k, 0, nbits, capacity >= 1.0 ? (long) capacity : 1,
+                    Math.pow(0.5, k));
+        b[6] = HASH_ID;
+        Bytes.store32(b, 12, keyType);
+        for (int w = 0; w < nlongs; w++)
+            Bytes.store64(b, HEADER + 8 * w, Long.reverseBytes(Bytes.load64(bytes, GUAVA_PREFIX + 8 * w)));
+        Bytes.store64(b, 40, Blocks.popcount(b, HEADER, nbits / 8));
+        return new GuavaBloomFilter(b);
+    }
+
+    private static InvalidFilterException badGuava(String detail) {
+        return new InvalidFilterException("invalid serialized Guava bloom filter: " + detail);
     }
 
     @Override

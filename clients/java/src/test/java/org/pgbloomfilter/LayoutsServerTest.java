@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -106,6 +107,9 @@ class LayoutsServerTest extends ServerTestBase {
         BloomFilter finished = BloomFilter.fromBytes(halfway.bytes);
         assertEquals(null, javaAdd(finished, t, keys, half, keys.size()), label);
         assertArrayEquals(full.bytes, finished.toBytes(), label + ": the server's half, finished in Java");
+        byte[] emptied = empty.bytes.clone();
+        Bytes.store32(emptied, 12, finished.keyType());
+        assertArrayEquals(emptied, finished.emptyCopy().toBytes(), label + ": emptyCopy");
         compareProbes(label, full.bytes, t, keys, rnd);
         return true;
     }
@@ -161,6 +165,46 @@ class LayoutsServerTest extends ServerTestBase {
             List<String> keys = RandomKeys.keys(rnd, t, rnd.nextInt((int) Math.min(capacity * 2 + 10, 3000)));
             runCase(label, "bf_create(" + capacity + ", " + rate + ", layout => 'guava', key_type => '" + t.sql + "')",
                     () -> GuavaBloomFilter.create(capacity, rate, t.oid), t, keys, rnd);
+        }
+    }
+
+    /*
+     * Guava's serialized form: bf_to_guava's bytes, bf_from_guava's value,
+     * and its refusals of those bytes cut, lengthened or forged in the prefix.
+     */
+    @Test
+    void guavaFormMatchesTheServer() throws SQLException {
+        Random rnd = new Random(SEED + 3);
+        for (RandomKeys.Type t : GUAVA_TYPES) {
+            long capacity = (long) logUniform(rnd, 1, 5000);
+            double rate = logUniform(rnd, 1e-6, 0.5);
+            List<String> keys = RandomKeys.keys(rnd, t, rnd.nextInt(2000));
+            String label = "seed " + SEED + ", guava form " + capacity + "/" + rate + " " + t.sql;
+            byte[] value = serverAdd(query("SELECT bf_create(" + capacity + ", " + rate + ", layout => 'guava', "
+                + "key_type => '" + t.sql + "')::bytea").bytes, t, keys, 0, keys.size()).bytes;
+            byte[] form = query("SELECT bf_to_guava(?::bytea::bloomfilter)", value).bytes;
+            GuavaBloomFilter g = (GuavaBloomFilter) BloomFilter.fromBytes(value);
+            assertArrayEquals(form, g.toGuava(), label + ": toGuava");
+            List<byte[]> forms = new ArrayList<>(List.of(form, Arrays.copyOf(form, form.length - 1),
+                Arrays.copyOf(form, form.length + 8), Arrays.copyOf(form, 5)));
+            for (int at = 0; at < 6; at++)
+                for (int v : new int[] {0, 1, 2, 0x7f, 0x80, 0xff, rnd.nextInt(256)}) {
+                    byte[] f = form.clone();
+                    f[at] = (byte) v;
+                    forms.add(f);
+                }
+            for (byte[] f : forms) {
+                Outcome o = query("SELECT bf_from_guava(?, '" + t.sql + "')::bytea", f);
+                String what = label + ": bf_from_guava of " + RandomKeys.hex(Arrays.copyOf(f, Math.min(8, f.length)));
+                try {
+                    byte[] mine = GuavaBloomFilter.fromGuava(f, t.oid).toBytes();
+                    assertArrayEquals(o.bytes, mine, what);
+                } catch (RuntimeException e) {
+                    assertTrue(o.state != null, what + ": Java refuses what the server takes: " + e);
+                    assertEquals(o.state.equals("22P03"), e instanceof InvalidFilterException, what + ": " + e);
+                    assertEquals(o.state.equals("0A000"), e instanceof UnsupportedOperationException, what + ": " + e);
+                }
+            }
         }
     }
 
