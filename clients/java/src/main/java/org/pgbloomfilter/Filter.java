@@ -4,8 +4,8 @@ import java.util.Base64;
 import java.util.UUID;
 
 /**
- * What every filter kind answers: a {@link BloomFilter} (plain, counting or
- * scalable) or a {@link CuckooFilter}. "false" means certainly not added;
+ * What every filter kind answers: a {@link BloomFilter} (plain, counting,
+ * scalable, Guava's or RedisBloom's) or a {@link CuckooFilter}. "false" means certainly not added;
  * "true" means possibly, with exactly the server's answer for the same key.
  *
  * <p>Keys: {@code long} (int2/int4/int8 columns), {@code String} (text in a

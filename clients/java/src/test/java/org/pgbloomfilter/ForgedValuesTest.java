@@ -38,8 +38,12 @@ class ForgedValuesTest extends ServerTestBase {
                 + " DECLARE d text; BEGIN PERFORM b::bloomfilter; RETURN NULL;"
                 + " EXCEPTION WHEN others THEN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;"
                 + " RETURN coalesce(nullif(d, ''), SQLSTATE || ' ' || SQLERRM); END $$");
+            /* the checks of the keys, then the value with them added; or the refusal */
             st.execute("CREATE FUNCTION pg_temp.try_add(b bytea, k anyarray) RETURNS text LANGUAGE plpgsql AS $$"
-                + " BEGIN RETURN encode(bf_add_all(b::bloomfilter, k)::bytea, 'hex');"
+                + " DECLARE f bloomfilter := b::bloomfilter; c text;"
+                + " BEGIN SELECT string_agg(CASE WHEN bf_contains(f, x) THEN '1' ELSE '0' END, '' ORDER BY i)"
+                + " INTO c FROM unnest(k) WITH ORDINALITY u(x, i);"
+                + " RETURN c || ':' || encode(bf_add_all(f, k)::bytea, 'hex');"
                 + " EXCEPTION WHEN others THEN RETURN 'E' || SQLSTATE; END $$");
         }
     }
@@ -200,7 +204,10 @@ class ForgedValuesTest extends ServerTestBase {
         assertTrue(refused > 100 && taken > 0, label + ": " + refused + " refused, " + taken + " taken");
     }
 
-    /* keys the value's key type takes, added on both sides: the same bytes, or both refuse */
+    /*
+     * Keys the value's key type takes, checked and then added on both sides:
+     * the same answers and bytes, or both refuse.
+     */
     private void compareAdds(String label, List<byte[]> values, Random rnd) throws SQLException {
         for (byte[] v : values) {
             int kt = Bytes.load32(v, 12);
@@ -221,16 +228,19 @@ class ForgedValuesTest extends ServerTestBase {
             String mine;
             try {
                 BloomFilter f = BloomFilter.fromBytes(v);
+                StringBuilder checks = new StringBuilder();
+                for (String k : keys)
+                    checks.append(ServerTest.check(f, t.java(k)) ? '1' : '0');
                 for (String k : keys)
                     RandomKeys.add(f, t.java(k));
-                mine = RandomKeys.hex(f.toBytes());
+                mine = checks + ":" + RandomKeys.hex(f.toBytes());
             } catch (IllegalStateException e) {
                 mine = "E54000";
             } catch (IllegalArgumentException e) {
                 mine = "E" + server.substring(1);       /* a key refused: both refuse, the state not compared */
                 assertTrue(server.startsWith("E") && !server.equals("E54000"), label + ": " + e + " / " + server);
             }
-            assertEquals(server, mine, label + ": adds to a forged value taken by both: " + RandomKeys.hex(v));
+            assertEquals(server, mine, label + ": checks and adds of a forged value taken by both: " + RandomKeys.hex(v));
         }
     }
 
