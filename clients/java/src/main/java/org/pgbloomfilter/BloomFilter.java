@@ -7,7 +7,9 @@ import java.util.UUID;
  * A {@code bloomfilter} value: plain (layout 1, blocked512), counting
  * (layout 2, 4-bit counters) or scalable (layout 3, a chain of plain
  * sub-filters), read from the server's bytes or built locally with the bytes
- * the server would build (README: "Binary format").
+ * the server would build (README: "Binary format"). Values of layouts 5
+ * (Guava's) and 6 (RedisBloom's) read as the subclasses
+ * {@link GuavaBloomFilter} and {@link RedisBloomFilter}.
  *
  * <pre>{@code
  * BloomFilter f = BloomFilter.fromBytes(rs.getBytes(1));   // SELECT f::bytea ...
@@ -16,22 +18,26 @@ import java.util.UUID;
  * byte[] same = local.toBytes();     // bf_add(bf_add(bf_create(100000, 0.01), 1), 'a')
  * }</pre>
  */
-public final class BloomFilter extends Filter {
+public class BloomFilter extends Filter {
     public static final int LAYOUT_PLAIN = 1;
     public static final int LAYOUT_COUNTING = 2;
     public static final int LAYOUT_SCALABLE = 3;
     /** A list of hashes: an unsized {@code bf_agg(x)}'s partial state ({@link HashList}). */
     public static final int LAYOUT_HASHES = 4;
+    /** Guava's BloomFilter, bit for bit ({@link GuavaBloomFilter}). */
+    public static final int LAYOUT_GUAVA = 5;
+    /** A RedisBloom chain ({@link RedisBloomFilter}). */
+    public static final int LAYOUT_REDISBLOOM = 6;
 
     static final int HEADER = 48;
     static final int MAGIC = 0x464D4C42;          /* "BLMF" read little-endian */
     private static final int PREFIX = 16;          /* scalable: expansion, divisor, 8 zero bytes */
     private static final int SUB_HEAD = 8 + HEADER;
     private static final int MAX_SUBS = 64;
-    private static final int MAX_EXPANSION = 1024;
+    private static final int MAX_EXPANSION = BloomValidation.MAX_EXPANSION;
     private static final int COUNTER_MAX = 15;
 
-    private byte[] buf;
+    byte[] buf;
     private final int layout;
     private final int hashId;
     private final int k;                /* plain, counting: cells per key */
@@ -42,7 +48,7 @@ public final class BloomFilter extends Filter {
     private int[] subK = new int[0];
     private boolean aggState;           /* hashes: an aggregate's state, trimmed as it leaves */
 
-    private BloomFilter(byte[] buf) {
+    BloomFilter(byte[] buf) {
         super(Bytes.load32(buf, 8), Bytes.load32(buf, 12));
         this.buf = buf;
         this.layout = buf[5];
@@ -71,7 +77,19 @@ public final class BloomFilter extends Filter {
      */
     public static BloomFilter fromBytes(byte[] bytes) {
         BloomValidation.check(bytes);
-        return new BloomFilter(bytes.clone());
+        return wrap(bytes.clone());
+    }
+
+    /* a valid value's bytes as the class of its layout (not copied) */
+    static BloomFilter wrap(byte[] b) {
+        switch (b[5]) {
+            case LAYOUT_GUAVA:
+                return new GuavaBloomFilter(b);
+            case LAYOUT_REDISBLOOM:
+                return new RedisBloomFilter(b);
+            default:
+                return new BloomFilter(b);
+        }
     }
 
     /**
@@ -237,7 +255,7 @@ public final class BloomFilter extends Filter {
 
     /* ---- the header ---- */
 
-    /** 1 plain (blocked512), 2 counting (counting4), 3 scalable. */
+    /** 1 plain (blocked512), 2 counting (counting4), 3 scalable, 4 hashes, 5 guava, 6 redisbloom. */
     public int layout() {
         return layout;
     }
@@ -245,16 +263,17 @@ public final class BloomFilter extends Filter {
     /**
      * 1: the canonical bytes of 1.0/1.1; 2: SQL-equal values hash equal,
      * text in the database's encoding (1.2 to 1.4); 5: the same with text
-     * as UTF-8 in every database (1.5).
+     * as UTF-8 in every database (1.5); 3 and 4: Guava's and RedisBloom's
+     * hashing (layouts 5 and 6).
      */
     @Override
     public int hashId() {
         return hashId;
     }
 
-    /** Cells per key (plain, counting); the number of sub-filters (scalable). */
+    /** Cells per key (plain, counting, guava); the number of sub-filters or links (scalable, redisbloom). */
     public int nhashes() {
-        return buf[7];
+        return buf[7] & 0xFF;
     }
 
     public long nbits() {
@@ -291,10 +310,15 @@ public final class BloomFilter extends Filter {
      * smallint, integer and bigint.
      */
     public BloomFilter withKeyType(int oid) {
-        BloomFilter out = new BloomFilter(buf.clone());
+        BloomFilter out = wrap(buf.clone());
         out.setEncoding(encoding());
-        out.setKeyType(KeyTypes.reset(keyType, oid));
+        out.setKeyType(resetKeyType(oid));
         return out;
+    }
+
+    /* the key type withKeyType gives, or the server's refusal */
+    int resetKeyType(int oid) {
+        return KeyTypes.reset(keyType, oid);
     }
 
     @Override
@@ -572,7 +596,8 @@ public final class BloomFilter extends Filter {
         int last = nsub - 1;
         long items = Bytes.load64(buf, subAt[last]);
         long share = Bytes.load64(buf, subAt[last] + 8 + 24) / Integer.toUnsignedLong(Bytes.load32(buf, HEADER + 4));
-        if (items >= Math.max(share, 1)) {
+        /* the count is unsigned, and input does not bound it: a forged one past int8 is full */
+        if (Long.compareUnsigned(items, Math.max(share, 1)) >= 0) {
             if (!grow())
                 throw new IllegalStateException("scalable bloom filter cannot grow any further");
             last++;
@@ -587,28 +612,18 @@ public final class BloomFilter extends Filter {
     private boolean grow() {
         int i = nsub;
         long expansion = Integer.toUnsignedLong(Bytes.load32(buf, HEADER));
-        long capacity = capacity();
-        double rate = Math.scalb(errorRate(), -(i + 1));
-        if (i >= MAX_SUBS)
+        long[] sub = i < MAX_SUBS ? Sizing.scalableSub(capacity(), errorRate(), expansion, i) : null;
+        if (sub == null)
             return false;
-        for (int j = 0; j < i; j++) {
-            if (capacity > Long.MAX_VALUE / expansion)
-                return false;
-            capacity *= expansion;
-        }
-        if (rate < Sizing.MIN_ERROR_RATE)
-            return false;
-        long[] shape = Sizing.size(capacity, rate);
-        if (shape == null)
-            return false;
-        long grown = (long) buf.length + SUB_HEAD + shape[0] / 8;
+        long grown = (long) buf.length + SUB_HEAD + sub[1] / 8;
         if (grown > Sizing.MAX_BYTES)
             return false;
         byte[] b = Arrays.copyOf(buf, (int) grown);
-        writeHeader(b, buf.length + 8, LAYOUT_PLAIN, (int) shape[1], seed, shape[0], capacity, rate);
+        writeHeader(b, buf.length + 8, LAYOUT_PLAIN, (int) sub[2], seed, sub[1], sub[0],
+                    Math.scalb(errorRate(), -(i + 1)));
         b[buf.length + 8 + 6] = (byte) hashId;
         b[7] = (byte) (i + 1);
-        Bytes.store64(b, 16, Bytes.load64(b, 16) + shape[0]);
+        Bytes.store64(b, 16, Bytes.load64(b, 16) + sub[1]);
         buf = b;
         locateSubs();
         return true;
@@ -624,9 +639,10 @@ public final class BloomFilter extends Filter {
 
     @Override
     public String toString() {
-        String[] names = {"", "blocked512", "counting4", "scalable", "hashes"};
+        String[] names = {"", "blocked512", "counting4", "scalable", "hashes", "guava", "redisbloom"};
         return "BloomFilter[" + names[layout] + ", " + nbits() + " bits, "
-            + (layout == LAYOUT_SCALABLE ? nsub + " sub-filters" : k + " hashes")
+            + (layout == LAYOUT_SCALABLE ? nsub + " sub-filters"
+               : layout == LAYOUT_REDISBLOOM ? nhashes() + " links" : nhashes() + " hashes")
             + ", seed " + seed() + ", capacity " + capacity() + ", error rate " + errorRate()
             + (keyType != 0 ? ", keys " + KeyTypes.name(keyType) : "") + "]";
     }

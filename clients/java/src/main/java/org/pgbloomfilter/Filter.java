@@ -4,8 +4,8 @@ import java.util.Base64;
 import java.util.UUID;
 
 /**
- * What every filter kind answers: a {@link BloomFilter} (plain, counting or
- * scalable) or a {@link CuckooFilter}. "false" means certainly not added;
+ * What every filter kind answers: a {@link BloomFilter} (plain, counting,
+ * scalable, Guava's or RedisBloom's) or a {@link CuckooFilter}. "false" means certainly not added;
  * "true" means possibly, with exactly the server's answer for the same key.
  *
  * <p>Keys: {@code long} (int2/int4/int8 columns), {@code String} (text in a
@@ -49,8 +49,26 @@ public abstract class Filter {
      * made before 1.3 and keeps hashing as then.
      */
     private void firstAdd(int natural) {
-        if (keyType == KeyTypes.UNTYPED && isEmpty())
+        if (keyType == KeyTypes.UNTYPED && isEmpty() && takesKeyType(natural))
             setKeyType(natural);
+    }
+
+    /**
+     * Whether the filter can hold keys of this type (a layout of another
+     * system takes only some): one it cannot hold is not recorded, and its
+     * hashing refuses the key as the server does.
+     */
+    boolean takesKeyType(int oid) {
+        return true;
+    }
+
+    /* the server refuses to add a key no value of the key type equals (42804) */
+    private long[] forAdd(long[] h, String sqlType) {
+        if (h == null)
+            throw new KeyTypeMismatchException("cannot add this value of type " + sqlType
+                + " to a filter of " + KeyTypes.name(keyType) + " keys: no value of type "
+                + KeyTypes.name(keyType) + " equals it, so the filter could never find it");
+        return h;
     }
 
     /** Whether the hash (h1, h2) tests present. */
@@ -82,8 +100,15 @@ public abstract class Filter {
 
     /* ---- hashing of each Java key type ---- */
 
+    /*
+     * Hashing of keys: hashLong, hashString, hashUuid and hashBytes give
+     * {h1, h2}, or null where no key of the filter's type equals the key
+     * (a check answers absent, an add is refused). The layouts of another
+     * system (ForeignBloomFilter) hash their own way and override them.
+     */
+
     /** The hash of an integer key's 8 bytes: MurmurHash3 of one tail word. */
-    final boolean testLong(long key) {
+    boolean testLong(long key) {
         long word = KeyTypes.longWord(longMode, keyType, key);
         long s = Murmur3.seedWord(seed);
         long h1 = (s ^ Murmur3.mixK1(word)) ^ 8;
@@ -97,7 +122,7 @@ public abstract class Filter {
         return testHash(h1, h2);
     }
 
-    final long[] hashLong(long key) {
+    long[] hashLong(long key) {
         return Murmur3.hash8(KeyTypes.longWord(longMode, keyType, key), seed);
     }
 
@@ -123,18 +148,22 @@ public abstract class Filter {
         return dbEncoding.name;
     }
 
-    final long[] hashString(String key) {
+    final TextEncoding dbEncoding() {
+        return dbEncoding;
+    }
+
+    long[] hashString(String key) {
         byte[] b = KeyTypes.stringBytes(key, keyType, textEncoding, dbEncoding);
         return Murmur3.hash128(b, 0, b.length, seed);
     }
 
-    final long[] hashUuid(UUID key) {
+    long[] hashUuid(UUID key) {
         KeyTypes.checkUuid(keyType);
         return Murmur3.hash16(Long.reverseBytes(key.getMostSignificantBits()),
                               Long.reverseBytes(key.getLeastSignificantBits()), seed);
     }
 
-    final long[] hashBytes(byte[] key) {
+    long[] hashBytes(byte[] key) {
         KeyTypes.checkBytes(keyType);
         return Murmur3.hash128(key, 0, key.length, seed);
     }
@@ -146,18 +175,23 @@ public abstract class Filter {
     }
 
     public final boolean mightContain(String key) {
-        long[] h = hashString(key);
-        return testHash(h[0], h[1]);
+        return test(hashString(key));
     }
 
     public final boolean mightContain(UUID key) {
-        long[] h = hashUuid(key);
-        return testHash(h[0], h[1]);
+        return test(hashUuid(key));
     }
 
     public final boolean mightContain(byte[] key) {
-        long[] h = hashBytes(key);
-        return testHash(h[0], h[1]);
+        return test(hashBytes(key));
+    }
+
+    private boolean test(long[] h) {
+        return h != null && testHash(h[0], h[1]);
+    }
+
+    private long count(long[] h) {
+        return h == null ? 0 : countHash(h[0], h[1]);
     }
 
     /** One answer per key, in order. */
@@ -200,44 +234,40 @@ public abstract class Filter {
     /* ---- counts: bf_count and cf_count ---- */
 
     public final long count(long key) {
-        long[] h = hashLong(key);
-        return countHash(h[0], h[1]);
+        return count(hashLong(key));
     }
 
     public final long count(String key) {
-        long[] h = hashString(key);
-        return countHash(h[0], h[1]);
+        return count(hashString(key));
     }
 
     public final long count(UUID key) {
-        long[] h = hashUuid(key);
-        return countHash(h[0], h[1]);
+        return count(hashUuid(key));
     }
 
     public final long count(byte[] key) {
-        long[] h = hashBytes(key);
-        return countHash(h[0], h[1]);
+        return count(hashBytes(key));
     }
 
     /* ---- adds: the same bytes as the server's adds ---- */
 
     final long[] hashLongForAdd(long key) {
         firstAdd(KeyTypes.INT8);
-        return hashLong(key);
+        return forAdd(hashLong(key), "bigint");
     }
 
     final long[] hashStringForAdd(String key) {
         firstAdd(KeyTypes.TEXT);
-        return hashString(key);
+        return forAdd(hashString(key), "text");
     }
 
     final long[] hashUuidForAdd(UUID key) {
         firstAdd(KeyTypes.UUID_OID);
-        return hashUuid(key);
+        return forAdd(hashUuid(key), "uuid");
     }
 
     final long[] hashBytesForAdd(byte[] key) {
         firstAdd(KeyTypes.BYTEA);
-        return hashBytes(key);
+        return forAdd(hashBytes(key), "bytea");
     }
 }

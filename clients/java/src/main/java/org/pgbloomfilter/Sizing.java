@@ -254,4 +254,26 @@ final class Sizing {
         }
         return new long[] {hi * BLOCK_BITS, nhashes};
     }
+
+    /**
+     * Sub-filter i of a scalable filter of this request and expansion
+     * (core/scalable.c, scalable_sub_shape): {capacity, nbits, k}, its rate
+     * being the request's over 2^(i+1); null where it cannot exist (a
+     * capacity past int8, a rate below {@link #MIN_ERROR_RATE}, past the
+     * size limit).
+     */
+    static long[] scalableSub(long capacity, double errorRate, long expansion, int i) {
+        double rate = Math.scalb(errorRate, -(i + 1));
+        if (expansion <= 0)
+            return null;
+        for (int j = 0; j < i; j++) {
+            if (capacity > Long.MAX_VALUE / expansion)
+                return null;
+            capacity *= expansion;
+        }
+        if (rate < MIN_ERROR_RATE)
+            return null;
+        long[] shape = size(capacity, rate);
+        return shape == null ? null : new long[] {capacity, shape[0], shape[1]};
+    }
 }

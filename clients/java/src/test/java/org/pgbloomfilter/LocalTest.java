@@ -331,10 +331,11 @@ class LocalTest {
     }
 
     /*
-     * Layouts 5 (Guava) and 6 (RedisBloom chains) are read by the Rust
-     * client only: every such value, genuine or forged in a field that sizes
-     * growth (issue 32: entries = size = 250,000,000 or 10^15 in an 8-byte
-     * link, growth 500,000,000 or 2^32 - 1), is refused at once.
+     * A RedisBloom chain of one 8-byte link (issue 32), genuine for entries
+     * 1, size 0, growth 2; forged in a field that sizes growth (entries =
+     * size = 250,000,000 or 10^15 in that link, growth 500,000,000 or
+     * 2^32 - 1) it would grow a 129-byte value to gigabytes at one add, so
+     * it is refused at input.
      */
     static byte[] redisChain(long entries, long size, int growth) {
         double err = 0.005;
@@ -360,36 +361,70 @@ class LocalTest {
     }
 
     @Test
-    void layoutsFiveAndSixRefusedCleanly() {
+    void redisBloomGrowthFieldsRefusedAtInput() {
+        RedisBloomFilter genuine = (RedisBloomFilter) Filters.fromBytes(redisChain(1, 0, 2));
+        for (long i = 0; i < 2000; i++)
+            genuine.add(i);
+        assertTrue(genuine.nhashes() > 5, "the chain grew");
+        assertTrue(genuine.toBytes().length < 20_000, "as RedisBloom grows it, from one entry");
+        for (long i = 0; i < 2000; i++)
+            assertTrue(genuine.mightContain(i));
+        assertArrayEquals(genuine.toBytes(), BloomFilter.fromBytes(genuine.toBytes()).toBytes());
+
         java.util.List<byte[]> values = new java.util.ArrayList<>();
-        values.add(redisChain(1, 0, 2));
         values.add(redisChain(250_000_000L, 250_000_000L, 2));
         values.add(redisChain(1_000_000_000_000_000L, 1_000_000_000_000_000L, 2));
         values.add(redisChain(1, 0, 500_000_000));
         values.add(redisChain(1, 0, -1));
+        values.add(redisChain(1, 0, 0));
         for (int at = 48; at <= 121; at++) {
             byte[] b = redisChain(1, 0, 2);
             Bytes.store64(b, at, -1L);
             values.add(b);
         }
-        byte[] guava = new byte[48 + 1200];
-        Bytes.store32(guava, 0, 0x464D4C42);
-        guava[4] = 1; guava[5] = 5; guava[6] = 3; guava[7] = 7;
-        Bytes.store32(guava, 12, 20);
-        Bytes.store64(guava, 16, 9600);
-        Bytes.store64(guava, 24, 1000);
-        Bytes.store64(guava, 32, Double.doubleToLongBits(0.01));
-        values.add(guava);
-        byte[] guavaHuge = guava.clone();
-        Bytes.store64(guavaHuge, 16, 1L << 60);
-        guavaHuge[7] = (byte) 255;
-        values.add(guavaHuge);
         for (byte[] b : values) {
-            InvalidFilterException e = assertThrows(InvalidFilterException.class, () -> Filters.fromBytes(b));
-            assertTrue(e.getMessage().contains("bit layout is not supported"), e.getMessage());
+            assertThrows(InvalidFilterException.class, () -> Filters.fromBytes(b));
             assertThrows(InvalidFilterException.class, () -> BloomFilter.fromBytes(b));
             assertThrows(InvalidFilterException.class,
                          () -> Filters.fromBase64(java.util.Base64.getEncoder().encodeToString(b)));
         }
+    }
+
+    /* a Guava filter as the documented figures give it: 1000 at 1%, 150 longs, k 7 */
+    @Test
+    void guavaSizingAndKeys() {
+        GuavaBloomFilter g = GuavaBloomFilter.create(1000, 0.01, KeyTypes.INT4);
+        assertEquals(150 * 64, g.nbits());
+        assertEquals(7, g.nhashes());
+        assertArrayEquals(new long[] {0xb6acc39989d27df8L, 0x24b917fb96f22f80L}, Murmur3.hash8(42, 0));
+        for (long i = 0; i < 500; i++)
+            g.add(i * 3);
+        for (long i = 0; i < 500; i++)
+            assertTrue(g.mightContain(i * 3) && g.mightContain(Long.toString(i * 3)));
+        assertFalse(g.mightContain(1L << 40), "no integer equals it");
+        assertEquals(0, g.count(1L << 40));
+        assertThrows(KeyTypeMismatchException.class, () -> g.add(1L << 40));
+        assertThrows(KeyTypeMismatchException.class, () -> g.mightContain(new byte[] {1}));
+        assertThrows(IllegalArgumentException.class, () -> GuavaBloomFilter.create(1, 0.9, KeyTypes.INT8));
+        assertThrows(IllegalArgumentException.class, () -> GuavaBloomFilter.create(1000, 1e-80, KeyTypes.INT8));
+        assertThrows(IllegalArgumentException.class, () -> GuavaBloomFilter.create(1000, 0.01, 0));
+        assertThrows(IllegalArgumentException.class, () -> g.withKeyType(KeyTypes.INT8));
+        assertArrayEquals(g.toBytes(), BloomFilter.fromBytes(g.toBytes()).toBytes());
+    }
+
+    /* format.md's MurmurHash64A figures */
+    @Test
+    void redisBloomHash() {
+        Object[][] rows = {
+            {"", 0x1ab11ea5a7b2c56eL, 0xbbddcb5ab56dd547L},
+            {"1", 0x447dd899fc2bb5eaL, 0x6beceac5ee0df626L},
+            {"-42", 0x83a1d7ebae665eabL, 0x98fc0ad75e8bfd55L},
+            {"ключ", 0xc43a53f2f63c8353L, 0x624c643129ab114fL},
+            {"abcdefghi", 0xa2c004e44bd0a465L, 0x28459a22cef68950L},
+        };
+        for (Object[] r : rows)
+            assertArrayEquals(new long[] {(Long) r[1], (Long) r[2]},
+                MurmurHash64A.pair(((String) r[0]).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                (String) r[0]);
     }
 }
