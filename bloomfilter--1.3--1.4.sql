@@ -35,6 +35,7 @@ BEGIN
 		WHERE o.oprname OPERATOR(pg_catalog.=) ANY (ARRAY['@>', '<@']::pg_catalog.name[])
 		  AND (o.oprleft OPERATOR(pg_catalog.=) ANY (elem_types)
 			   OR o.oprright OPERATOR(pg_catalog.=) ANY (elem_types))
+		ORDER BY o.oid::pg_catalog.regoperator::pg_catalog.text COLLATE "C"
 	LOOP
 		IF r.used THEN
 			RAISE WARNING 'operator % is kept for the objects that use it', r.sig
@@ -60,6 +61,7 @@ BEGIN
 				'cf_contains', 'cf_contained', 'cf_count', 'bf_index_contains',
 				'bf_shard']::pg_catalog.name[])
 		  AND p.proargtypes::pg_catalog.oid[] OPERATOR(pg_catalog.&&) elem_types
+		ORDER BY p.oid::pg_catalog.regprocedure::pg_catalog.text COLLATE "C"
 	LOOP
 		IF r.used THEN
 			EXECUTE pg_catalog.format('ALTER FUNCTION %s RENAME TO %I', r.sig,

@@ -163,7 +163,7 @@ BEGIN
 											  AND dm.objid OPERATOR(pg_catalog.=) d.objid
 											  AND dm.refobjid OPERATOR(pg_catalog.=) ext
 											  AND dm.deptype OPERATOR(pg_catalog.=) 'e'))
-			ORDER BY p.oid
+			ORDER BY p.proname COLLATE "C", pg_catalog.pg_get_function_identity_arguments(p.oid) COLLATE "C"
 		LOOP
 			EXECUTE pg_catalog.format('ALTER EXTENSION bloomfilter DROP %s %s',
 									  CASE WHEN r.prokind OPERATOR(pg_catalog.=) 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END,
