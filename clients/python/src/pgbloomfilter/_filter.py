@@ -674,10 +674,21 @@ class BloomFilter:
                              % (key, self.key_type_name))
         return h
 
+    def _add_key(self, key: Any) -> None:
+        key_type = self.key_type
+        try:
+            self._add_hash(*self._hash_to_add(key))
+        except BaseException:
+            # an add that fails (a filter that cannot grow) records nothing
+            if self.key_type != key_type:
+                self.key_type = key_type
+                self._set_encoder()
+            raise
+
     def add(self: F, key: Any) -> F:
         """Add a key in place (the server's bf_add makes a copy); returns
         self, so calls chain."""
-        self._add_hash(*self._hash_to_add(key))
+        self._add_key(key)
         return self
 
     def add_many(self: F, keys: Iterable[Any]) -> F:
@@ -685,7 +696,7 @@ class BloomFilter:
         NULLs); returns self."""
         for key in keys:
             if key is not None:
-                self._add_hash(*self._hash_to_add(key))
+                self._add_key(key)
         return self
 
     update = add_many
