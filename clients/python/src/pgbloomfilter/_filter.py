@@ -10,10 +10,13 @@ most 1024 draws are made.
 Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 (``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
 (``ScalableBloomFilter`` in _scalable.py), 4 = hashes (``HashListFilter``
-in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
-the class the header names.  The classes of layouts 3 and 4 build on this
-module, so it does not import theirs: each registers itself here when
-imported (register_layout), and the package imports every one.
+in _hashes.py: an unsized bf_agg's partial state), 5 = guava
+(``GuavaBloomFilter`` in _guava.py, hash id 3), 6 = redisbloom
+(``RedisBloomFilter`` in _redisbloom.py, hash id 4).
+``BloomFilter.from_bytes`` gives the class the header names.  The classes
+of layouts 3 to 6 build on this module, so it does not import theirs: each
+registers itself here when imported (register_layout), and the package
+imports every one.
 
 Header byte 6 is the hash id: 5 (new values from 1.5) hashes text as
 UTF-8; 2 (1.2 to 1.4) and 1 (1.0, 1.1) as the bytes of the database the
