@@ -26,7 +26,8 @@ from ._filter import (BloomFilter, InvalidFilter, DEFAULT_HASH_ID, VERSION,
 from ._keys import (encoder, pg_encoding, text_codec, _type_name,
                     UnsupportedKey,
                     BYTEA, INT4, INT8, TEXT)
-from ._sizing import HEADER_SIZE, MAX_BYTES, INT64_MAX, FilterTooLarge
+from ._sizing import (HEADER_SIZE, MAX_BYTES, INT64_MAX, FilterTooLarge,
+                      check_request)
 
 __all__ = ["GuavaBloomFilter", "guava_size"]
 
@@ -168,15 +169,8 @@ class GuavaBloomFilter(BloomFilter):
                              "MurmurHash3 seeded with 0), got %r" % (seed,))
         if hash_id not in (DEFAULT_HASH_ID, HASH_GUAVA):
             raise ValueError("a Guava filter has hash id 3")
-        if isinstance(capacity, bool) or not isinstance(capacity, int):
-            raise TypeError("capacity must be an int")
-        if not 1 <= capacity <= INT64_MAX:
-            raise ValueError("bloom filter capacity must be positive (and at "
-                             "most 2^63 - 1), got %r" % (capacity,))
-        error_rate = float(error_rate)
-        if not 0.0 < error_rate < 1.0:
-            raise ValueError("bloom filter error rate must be greater than 0 "
-                             "and less than 1, got %r" % (error_rate,))
+        # any rate in (0, 1), below bf_create's 1e-10 too: Guava sizes it
+        error_rate = check_request(capacity, error_rate, "Guava filter")
         longs, k = guava_size(capacity, error_rate)
         return cls._made(k, oid, longs * 64, capacity, error_rate, 0,
                          bytearray(longs * 8), encoding)

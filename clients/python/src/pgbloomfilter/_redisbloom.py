@@ -26,11 +26,11 @@ from typing import Any, Callable, List, Optional, Tuple
 
 from ._filter import (BloomFilter, InvalidFilter, DEFAULT_HASH_ID, VERSION,
                       HEADER, MAGIC, KeyType, _check_key_type,
-                      register_layout)
+                      combined_key_type, register_layout)
 from ._keys import (encoder, natural_key_type, pg_encoding, _type_name,
                     UnsupportedKey, BPCHAR, BYTEA, INT2, INT4, INT8, TEXT,
                     VARCHAR)
-from ._sizing import HEADER_SIZE, MAX_BYTES, INT64_MAX, FilterTooLarge
+from ._sizing import HEADER_SIZE, MAX_BYTES, FilterTooLarge, check_request
 
 __all__ = ["RedisBloomFilter", "murmur64a"]
 
@@ -303,15 +303,7 @@ class RedisBloomFilter(BloomFilter):
                 or not 0 <= expansion <= MAX_GROWTH:
             raise ValueError("expansion must be between 1 and %d (0: "
                              "NONSCALING)" % MAX_GROWTH)
-        if isinstance(capacity, bool) or not isinstance(capacity, int):
-            raise TypeError("capacity must be an int")
-        if not 1 <= capacity <= INT64_MAX:
-            raise ValueError("RedisBloom filter capacity must be at least 1 "
-                             "(and at most 2^63 - 1), got %r" % (capacity,))
-        error_rate = float(error_rate)
-        if not 0.0 < error_rate < 1.0:
-            raise ValueError("RedisBloom filter error rate must be greater "
-                             "than 0 and less than 1, got %r" % (error_rate,))
+        error_rate = check_request(capacity, error_rate, "RedisBloom filter")
         if seed != 0:
             raise ValueError("RedisBloom filters have no seed (RedisBloom "
                              "hashes every element alike), got %r" % (seed,))
@@ -459,9 +451,42 @@ class RedisBloomFilter(BloomFilter):
                              "keys of type %s" % _type_name(oid))
         return super().with_key_type(key_type)
 
-    def union(self, other: BloomFilter) -> BloomFilter:
-        raise NotImplementedError("union of RedisBloom filters is done by the "
-                                  "server (bf_union)")
+    def union(self, other: "RedisBloomFilter") -> "RedisBloomFilter":
+        """``bf_union(a, b)`` of two chains of one request (rb_combine):
+        the longer one (the first on a tie) with the other's links ORed
+        into its first ones, which must be alike, and their counts added
+        as if the keys of both were distinct, up to each link's entries.
+        Its bytes are not those the keys' adds would give, as on the
+        server."""
+        if not isinstance(other, RedisBloomFilter):
+            raise ValueError("cannot union bloom filters of different layouts")
+        key_type = combined_key_type(self, self.bits_set == 0, other,
+                                     other.bits_set == 0, "union")
+        dst, src = (other, self) if other.size_bytes > self.size_bytes \
+            else (self, other)
+        if (self.capacity, self.error_rate) != (other.capacity,
+                                                other.error_rate) \
+                or len(src.links) > len(dst.links) \
+                or (dst.options, dst.growth) != (src.options, src.growth) \
+                or any(a.record()[24:] != b.record()[24:]
+                       or a.record()[:16] != b.record()[:16]
+                       for a, b in zip(dst.links, src.links)):
+            raise ValueError("cannot union RedisBloom filters of different "
+                             "shape: create both with the same capacity, "
+                             "error rate and expansion")
+        out = RedisBloomFilter.from_bytes(dst.to_bytes(), dst.encoding)
+        assert isinstance(out, RedisBloomFilter)
+        out.key_type = key_type
+        out._set_encoder()
+        for link, theirs in zip(out.links, src.links):
+            n = len(link.data)
+            link.data = bytearray(
+                (int.from_bytes(link.data, "little")
+                 | int.from_bytes(theirs.data, "little")).to_bytes(n, "little"))
+            link.size = min(link.size + theirs.size, M64, link.entries)
+        out.items = min(sum(link.size for link in out.links), M64)
+        out.bits_set = out._count_set()
+        return out
 
     __or__ = union
 
