@@ -88,6 +88,17 @@ def _local(fn):
         return False, _sqlstate(e)
 
 
+def _agree(conn, query, params, fn, case):
+    """The server's one-column answer to query and the client's fn(): the
+    same value, or errors of the same class."""
+    ok, want = _server(conn, query, params)
+    got_ok, got = _local(fn)
+    if ok and isinstance(want[0], memoryview):
+        want = (bytes(want[0]),)
+    assert ok == got_ok and (got == want[0] if ok
+                             else _same_state(got, want)), (case, want, got)
+
+
 def _compare_answers(conn, raw, sqltype, probes, case):
     """contains_many and count of the value read locally against
     bf_contains and bf_count of the server."""
@@ -195,15 +206,9 @@ def test_guava_sizing_and_refusals_match_bf_create(conn):
     cases += [(1, 0.9), (1000, 1e-80), (10**11, 0.01), (0, 0.01), (5, 0.0),
               (5, 1.0)]
     for n, p in cases:
-        ok, want = _server(conn, "SELECT bf_create(%s, %s, layout => 'guava', "
-                           "key_type => 'bigint')::bytea", (n, p))
-        got_ok, got = _local(lambda: GuavaBloomFilter.create(
-            n, p, key_type="bigint").to_bytes())
-        assert ok == got_ok, (n, p, want, got)
-        if ok:
-            assert got == bytes(want[0]), (n, p)
-        else:
-            assert _same_state(got, want), (n, p, want, got)
+        _agree(conn, "SELECT bf_create(%s, %s, layout => 'guava', key_type "
+               "=> 'bigint')::bytea", (n, p), lambda: GuavaBloomFilter.create(
+                   n, p, key_type="bigint").to_bytes(), (n, p))
     for args in (dict(key_type=None), dict(key_type="uuid"),
                  dict(key_type="bigint", seed=1),
                  dict(key_type="bigint", counting=True),
@@ -229,12 +234,9 @@ def test_guava_probes_convert_as_the_server(conn):
         f = load(bytes(raw))
         for p in probes + [rng.randrange(-2**63, 2**63)]:
             cast = "::text" if isinstance(p, str) else ""
-            ok, want = _server(conn, "SELECT bf_contains(%%s::bytea::"
-                               "bloomfilter, %%s%s)" % cast, (bytes(raw), p))
-            got_ok, got = _local(lambda: f.contains(p))
-            assert ok == got_ok and (got == want[0] if ok
-                                     else _same_state(got, want)), \
-                (sqltype, p, want, got)
+            _agree(conn, "SELECT bf_contains(%%s::bytea::bloomfilter, %%s%s)"
+                   % cast, (bytes(raw), p), lambda: f.contains(p),
+                   (sqltype, p))
 
 
 # ---- RedisBloom (layout 6) ----
@@ -289,11 +291,9 @@ def test_redisbloom_matches_server(conn, i, sqltype, cap, rate, expansion, n):
         (raw,)).fetchone()[0], case
     # one more add, here and there: the next key of the generator
     extra = outsiders[0]
-    ok, row = _server(conn, "SELECT bf_add(%%s::bytea::bloomfilter, "
-                      "%%s::%s)::bytea" % sqltype, (raw, extra))
-    got_ok, got = _local(lambda: load(raw).add(extra).to_bytes())
-    assert ok == got_ok and (got == bytes(row[0]) if ok
-                             else _same_state(got, row)), case
+    _agree(conn, "SELECT bf_add(%%s::bytea::bloomfilter, %%s::%s)::bytea"
+           % sqltype, (raw, extra), lambda: load(raw).add(extra).to_bytes(),
+           case)
 
 
 def test_redisbloom_union_matches_server(conn):
@@ -333,13 +333,10 @@ def test_redisbloom_creator_refuses_as_bf_create(conn):
     cases += [(0, 0.01, 2), (1, 0.0, 2), (1, 1.0, 2), (1, 0.5, -1),
               (1, 0.5, 1025), (10**13, 1e-10, 0), (1, 0.999999999, 0)]
     for n, p, e in cases:
-        ok, want = _server(conn, "SELECT bf_create(%s, %s, expansion => %s, "
-                           "layout => 'redisbloom')::bytea", (n, p, e))
-        got_ok, got = _local(lambda: BloomFilter.create(
-            n, p, expansion=e, layout="redisbloom").to_bytes())
-        assert ok == got_ok, (n, p, e, want, got)
-        assert got == bytes(want[0]) if ok else _same_state(got, want), \
-            (n, p, e, want, got)
+        _agree(conn, "SELECT bf_create(%s, %s, expansion => %s, layout => "
+               "'redisbloom')::bytea", (n, p, e), lambda: BloomFilter.create(
+                   n, p, expansion=e, layout="redisbloom").to_bytes(),
+               (n, p, e))
     for args in (dict(seed=3), dict(counting=True), dict(key_type="uuid"),
                  dict(key_type="numeric")):
         with pytest.raises(ValueError):
@@ -374,12 +371,8 @@ def test_redisbloom_untyped_and_probes_of_other_types(conn):
         f = load(value)
         for p in probes:
             cast = "::text" if isinstance(p, str) else ""
-            ok, want = _server(conn, "SELECT bf_contains(%%s::bytea::"
-                               "bloomfilter, %%s%s)" % cast, (value, p))
-            got_ok, got = _local(lambda: f.contains(p))
-            assert ok == got_ok and (got == want[0] if ok
-                                     else _same_state(got, want)), \
-                (value[12], p, want, got)
+            _agree(conn, "SELECT bf_contains(%%s::bytea::bloomfilter, %%s%s)"
+                   % cast, (value, p), lambda: f.contains(p), (value[12], p))
 
 
 # ---- forged values: refused exactly where the server refuses them ----
@@ -583,10 +576,7 @@ def test_text_keys_in_other_encodings(encoding_dsns):
                 create = ("bf_create(10, 0.01, layout => '%s', key_type => "
                           "'%s')" % (layout, sqltype))
                 raw = bytes(c.execute("SELECT %s::bytea" % create).fetchone()[0])
-                ok, row = _server(c, "SELECT bf_add(%%s::bytea::bloomfilter, "
-                                  "%%s::%s)::bytea" % sqltype, (raw, key))
                 local = BloomFilter.from_bytes(raw, enc)
-                got_ok, got = _local(lambda: local.add(key).to_bytes())
-                assert ok == got_ok, (enc, layout, key, row, got)
-                assert got == bytes(row[0]) if ok else \
-                    _same_state(got, row), (enc, layout, key, row, got)
+                _agree(c, "SELECT bf_add(%%s::bytea::bloomfilter, %%s::%s)"
+                       "::bytea" % sqltype, (raw, key),
+                       lambda: local.add(key).to_bytes(), (enc, layout, key))
