@@ -348,7 +348,14 @@ def test_layouts_5_and_6_genuine_values_load():
                      (_guava_raw(), pgbloomfilter.GuavaBloomFilter)):
         f = pgbloomfilter.load(raw)
         assert isinstance(f, cls) and f.to_bytes() == raw
+        assert cls.from_bytes(raw).to_bytes() == raw
         assert 42 not in f and 42 in f.add(42)
+    # a subclass reads its own layout only
+    with pytest.raises(InvalidFilter, match="not GuavaBloomFilter"):
+        pgbloomfilter.GuavaBloomFilter.from_bytes(_redisbloom_raw())
+    with pytest.raises(InvalidFilter, match="not RedisBloomFilter"):
+        pgbloomfilter.RedisBloomFilter.from_bytes(BloomFilter.create(10)
+                                                  .to_bytes())
 
 
 @pytest.mark.parametrize("raw", [

@@ -410,14 +410,15 @@ class BloomFilter:
         fields = BloomFilter.parse_header(data)
         layout = fields[2]
         out: BloomFilter
+        kind = _LAYOUT_CLASSES.get(layout) or (
+            CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter)
+        # BloomFilter.from_bytes reads every layout; a subclass's, its own
+        if cls is not BloomFilter and not issubclass(kind, cls):
+            raise InvalidFilter("value is a %s filter, not %s"
+                                % (kind.layout_name, cls.__name__))
         if layout in _LAYOUT_CLASSES:
-            out = _LAYOUT_CLASSES[layout]._parse(data, fields)
+            out = kind._parse(data, fields)
         else:
-            kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 \
-                else BloomFilter
-            if cls is not BloomFilter and not issubclass(kind, cls):
-                raise InvalidFilter("value is a %s filter, not %s"
-                                    % (kind.layout_name, cls.__name__))
             out = kind._parse_cells(data, fields)
         out._set_encoding(encoding)
         return out

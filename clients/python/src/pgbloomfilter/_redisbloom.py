@@ -188,10 +188,12 @@ class Link:
 
 
 def new_link(entries: int, error: float, options: int) -> Optional[Link]:
-    """RedisBloom's bloom_init: the empty link for entries keys at error,
-    or None where that fails or would make a link input refuses (no bits,
-    n2 of 64, more than a value holds).  ENTS_IS_BITS is never asked for:
-    BF.RESERVE does not set it and a chain that scales may not have it."""
+    """RedisBloom's bloom_init: the record of an empty link for entries
+    keys at error, or None where that fails or would make a link input
+    refuses (no bits, n2 of 64, more than a value holds).  Its bytes are
+    not allocated here: the caller first checks the value's size.
+    ENTS_IS_BITS is never asked for: BF.RESERVE does not set it and a
+    chain that scales may not have it."""
     if entries < 1 or not 0.0 < error < 1.0 or options & ENTS_IS_BITS:
         return None
     bpe = _bpe(error)
@@ -217,10 +219,7 @@ def new_link(entries: int, error: float, options: int) -> Optional[Link]:
     nbytes = (bits // 64 + 1) * 8 if bits % 64 else bits // 8
     link = Link(nbytes, nbytes * 8, 0, error, bpe, math.ceil(LN2 * bpe),
                 entries, n2)
-    if link.problem() is not None:
-        return None
-    link.data = bytearray(nbytes)
-    return link
+    return link if link.problem() is None else None
 
 
 def _redis_keys(key_type: int, encoding: str
@@ -325,6 +324,7 @@ class RedisBloomFilter(BloomFilter):
                                  "rate %g cannot be made: its first link "
                                  "would have no bits or exceed the size limit"
                                  % (capacity, error_rate))
+        first.data = bytearray(first.nbytes)
         self = cls.__new__(cls)
         if encoding is not None:
             self.encoding = pg_encoding(encoding)
@@ -535,6 +535,7 @@ class RedisBloomFilter(BloomFilter):
                                  "further: a RedisBloom chain is limited to "
                                  "64 links and the size limit of a bloom "
                                  "filter value")
+        nxt.data = bytearray(nxt.nbytes)
         self.links.append(nxt)
         self.nhashes = len(self.links)
         self.nbits += nxt.bits
