@@ -1,6 +1,6 @@
 """Client side of the bloomfilter PostgreSQL extension: load, check and
-build ``bloomfilter`` (plain, counting, scalable) and ``cuckoofilter``
-values with the server's exact bytes and answers.
+build ``bloomfilter`` (plain, counting, scalable, Guava, RedisBloom) and
+``cuckoofilter`` values with the server's exact bytes and answers.
 
     from pgbloomfilter import load
     f = load(row[0])              # SELECT f::bytea ... (either type)
@@ -22,13 +22,15 @@ from ._filter import (BloomFilter, CountingBloomFilter, InvalidFilter,
                       SUPPORTED_HASH_IDS, DEFAULT_HASH_ID)
 from ._scalable import ScalableBloomFilter
 from ._hashes import HashListFilter
+from ._guava import GuavaBloomFilter
+from ._redisbloom import RedisBloomFilter
 from ._cuckoo import CuckooFilter
 from ._shard import shard, SHARD_SEED
 from ._murmur import BACKEND as HASH_BACKEND
 from ._sizing import EXACT as SIZING_EXACT, FilterTooLarge, size
 
 __all__ = ["BloomFilter", "CountingBloomFilter", "ScalableBloomFilter",
-           "HashListFilter",
+           "HashListFilter", "GuavaBloomFilter", "RedisBloomFilter",
            "CuckooFilter", "InvalidFilter", "FilterTooLarge",
            "UnsupportedKey", "UnencodableKey", "canonical_bytes", "load", "shard", "size",
            "SHARD_SEED", "SUPPORTED_HASH_IDS", "DEFAULT_HASH_ID",

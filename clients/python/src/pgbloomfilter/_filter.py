@@ -10,10 +10,13 @@ most 1024 draws are made.
 Layouts (header byte 5): 1 = blocked512 (``BloomFilter``), 2 = counting4
 (``CountingBloomFilter``: the same cells as 4-bit counters), 3 = scalable
 (``ScalableBloomFilter`` in _scalable.py), 4 = hashes (``HashListFilter``
-in _hashes.py: an unsized bf_agg's partial state).  ``BloomFilter.from_bytes`` gives
-the class the header names.  The classes of layouts 3 and 4 build on this
-module, so it does not import theirs: each registers itself here when
-imported (register_layout), and the package imports every one.
+in _hashes.py: an unsized bf_agg's partial state), 5 = guava
+(``GuavaBloomFilter`` in _guava.py, hash id 3), 6 = redisbloom
+(``RedisBloomFilter`` in _redisbloom.py, hash id 4).
+``BloomFilter.from_bytes`` gives the class the header names.  The classes
+of layouts 3 to 6 build on this module, so it does not import theirs: each
+registers itself here when imported (register_layout), and the package
+imports every one.
 
 Header byte 6 is the hash id: 5 (new values from 1.5) hashes text as
 UTF-8; 2 (1.2 to 1.4) and 1 (1.0, 1.1) as the bytes of the database the
@@ -46,6 +49,7 @@ LAYOUT_BLOCKED512 = 1
 LAYOUT_COUNTING4 = 2
 LAYOUT_SCALABLE = 3
 LAYOUT_HASHES = 4
+LAYOUT_NAME_DEFAULT = "blocked512"
 SUPPORTED_HASH_IDS = (1, 2, HASH_ID_UTF8)
 DEFAULT_HASH_ID = HASH_ID_UTF8
 LCG_MULT = 6364136223846793005
@@ -212,7 +216,11 @@ class BloomFilter:
     """
 
     layout_id = LAYOUT_BLOCKED512
-    layout_name = "blocked512"
+    layout_name = LAYOUT_NAME_DEFAULT
+    # whether bf_create's layout argument names this layout
+    named_layout = False
+    # the hash ids a value of this layout may have (header byte 6)
+    hash_ids: Tuple[int, ...] = SUPPORTED_HASH_IDS
     _cell_bits = 1
     # the encoding of the database the value was made in, which hash ids
     # 1 and 2 hash text in (a server_encoding name); hash id 5 ignores it
@@ -304,7 +312,8 @@ class BloomFilter:
     def create(cls, capacity: int, error_rate: float = 0.01, seed: int = 0,
                *, counting: bool = False, expansion: int = 0,
                key_type: KeyType = 0, hash_id: int = DEFAULT_HASH_ID,
-               encoding: Optional[str] = None) -> "BloomFilter":
+               encoding: Optional[str] = None,
+               layout: Optional[str] = None) -> "BloomFilter":
         """Empty filter of the shape ``bf_create(capacity, error_rate, seed,
         counting => ..., expansion => ...)`` gives (the sizing is ported
         from the server; see _sizing).  ``key_type`` (a type OID or an SQL
@@ -313,7 +322,20 @@ class BloomFilter:
         filter untyped until its first key, whose type it then records.
         ``hash_id`` 2 (with ``encoding``, the database's) builds what
         bloomfilter 1.2 to 1.4 built there; 5, the default, what 1.5
-        builds everywhere."""
+        builds everywhere.  ``layout`` is bf_create's: 'guava' and
+        'redisbloom' make those layouts' filters (their classes'
+        ``create``), None or 'blocked512' the layouts above."""
+        if layout is not None and layout != LAYOUT_NAME_DEFAULT:
+            named = [c for c in _LAYOUT_CLASSES.values()
+                     if c.layout_name == layout and c.named_layout]
+            if not named:
+                raise ValueError("unknown bloom filter layout %r: give "
+                                 "'blocked512' (the default), 'guava' or "
+                                 "'redisbloom'" % (layout,))
+            return named[0].create(capacity, error_rate, seed,
+                                   counting=counting, expansion=expansion,
+                                   key_type=key_type, hash_id=hash_id,
+                                   encoding=encoding)
         if counting and expansion:
             raise ValueError("a bloom filter cannot be both counting and "
                              "scalable")
@@ -357,12 +379,15 @@ class BloomFilter:
                                 "magic number")
         if version != VERSION:
             raise InvalidFilter("format version %d is not supported" % version)
-        if layout not in (LAYOUT_BLOCKED512, LAYOUT_COUNTING4, LAYOUT_SCALABLE,
-                          LAYOUT_HASHES):
+        kind = _LAYOUT_CLASSES.get(layout)
+        if kind is None and layout not in (LAYOUT_BLOCKED512, LAYOUT_COUNTING4):
             raise InvalidFilter("bit layout %d is not supported by this client"
                                 % layout)
-        if hash_id not in SUPPORTED_HASH_IDS:
-            raise InvalidFilter("hash id %d is not supported" % hash_id)
+        # a layout that is another system's format has that system's hash
+        # id, and no other layout has it (bloom_validate_header)
+        if hash_id not in (kind or BloomFilter).hash_ids:
+            raise InvalidFilter("hash id %d is not supported by layout %d"
+                                % (hash_id, layout))
         check_key_type_field(key_type)
         if len(data) > MAX_BYTES:
             raise InvalidFilter("value larger than the size limit")
@@ -385,14 +410,15 @@ class BloomFilter:
         fields = BloomFilter.parse_header(data)
         layout = fields[2]
         out: BloomFilter
+        kind = _LAYOUT_CLASSES.get(layout) or (
+            CountingBloomFilter if layout == LAYOUT_COUNTING4 else BloomFilter)
+        # BloomFilter.from_bytes reads every layout; a subclass's, its own
+        if cls is not BloomFilter and not issubclass(kind, cls):
+            raise InvalidFilter("value is a %s filter, not %s"
+                                % (kind.layout_name, cls.__name__))
         if layout in _LAYOUT_CLASSES:
-            out = _LAYOUT_CLASSES[layout]._parse(data, fields)
+            out = kind._parse(data, fields)
         else:
-            kind = CountingBloomFilter if layout == LAYOUT_COUNTING4 \
-                else BloomFilter
-            if cls is not BloomFilter and not issubclass(kind, cls):
-                raise InvalidFilter("value is a %s filter, not %s"
-                                    % (kind.layout_name, cls.__name__))
             out = kind._parse_cells(data, fields)
         out._set_encoding(encoding)
         return out
@@ -652,10 +678,21 @@ class BloomFilter:
                              % (key, self.key_type_name))
         return h
 
+    def _add_key(self, key: Any) -> None:
+        key_type = self.key_type
+        try:
+            self._add_hash(*self._hash_to_add(key))
+        except BaseException:
+            # an add that fails (a filter that cannot grow) records nothing
+            if self.key_type != key_type:
+                self.key_type = key_type
+                self._set_encoder()
+            raise
+
     def add(self: F, key: Any) -> F:
         """Add a key in place (the server's bf_add makes a copy); returns
         self, so calls chain."""
-        self._add_hash(*self._hash_to_add(key))
+        self._add_key(key)
         return self
 
     def add_many(self: F, keys: Iterable[Any]) -> F:
@@ -663,7 +700,7 @@ class BloomFilter:
         NULLs); returns self."""
         for key in keys:
             if key is not None:
-                self._add_hash(*self._hash_to_add(key))
+                self._add_key(key)
         return self
 
     update = add_many

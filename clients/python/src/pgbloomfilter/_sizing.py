@@ -160,17 +160,26 @@ def best_k(n, nblocks, _memo=None):
     return best, kbest
 
 
-def check_params(capacity, error_rate):
-    """The server's argument checks (22023 there, ValueError here)."""
+def check_request(capacity, error_rate, what="bloom filter"):
+    """A capacity from 1 to 2^63 - 1 and a rate in (0, 1), as every
+    bf_create checks them (22023 there, ValueError here); the error rate
+    as a float."""
     if not isinstance(capacity, int) or isinstance(capacity, bool):
         raise TypeError("capacity must be an int")
     if capacity <= 0 or capacity > INT64_MAX:
-        raise ValueError("bloom filter capacity must be positive "
-                         "(and at most 2^63 - 1), got %r" % (capacity,))
+        raise ValueError("%s capacity must be positive (and at most "
+                         "2^63 - 1), got %r" % (what, capacity))
     error_rate = float(error_rate)
     if not (0.0 < error_rate < 1.0):
-        raise ValueError("bloom filter error rate must be greater than 0 and "
-                         "less than 1, got %r" % (error_rate,))
+        raise ValueError("%s error rate must be greater than 0 and less "
+                         "than 1, got %r" % (what, error_rate))
+    return error_rate
+
+
+def check_params(capacity, error_rate):
+    """The server's argument checks for the layouts it sizes itself,
+    which also refuse rates below 1e-10."""
+    error_rate = check_request(capacity, error_rate)
     if error_rate < MIN_ERROR_RATE:
         raise ValueError("bloom filter error rate %g is below the supported "
                          "minimum of %g" % (error_rate, MIN_ERROR_RATE))
