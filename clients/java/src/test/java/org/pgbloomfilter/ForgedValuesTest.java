@@ -237,6 +237,10 @@ class ForgedValuesTest extends ServerTestBase {
             } catch (IllegalStateException e) {
                 mine = "E54000";
             } catch (IllegalArgumentException e) {
+                /* a forged key type this client does not convert a Java key to
+                 * (oid, date, ...: the README's "Not ported"), said so: no answer to compare */
+                if (e.getMessage().contains("this client does not convert"))
+                    continue;
                 mine = "E" + server.substring(1);       /* a key refused: both refuse, the state not compared */
                 assertTrue(server.startsWith("E") && !server.equals("E54000"), label + ": " + e + " / " + server);
             }
