@@ -490,6 +490,10 @@ bloom_check_message(BloomCheck check)
 			return "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
 		case BLOOM_BAD_GROWTH:
 			return "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
+		case BLOOM_BAD_SHAPE_RUNS:
+			return "A shape's runs must each have an offset and a length of at least 1, lie within the payload in order without overlapping, and fill the value exactly.";
+		case BLOOM_BAD_SHAPE_ELEMENTS:
+			return "A shape is that of an empty filter: its count of bits set must be 0.";
 	}
 	return "The value is invalid.";
 }

@@ -151,7 +151,9 @@ typedef enum BloomCheck
 	BLOOM_BAD_LINK_ENTRIES,
 	BLOOM_BAD_LINK_SIZE,
 	BLOOM_BAD_LINK_NEXT,
-	BLOOM_BAD_GROWTH
+	BLOOM_BAD_GROWTH,
+	BLOOM_BAD_SHAPE_RUNS,
+	BLOOM_BAD_SHAPE_ELEMENTS
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */

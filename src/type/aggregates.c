@@ -15,6 +15,7 @@
  */
 #include "postgres.h"
 
+#include "core/shape.h"
 #include "type/agg.h"
 #include "type/keys.h"
 #include "type/kind_bloom.h"
@@ -23,6 +24,7 @@
 
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
+PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_shape);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_final);
 
 /* fn_extra of the transition function: the sizing of the last group */
@@ -149,6 +151,47 @@ Datum
 bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
 {
 	return bloom_agg_step(fcinfo, bloom_agg_start_template);
+}
+
+/*
+ * A group's first row: a new state from the shape of an empty template
+ * (core/shape.c), the template made again (zeros, then the shape's runs)
+ * and then as the template form's.  Rows after the first never read the
+ * shape, so a row costs what it costs in the template form.
+ */
+static BloomState *
+bloom_agg_start_shape(FunctionCallInfo fcinfo, BloomAggCache *cache,
+					  MemoryContext aggcxt)
+{
+	struct varlena *shape;
+	BloomHeader hdr;
+	BloomCheck	check;
+	BloomState *s;
+
+	(void) cache;
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bf_agg template must not be null")));
+	shape = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(2));
+	check = bloom_shape_check((const uint8 *) VARDATA_ANY(shape), VARSIZE_ANY_EXHDR(shape), &hdr);
+	if (check != BLOOM_OK)
+		bloom_report_corrupt(check);
+	s = bloom_state_new(aggcxt, &hdr, NULL);
+	bloom_shape_fill((const uint8 *) VARDATA_ANY(shape), VARSIZE_ANY_EXHDR(shape), s->payload);
+	bloom_state_partial(fcinfo, s);
+	return s;
+}
+
+/*
+ * bloomfilter_agg_trans(state, element, shape): the template form for the
+ * shape of an empty template, which an ORDER BY sorts with every row in
+ * place of the template's payload
+ */
+Datum
+bloomfilter_agg_trans_shape(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start_shape);
 }
 
 /*
