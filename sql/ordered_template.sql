@@ -99,31 +99,7 @@ FROM templates WHERE name = 'redis 10 x2';
 -- the transition function is the aggregate's only
 SELECT bloomfilter_agg_trans(NULL::bloomfilter, 1, bf_shape(bf_create(10)));
 
--- parallel plans: unordered, the shape form runs partial like the
--- template form, and a plain filter comes out the same
-SET parallel_setup_cost = 0;
-SET parallel_tuple_cost = 0;
-SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2;
-CREATE TABLE par AS SELECT g::int8 AS id FROM generate_series(1, 100000) g;
-ANALYZE par;
-CREATE FUNCTION plan_is_parallel(query text) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	plan jsonb;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
-	RETURN jsonb_path_exists(plan, 'strict $.**."Node Type" ? (@ == "Gather" || @ == "Gather Merge")')
-	   AND jsonb_path_exists(plan, 'strict $.**."Partial Mode" ? (@ == "Partial")');
-END $$;
-SELECT plan_is_parallel('SELECT bf_agg(id, bf_shape(bf_create(100000, 0.01))) FROM par') AS shape_parallel;
-SELECT (SELECT bf_agg(id, bf_shape(bf_create(100000, 0.01))) FROM par)::bytea
-	   = (SELECT bf_agg(id, bf_create(100000, 0.01)) FROM par)::bytea AS parallel_same;
--- ordered aggregates are never partial
-SELECT plan_is_parallel('SELECT bf_agg(id, bf_shape(bf_create(100000, 0.01)) ORDER BY id) FROM par') AS ordered_parallel;
-RESET parallel_setup_cost;
-RESET parallel_tuple_cost;
-RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather;
+-- parallel plans: sql/parallel.sql
 
 -- text and binary I/O: the text round trip, and binary COPY out and in
 SELECT bf_shape(tpl)::text::bloomfilter_shape::text = bf_shape(tpl)::text AS text_round_trip
@@ -168,5 +144,5 @@ CREATE TABLE bad_in (s bloomfilter_shape);
 \copy bad_in FROM 'results/ordered_template_bad.bin' WITH (FORMAT binary)
 \set VERBOSITY default
 
-DROP TABLE rows, templates, par, shapes, shapes_in, good, bad_bin, bad_in;
-DROP FUNCTION compare(bloomfilter, text, text), plan_is_parallel(text), b64(bytea), shape_bytes(bloomfilter_shape);
+DROP TABLE rows, templates, shapes, shapes_in, good, bad_bin, bad_in;
+DROP FUNCTION compare(bloomfilter, text, text), b64(bytea), shape_bytes(bloomfilter_shape);
