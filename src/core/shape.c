@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * shape.c
- *	  The shape of an empty filter (SQL type bloomfilter_shape, bf_shape):
- *	  the filter less the zeros of its payload, from which the filter is
- *	  made again byte for byte.
+ *	  The shape of an empty filter (bf_shape, a bytea): the filter less
+ *	  the zeros of its payload, from which the filter is made again byte for
+ *	  byte.
  *
  * Why.  PostgreSQL sorts every argument of an aggregate with ORDER BY, so
  * bf_agg(k, template ORDER BY i) copies the template into each sorted row:
@@ -17,9 +17,19 @@
  * bytes, whatever the layout: the codec knows no layout, and a layout that
  * keeps more at the front, or elsewhere, needs nothing here.
  *
+ * Why bytea and not a type of its own: a type costs five catalog objects
+ * (the type and its four I/O functions), and a plain install keeps within
+ * 200 (issue 24).  So a shape is checked where it is read, on a group's
+ * first row, as fully as a filter's input checks a filter: the header and
+ * the runs here, then the filter made again by bloom_validate_payload.
+ *
  * Format, all little-endian:
  *
- *		0	48 bytes	the filter's header, as stored (bits set 0)
+ *		0	4 bytes		BLOOM_SHAPE_MAGIC ("BLMS"), where the filter has
+ *						BLOOM_MAGIC: so a shape cast to bloomfilter, or a
+ *						filter's bytes passed as a shape, is refused as such
+ *		4	44 bytes	the rest of the filter's header, as stored (bits
+ *						set 0)
  *		48	runs, each:	uint32 offset into the payload, uint32 length (at
  *						least 1), then that many bytes of the payload
  *
@@ -28,11 +38,11 @@
  * payload_bytes).  The encoder starts a new run only past a gap of more
  * zeros than a run's head costs.  Only empty filters have shapes (bits set
  * 0): a shape of a filter that holds elements would carry its cells through
- * the sort again, slowly, so bf_shape refuses one, and input refuses a
+ * the sort again, slowly, so bf_shape refuses one, and the check refuses a
  * shape whose header counts bits.
  *
- * XXX The encoder reads the whole payload, and input rebuilds the filter
- * to validate it (type/io.c): both once per value, never per row.
+ * XXX The encoder reads the whole payload, and the aggregate makes the
+ * filter again and checks it: both once per value or group, never per row.
  *
  * src/core/shape.c
  *
@@ -75,7 +85,10 @@ bloom_shape_encode(const uint8_t *filter, size_t len, uint8_t *shape)
 	size_t		i = bloom_shape_skip_zeros(payload, 0, n);
 
 	if (shape)
+	{
 		memcpy(shape, filter, BLOOM_HEADER_SIZE);
+		bloom_store32le(shape + BLOOM_OFF_MAGIC, BLOOM_SHAPE_MAGIC);
+	}
 	while (i < n)
 	{
 		size_t		start = i,
@@ -103,11 +116,11 @@ bloom_shape_encode(const uint8_t *filter, size_t len, uint8_t *shape)
 }
 
 /*
- * Check a shape of len bytes: its header as a filter's of the length the
- * header gives, with no bits set, and its runs within that payload, in
- * order, filling the shape exactly.  Not the payload's own checks: those
- * need the filter made again (bloom_validate of what bloom_shape_fill
- * gives).  On success *hdr holds the header.
+ * Check a shape of len bytes: its magic, its header as a filter's of the
+ * length the header gives, with no bits set, and its runs within that
+ * payload, in order, filling the shape exactly.  Not the payload's own
+ * checks: those need the filter made again (bloom_shape_fill).  On success
+ * *hdr holds the header.
  */
 BloomCheck
 bloom_shape_check(const uint8_t *shape, size_t len, BloomHeader *hdr)
@@ -118,10 +131,12 @@ bloom_shape_check(const uint8_t *shape, size_t len, BloomHeader *hdr)
 	size_t		at = BLOOM_HEADER_SIZE;
 	BloomCheck	check;
 
+	if (len >= 4 && bloom_load32le(shape) == BLOOM_MAGIC)
+		return BLOOM_SHAPE_IS_FILTER;
+	if (len < 4 || bloom_load32le(shape) != BLOOM_SHAPE_MAGIC)
+		return BLOOM_BAD_SHAPE_MAGIC;
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
-	if (bloom_load32le(shape) != BLOOM_MAGIC)
-		return BLOOM_BAD_MAGIC;
 	bloom_header_decode(shape, hdr);
 	if (hdr->version != BLOOM_VERSION)
 		return BLOOM_BAD_VERSION;
@@ -146,8 +161,8 @@ bloom_shape_check(const uint8_t *shape, size_t len, BloomHeader *hdr)
 		offset = bloom_load32le(shape + at);
 		run = bloom_load32le(shape + at + 4);
 		at += BLOOM_SHAPE_RUN_HEAD;
-		if (run == 0 || offset < done || run > payload_len - offset ||
-			offset > payload_len || run > len - at)
+		if (run == 0 || offset < done || offset > payload_len ||
+			run > payload_len - offset || run > len - at)
 			return BLOOM_BAD_SHAPE_RUNS;
 		done = offset + run;
 		at += (size_t) run;
@@ -156,11 +171,15 @@ bloom_shape_check(const uint8_t *shape, size_t len, BloomHeader *hdr)
 }
 
 /*
- * The runs of a checked shape of len bytes into payload, which holds the
- * header's payload length of zeros.
+ * The filter of a shape of len bytes that passed bloom_shape_check with
+ * header hdr, made again: its runs into payload, which holds the header's
+ * payload length of zeros, then the checks bloom_validate makes of a
+ * filter's payload, so that a shape never makes what a filter's input would
+ * refuse.
  */
-void
-bloom_shape_fill(const uint8_t *shape, size_t len, uint8_t *payload)
+BloomCheck
+bloom_shape_fill(const uint8_t *shape, size_t len, const BloomHeader *hdr,
+				 uint8_t *payload)
 {
 	for (size_t at = BLOOM_HEADER_SIZE; at < len;)
 	{
@@ -170,4 +189,5 @@ bloom_shape_fill(const uint8_t *shape, size_t len, uint8_t *payload)
 		memcpy(payload + offset, shape + at + BLOOM_SHAPE_RUN_HEAD, run);
 		at += BLOOM_SHAPE_RUN_HEAD + run;
 	}
+	return bloom_validate_payload(hdr, payload);
 }

@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * io.c
- *	  Text and binary I/O of both filter types and their casts from bytea,
- *	  and of bloomfilter_shape, an empty filter's shape (bf_shape).
+ *	  Text and binary I/O of both filter types and their casts from bytea.
  *
  * For every kind the binary form is the stored form without its varlena
  * length word, and the text form is its base64.  Every input path (text,
@@ -19,11 +18,9 @@
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 
-#include "core/shape.h"
 #include "type/kind.h"
 #include "type/kind_bloom.h"
 #include "type/kind_cuckoo.h"
-#include "type/value.h"
 
 PG_FUNCTION_INFO_V1(bloomfilter_in);
 PG_FUNCTION_INFO_V1(bloomfilter_out);
@@ -35,11 +32,6 @@ PG_FUNCTION_INFO_V1(cuckoofilter_out);
 PG_FUNCTION_INFO_V1(cuckoofilter_recv);
 PG_FUNCTION_INFO_V1(cuckoofilter_send);
 PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
-PG_FUNCTION_INFO_V1(bloomfilter_shape_in);
-PG_FUNCTION_INFO_V1(bloomfilter_shape_out);
-PG_FUNCTION_INFO_V1(bloomfilter_shape_recv);
-PG_FUNCTION_INFO_V1(bloomfilter_shape_send);
-PG_FUNCTION_INFO_V1(bloomfilter_shape);
 
 /* how much of a bad literal an error message quotes */
 #define BLOOM_ERR_QUOTE 40
@@ -110,33 +102,17 @@ bloom_literal_invalid(const char *str, const char *typname, Node *escontext,
 					   errdetail_internal("%s", detail)));
 }
 
-/*
- * What the I/O functions need of a type: the filter types' from their kind,
- * bloomfilter_shape's below.
- */
-typedef struct BloomIOType
-{
-	const char *type_name;
-	const char *invalid_value_msg;
-	const char *(*validate) (const uint8 *buf, size_t len);
-	const uint8 *(*out_bytes) (Datum d, size_t *len);
-} BloomIOType;
-
-#define BLOOM_IO_OF(kind) \
-	(&(const BloomIOType) {(kind)->type_name, (kind)->invalid_value_msg, \
-						   (kind)->validate, (kind)->out_bytes})
-
-/* outside bytes (binary input, bytea) as a value of the type, fully validated */
+/* outside bytes (binary input, bytea) as a value of the kind, fully validated */
 static struct varlena *
-bloom_value_from_bytes(const BloomIOType *type, const uint8 *buf, size_t len, int sqlstate)
+bloom_value_from_bytes(const BloomKind *kind, const uint8 *buf, size_t len, int sqlstate)
 {
-	const char *problem = type->validate(buf, len);
+	const char *problem = kind->validate(buf, len);
 	struct varlena *result;
 
 	if (problem != NULL)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("%s", _(type->invalid_value_msg)),
+				 errmsg("%s", _(kind->invalid_value_msg)),
 				 errdetail_internal("%s", problem)));
 	result = bloom_palloc(CurrentMemoryContext, VARHDRSZ + len);
 	SET_VARSIZE(result, VARHDRSZ + len);
@@ -144,23 +120,23 @@ bloom_value_from_bytes(const BloomIOType *type, const uint8 *buf, size_t len, in
 	return result;
 }
 
-/* ---- the I/O functions of every type ---- */
+/* ---- the I/O functions of either type ---- */
 
 static Datum
-bloom_in_type(FunctionCallInfo fcinfo, const BloomIOType *type)
+bloom_in_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	Node	   *escontext = fcinfo->context;
 	size_t		len;
-	struct varlena *result = bloom_literal_decode(str, type->type_name, escontext, &len);
+	struct varlena *result = bloom_literal_decode(str, kind->type_name, escontext, &len);
 	const char *problem;
 
 	if (result == NULL)
 		PG_RETURN_NULL();
-	problem = type->validate((const uint8 *) VARDATA(result), len);
+	problem = kind->validate((const uint8 *) VARDATA(result), len);
 	if (problem != NULL)
 	{
-		bloom_literal_invalid(str, type->type_name, escontext, problem);
+		bloom_literal_invalid(str, kind->type_name, escontext, problem);
 		PG_RETURN_NULL();
 	}
 	SET_VARSIZE(result, VARHDRSZ + len);
@@ -168,30 +144,30 @@ bloom_in_type(FunctionCallInfo fcinfo, const BloomIOType *type)
 }
 
 static Datum
-bloom_out_type(FunctionCallInfo fcinfo, const BloomIOType *type)
+bloom_out_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	size_t		len;
-	const uint8 *bytes = type->out_bytes(PG_GETARG_DATUM(0), &len);
+	const uint8 *bytes = kind->out_bytes(PG_GETARG_DATUM(0), &len);
 
 	PG_RETURN_CSTRING(bloom_literal_encode(bytes, len));
 }
 
 static Datum
-bloom_recv_type(FunctionCallInfo fcinfo, const BloomIOType *type)
+bloom_recv_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	size_t		len = buf->len - buf->cursor;
 	const char *data = pq_getmsgbytes(buf, (int) len);
 
-	PG_RETURN_POINTER(bloom_value_from_bytes(type, (const uint8 *) data, len,
+	PG_RETURN_POINTER(bloom_value_from_bytes(kind, (const uint8 *) data, len,
 											 ERRCODE_INVALID_BINARY_REPRESENTATION));
 }
 
 static Datum
-bloom_send_type(FunctionCallInfo fcinfo, const BloomIOType *type)
+bloom_send_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	size_t		len;
-	const uint8 *bytes = type->out_bytes(PG_GETARG_DATUM(0), &len);
+	const uint8 *bytes = kind->out_bytes(PG_GETARG_DATUM(0), &len);
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
@@ -204,7 +180,7 @@ bloom_from_bytea_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_POINTER(bloom_value_from_bytes(BLOOM_IO_OF(kind), (const uint8 *) VARDATA_ANY(b),
+	PG_RETURN_POINTER(bloom_value_from_bytes(kind, (const uint8 *) VARDATA_ANY(b),
 											 VARSIZE_ANY_EXHDR(b),
 											 ERRCODE_INVALID_BINARY_REPRESENTATION));
 }
@@ -212,25 +188,25 @@ bloom_from_bytea_kind(FunctionCallInfo fcinfo, const BloomKind *kind)
 Datum
 bloomfilter_in(PG_FUNCTION_ARGS)
 {
-	return bloom_in_type(fcinfo, BLOOM_IO_OF(&bloomfilter_kind));
+	return bloom_in_kind(fcinfo, &bloomfilter_kind);
 }
 
 Datum
 bloomfilter_out(PG_FUNCTION_ARGS)
 {
-	return bloom_out_type(fcinfo, BLOOM_IO_OF(&bloomfilter_kind));
+	return bloom_out_kind(fcinfo, &bloomfilter_kind);
 }
 
 Datum
 bloomfilter_recv(PG_FUNCTION_ARGS)
 {
-	return bloom_recv_type(fcinfo, BLOOM_IO_OF(&bloomfilter_kind));
+	return bloom_recv_kind(fcinfo, &bloomfilter_kind);
 }
 
 Datum
 bloomfilter_send(PG_FUNCTION_ARGS)
 {
-	return bloom_send_type(fcinfo, BLOOM_IO_OF(&bloomfilter_kind));
+	return bloom_send_kind(fcinfo, &bloomfilter_kind);
 }
 
 Datum
@@ -242,125 +218,29 @@ bloomfilter_from_bytea(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_in(PG_FUNCTION_ARGS)
 {
-	return bloom_in_type(fcinfo, BLOOM_IO_OF(&cuckoofilter_kind));
+	return bloom_in_kind(fcinfo, &cuckoofilter_kind);
 }
 
 Datum
 cuckoofilter_out(PG_FUNCTION_ARGS)
 {
-	return bloom_out_type(fcinfo, BLOOM_IO_OF(&cuckoofilter_kind));
+	return bloom_out_kind(fcinfo, &cuckoofilter_kind);
 }
 
 Datum
 cuckoofilter_recv(PG_FUNCTION_ARGS)
 {
-	return bloom_recv_type(fcinfo, BLOOM_IO_OF(&cuckoofilter_kind));
+	return bloom_recv_kind(fcinfo, &cuckoofilter_kind);
 }
 
 Datum
 cuckoofilter_send(PG_FUNCTION_ARGS)
 {
-	return bloom_send_type(fcinfo, BLOOM_IO_OF(&cuckoofilter_kind));
+	return bloom_send_kind(fcinfo, &cuckoofilter_kind);
 }
 
 Datum
 cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
 {
 	return bloom_from_bytea_kind(fcinfo, &cuckoofilter_kind);
-}
-
-/*
- * ---- bloomfilter_shape: the shape of an empty filter (core/shape.c) ----
- *
- * Its text form is the base64 of its bytes, as the filter types' is.  Input
- * checks it as a filter's is checked: the filter it makes again must pass
- * bloom_validate, so a shape never makes a state that a bloomfilter's input
- * would refuse.
- */
-
-static const char *
-bloom_shape_validate(const uint8 *buf, size_t len)
-{
-	BloomHeader hdr;
-	BloomCheck	check = bloom_shape_check(buf, len, &hdr);
-
-	if (check == BLOOM_OK)
-	{
-		size_t		total = bloom_total_bytes(&hdr);
-		uint8	   *filter = bloom_palloc(CurrentMemoryContext, total);
-
-		memcpy(filter, buf, BLOOM_HEADER_SIZE);
-		bloom_fill_chunked(filter + BLOOM_HEADER_SIZE, NULL, total - BLOOM_HEADER_SIZE);
-		bloom_shape_fill(buf, len, filter + BLOOM_HEADER_SIZE);
-		check = bloom_validate(filter, total, &hdr);
-		pfree(filter);
-	}
-	return check == BLOOM_OK ? NULL : bloom_check_message(check);
-}
-
-static const uint8 *
-bloom_shape_bytes(Datum d, size_t *len)
-{
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(d);
-
-	*len = VARSIZE_ANY_EXHDR(v);
-	return (const uint8 *) VARDATA_ANY(v);
-}
-
-static const BloomIOType bloom_shape_type = {
-	.type_name = "bloomfilter_shape",
-	.invalid_value_msg = gettext_noop("invalid bloom filter shape"),
-	.validate = bloom_shape_validate,
-	.out_bytes = bloom_shape_bytes,
-};
-
-Datum
-bloomfilter_shape_in(PG_FUNCTION_ARGS)
-{
-	return bloom_in_type(fcinfo, &bloom_shape_type);
-}
-
-Datum
-bloomfilter_shape_out(PG_FUNCTION_ARGS)
-{
-	return bloom_out_type(fcinfo, &bloom_shape_type);
-}
-
-Datum
-bloomfilter_shape_recv(PG_FUNCTION_ARGS)
-{
-	return bloom_recv_type(fcinfo, &bloom_shape_type);
-}
-
-Datum
-bloomfilter_shape_send(PG_FUNCTION_ARGS)
-{
-	return bloom_send_type(fcinfo, &bloom_shape_type);
-}
-
-/*
- * bf_shape(template): the shape of an empty filter.  One of a filter that
- * holds elements would carry them through a sort again, so it is refused.
- */
-Datum
-bloomfilter_shape(PG_FUNCTION_ARGS)
-{
-	size_t		len;
-	const uint8 *bytes = bloom_read_bytes(PG_GETARG_DATUM(0), &len);
-	BloomView	v;
-	size_t		n;
-	struct varlena *shape;
-
-	bloom_view_init(&v, bytes, len, len);
-	if (v.hdr.bits_set != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bf_shape needs an empty bloom filter"),
-				 errdetail("A shape is the header of a filter that holds no elements, without its payload."),
-				 errhint("To add rows in order to a filter that holds elements, use bf_add_all(filter, array_agg(element ORDER BY ...)).")));
-	n = bloom_shape_encode(bytes, len, NULL);
-	shape = palloc(VARHDRSZ + n);
-	SET_VARSIZE(shape, VARHDRSZ + n);
-	bloom_shape_encode(bytes, len, (uint8 *) VARDATA(shape));
-	PG_RETURN_POINTER(shape);
 }
