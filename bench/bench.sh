@@ -72,6 +72,8 @@ step "" bench/stored.sh
 step "" bench/window.sh
 # checks through partitioned indexes (issue 34)
 step "" bench/partitions.sh
+# the ordered template aggregate's shape form (issue 34)
+step "" bench/ordered_template.sh
 
 mv "$BENCH_FIGURES" "$results"
 python3 bench/figures.py "$results"

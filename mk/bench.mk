@@ -2,7 +2,7 @@
 # results in bench/RESULTS.md).  None is part of make test.
 
 .PHONY: bench figures bench-1b bench-index bench-stored bench-mexists bench-window bench-points bench-partitions \
-	bench-hash bench-sizing bench-path
+	bench-hash bench-sizing bench-path bench-template
 
 bench/hash_micro: bench/hash_micro.c src/core/hash.h
 	$(CC) $(CORE_CFLAGS) -o $@ bench/hash_micro.c -lmurmurhash
@@ -93,3 +93,12 @@ bench-path: deps
 	bash bench/check_path.sh $(shell $(PG_CONFIG) --bindir) > bench/out.path.md
 	python3 bench/check_path.py --into bench/RESULTS.md bench/out.path.md
 	rm -f bench/out.path.md
+
+# bf_agg(k, bf_shape(T) ORDER BY ...) against bf_agg(k, T), T a 2.4 MB
+# RedisBloom template, over 200,000 rows, and the old ordered form
+# bf_agg(k, T ORDER BY k) over 500 (bench/ordered_template.sh; issue 34,
+# item 5); not part of make test
+bench-template: deps
+	$(MAKE) all
+	$(MAKE) install
+	$(PG_VIRTUALENV) bash bench/ordered_template.sh

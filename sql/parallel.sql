@@ -49,6 +49,15 @@ SELECT plan_is_parallel('SELECT count(*) FROM par p WHERE bf_contains((SELECT bf
 SELECT count(*) AS found FROM par p WHERE bf_contains((SELECT bf FROM par_result), p.id);
 SELECT count(*) AS found_by_join FROM par p, par_result r WHERE r.bf @> p.id;
 
+-- bf_agg(id, bf_shape(template)) (sql/ordered_template.sql): unordered, it
+-- runs partial as the template form does, and gives its bytes; ordered
+-- (what the shape is for), never partial
+SET max_parallel_workers_per_gather = 2;
+SELECT plan_is_parallel('SELECT bf_agg(id, bf_shape(bf_create(200000, 0.01))) FROM par') AS shape_parallel;
+SELECT (SELECT bf_agg(id, bf_shape(bf_create(200000, 0.01))) FROM par)::bytea
+	   = (SELECT bf FROM serial_result)::bytea AS shape_same;
+SELECT plan_is_parallel('SELECT bf_agg(id, bf_shape(bf_create(200000, 0.01)) ORDER BY id) FROM par') AS shape_ordered_parallel;
+
 RESET ALL;
 DROP TABLE par, par_result, par_grouped, serial_result, serial_grouped, many;
 DROP FUNCTION plan_is_parallel(text);

@@ -428,6 +428,8 @@ bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
 {
 	BloomCheck	check;
 
+	if (len >= 4 && bloom_load32le(buf) == BLOOM_SHAPE_MAGIC)
+		return BLOOM_IS_SHAPE;
 	if (len < BLOOM_HEADER_SIZE)
 		return BLOOM_BAD_LENGTH;
 	if (bloom_load32le(buf) != BLOOM_MAGIC)
@@ -436,9 +438,20 @@ bloom_validate(const uint8_t *buf, size_t len, BloomHeader *hdr)
 	check = bloom_validate_header(hdr, len);
 	if (check != BLOOM_OK)
 		return check;
+	return bloom_validate_payload(hdr, buf + BLOOM_HEADER_SIZE);
+}
+
+/*
+ * bloom_validate's checks past the header, for a header that passed
+ * bloom_validate_header and its payload, wherever that is: after the
+ * header, or made again from a shape (core/shape.c).
+ */
+BloomCheck
+bloom_validate_payload(const BloomHeader *hdr, const uint8_t *payload)
+{
 	if (!bloom_key_type_valid(hdr->key_type))
 		return BLOOM_BAD_KEY_TYPE;
-	return bloom_layout_for(hdr->layout)->check_payload(hdr, buf + BLOOM_HEADER_SIZE);
+	return bloom_layout_for(hdr->layout)->check_payload(hdr, payload);
 }
 
 const char *
@@ -490,6 +503,16 @@ bloom_check_message(BloomCheck check)
 			return "Each RedisBloom link after the first must be the one growth made: half the error rate of the link before it and its entries times the growth; a NONSCALING chain has one link.";
 		case BLOOM_BAD_GROWTH:
 			return "A RedisBloom chain that scales must have a growth between 1 and 1024, and not the option ENTS_IS_BITS (2), with which a link of e entries is followed by one of 2^(e * growth) bits.";
+		case BLOOM_IS_SHAPE:
+			return "The value is the shape of an empty filter (bf_shape), not a filter: bf_agg(element, shape) makes the filter from it.";
+		case BLOOM_BAD_SHAPE_MAGIC:
+			return "The value does not start with the magic number of a shape.";
+		case BLOOM_SHAPE_IS_FILTER:
+			return "The value is a bloomfilter's bytes, not its shape.";
+		case BLOOM_BAD_SHAPE_RUNS:
+			return "A shape's runs must each have an offset and a length of at least 1, lie within the payload in order without overlapping, and fill the value exactly.";
+		case BLOOM_BAD_SHAPE_ELEMENTS:
+			return "A shape is that of an empty filter: its count of bits set must be 0.";
 	}
 	return "The value is invalid.";
 }

@@ -27,6 +27,11 @@
 /* Stored header: 48 bytes, every field little-endian. */
 #define BLOOM_HEADER_SIZE		48
 #define BLOOM_MAGIC				0x464D4C42	/* "BLMF" read as LE uint32 */
+/*
+ * What an empty filter's shape (core/shape.c) has where a filter has its
+ * magic, so that neither is ever read as the other.
+ */
+#define BLOOM_SHAPE_MAGIC		0x534D4C42	/* "BLMS" read as LE uint32 */
 #define BLOOM_VERSION			1
 
 /* where each header field starts (the table in core/header.c, docs/format.md) */
@@ -151,7 +156,12 @@ typedef enum BloomCheck
 	BLOOM_BAD_LINK_ENTRIES,
 	BLOOM_BAD_LINK_SIZE,
 	BLOOM_BAD_LINK_NEXT,
-	BLOOM_BAD_GROWTH
+	BLOOM_BAD_GROWTH,
+	BLOOM_IS_SHAPE,
+	BLOOM_BAD_SHAPE_MAGIC,
+	BLOOM_SHAPE_IS_FILTER,
+	BLOOM_BAD_SHAPE_RUNS,
+	BLOOM_BAD_SHAPE_ELEMENTS
 } BloomCheck;
 
 /* little-endian access and bit counts, shared by the core and the layouts */
@@ -701,6 +711,8 @@ bloom_total_bytes(const BloomHeader *hdr)
 extern BloomCheck bloom_validate(const uint8_t *buf, size_t len,
 								 BloomHeader *hdr);
 extern BloomCheck bloom_validate_header(const BloomHeader *hdr, size_t len);
+extern BloomCheck bloom_validate_payload(const BloomHeader *hdr,
+										 const uint8_t *payload);
 extern const char *bloom_check_message(BloomCheck check);
 extern bool bloom_same_shape(const BloomHeader *a, const BloomHeader *b);
 

@@ -307,12 +307,22 @@ bloom_agg_partial_parts(FunctionCallInfo fcinfo)
 }
 
 /*
- * A new aggregate state from a template value.  The layout is told how
- * many partial states there can be: as many as a parallel plan has if the
- * aggregate computes one that will be combined with others, else 0, so
- * that a template's own fill divisor (a value stored before input checked
- * it) never decides when the state grows.
+ * A new aggregate state, a copy of a template, is told how many partial
+ * states there can be: as many as a parallel plan has if the aggregate
+ * computes one that will be combined with others, else 0, so that a
+ * template's own fill divisor (a value stored before input checked it)
+ * never decides when the state grows.  The template is a value, or a shape
+ * whose runs the caller wrote into the new state's payload.
  */
+void
+bloom_state_partial(FunctionCallInfo fcinfo, BloomState *s)
+{
+	s->nparts = bloom_agg_partial_parts(fcinfo);
+	if (s->layout->partial)
+		s->layout->partial(&s->hdr, s->payload, s->nparts);
+}
+
+/* a new aggregate state from a template value */
 BloomState *
 bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 {
@@ -321,9 +331,7 @@ bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt, Datum template)
 
 	bloom_read(template, &v);
 	s = bloom_state_new(aggcxt, &v.hdr, v.payload);
-	s->nparts = bloom_agg_partial_parts(fcinfo);
-	if (s->layout->partial)
-		s->layout->partial(&s->hdr, s->payload, s->nparts);
+	bloom_state_partial(fcinfo, s);
 	return s;
 }
 

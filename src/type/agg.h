@@ -58,6 +58,7 @@ bloom_state_of(Datum d)
 
 extern BloomState *bloom_state_from(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 									Datum template);
+extern void bloom_state_partial(FunctionCallInfo fcinfo, BloomState *s);
 extern BloomState *bloom_state_new(MemoryContext parent, const BloomHeader *hdr,
 								   const uint8 *payload);
 extern BloomState *bloom_state_new_hashes(FunctionCallInfo fcinfo, MemoryContext aggcxt,

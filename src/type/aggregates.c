@@ -9,12 +9,16 @@
  * function of parallel plans.  Inside one backend the state is the expanded
  * object of type/agg.h, which batches the adds.
  *
+ * bf_shape makes the bytea that bf_agg's shape form takes in place of a
+ * template (core/shape.c), and the shape form checks it.
+ *
  * src/type/aggregates.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "core/shape.h"
 #include "type/agg.h"
 #include "type/keys.h"
 #include "type/kind_bloom.h"
@@ -23,6 +27,8 @@
 
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_template);
+PG_FUNCTION_INFO_V1(bloomfilter_agg_trans_shape);
+PG_FUNCTION_INFO_V1(bloomfilter_shape);
 PG_FUNCTION_INFO_V1(bloomfilter_agg_final);
 
 /* fn_extra of the transition function: the sizing of the last group */
@@ -149,6 +155,99 @@ Datum
 bloomfilter_agg_trans_template(PG_FUNCTION_ARGS)
 {
 	return bloom_agg_step(fcinfo, bloom_agg_start_template);
+}
+
+/*
+ * A shape that bloom_shape_check or bloom_shape_fill refused.  It is a
+ * bytea (so that it costs no type of its own: core/shape.c), so this is
+ * where it is first read.
+ */
+static pg_noinline void
+bloom_report_bad_shape(BloomCheck check)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid bloom filter shape"),
+			 errdetail_internal("%s", bloom_check_message(check)),
+			 check == BLOOM_SHAPE_IS_FILTER ?
+			 errhint("Pass bf_shape(template), or the template itself as a bloomfilter.") :
+			 errhint("A shape is the bytea bf_shape(template) returns for an empty template.")));
+}
+
+/*
+ * A group's first row: a new state from the shape of an empty template
+ * (core/shape.c), the template made again (zeros, then the shape's runs),
+ * checked as a filter's input checks it, and then as the template form's.
+ * Rows after the first never read the shape, so a row costs what it costs
+ * in the template form.
+ */
+static BloomState *
+bloom_agg_start_shape(FunctionCallInfo fcinfo, BloomAggCache *cache,
+					  MemoryContext aggcxt)
+{
+	bytea	   *shape;
+	const uint8 *bytes;
+	size_t		len;
+	BloomHeader hdr;
+	BloomCheck	check;
+	BloomState *s;
+
+	(void) cache;
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bf_agg shape must not be null")));
+	shape = PG_GETARG_BYTEA_PP(2);
+	bytes = (const uint8 *) VARDATA_ANY(shape);
+	len = VARSIZE_ANY_EXHDR(shape);
+	check = bloom_shape_check(bytes, len, &hdr);
+	if (check != BLOOM_OK)
+		bloom_report_bad_shape(check);
+	s = bloom_state_new(aggcxt, &hdr, NULL);
+	check = bloom_shape_fill(bytes, len, &hdr, s->payload);
+	if (check != BLOOM_OK)
+		bloom_report_bad_shape(check);
+	bloom_state_partial(fcinfo, s);
+	return s;
+}
+
+/*
+ * bloomfilter_agg_trans(state, element, shape): the template form for the
+ * shape of an empty template, which an ORDER BY sorts with every row in
+ * place of the template's payload
+ */
+Datum
+bloomfilter_agg_trans_shape(PG_FUNCTION_ARGS)
+{
+	return bloom_agg_step(fcinfo, bloom_agg_start_shape);
+}
+
+/*
+ * bf_shape(template): the shape of an empty filter, as a bytea.  One of a
+ * filter that holds elements would carry them through a sort again, so it
+ * is refused.
+ */
+Datum
+bloomfilter_shape(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const uint8 *bytes = bloom_read_bytes(PG_GETARG_DATUM(0), &len);
+	BloomView	v;
+	size_t		n;
+	bytea	   *shape;
+
+	bloom_view_init(&v, bytes, len, len);
+	if (v.hdr.bits_set != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bf_shape needs an empty bloom filter"),
+				 errdetail("A shape is the header of a filter that holds no elements, without its payload."),
+				 errhint("To add rows in order to a filter that holds elements, use bf_add_all(filter, array_agg(element ORDER BY ...)).")));
+	n = bloom_shape_encode(bytes, len, NULL);
+	shape = palloc(VARHDRSZ + n);
+	SET_VARSIZE(shape, VARHDRSZ + n);
+	bloom_shape_encode(bytes, len, (uint8 *) VARDATA(shape));
+	PG_RETURN_BYTEA_P(shape);
 }
 
 /*
