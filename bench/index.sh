@@ -26,6 +26,8 @@ OUT=bench/out
 mkdir -p $OUT
 OUT=$(cd $OUT && pwd)
 
+# pg_waldump is no command of Debian's /usr/bin: the server's own bindir
+PATH=$PATH:$(pg_config --bindir)
 q() { psql -X -q -A -t -v ON_ERROR_STOP=1 -d $DB "$@"; }
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 ratio() { echo "scale=3; $1 / $2" | bc; }
