@@ -75,7 +75,9 @@ def show(value, unit):
     elif unit == 'bytes':
         for size, name in ((1e9, 'GB'), (1e6, 'MB'), (1e3, 'kB')):
             if v >= size:
-                text = '%#.3g %s' % (v / size, name)
+                # three figures, keeping a trailing zero (12.0) but no
+                # bare point (225, not "225.")
+                text = '%s %s' % (('%#.3g' % (v / size)).rstrip('.'), name)
                 break
         else:
             text = '%d bytes' % v
@@ -288,6 +290,7 @@ def self_test():
         assert res.index('Release 9.9') < res.index(results_heading(meta)) < res.index('## Older')
     assert show('0.00902', 'fraction') == '0.902%' and show('12676720', 'bytes') == '12.7 MB'
     assert show('11985030', 'bytes') == '12.0 MB' and show('127487', 'ms') == '127,487 ms'
+    assert show('224641024', 'bytes') == '225 MB'
     assert show('> 900', 's') == '> 900.000 s' and show('not measured: x', 'tps') == 'not measured: x'
     assert show_ratio(12676720 / 224641024) == '1/17.7'
     assert met(dict(value='2', base='1', target='<= 1.5')) == '<= 1.5 (missed)'
