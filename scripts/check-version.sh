@@ -140,11 +140,13 @@ fi
 
 # count: pg_regress prints "ok N - name" (16+) or "name ... ok" (15)
 ok=$(grep -cE "^ok [0-9]+ |^ *(test )?[a-z_0-9]+ +\.\.\. ok" "$build/installcheck.log" || true)
-bad=$(grep -cE "^not ok [0-9]+ |^ *(test )?[a-z_0-9]+ +\.\.\. FAILED" "$build/installcheck.log" || true)
-if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi
-# the failed suites' names on the summary line, which is all a short tail
+# the failed suites ("not ok N - name", "+ name" in a parallel group; or
+# "name ... FAILED"), named on the summary line, which is all a short tail
 # of CI's output may show
-names=$(grep -oE "^not ok [0-9]+ +- +[a-z_0-9]+|^ *(test )?[a-z_0-9]+ +\.\.\. FAILED" "$build/installcheck.log" \
-	| sed -E 's/^not ok [0-9]+ +- +//; s/^ *(test )?//; s/ +\.\.\. FAILED$//' | tr '\n' ' ' | sed 's/ $//' || true)
+failed=$(grep -oE "^not ok [0-9]+ +[-+] +[a-z_0-9]+|^ *(test )?[a-z_0-9]+ +\.\.\. FAILED" "$build/installcheck.log" \
+	| sed -E 's/^not ok [0-9]+ +[-+] +//; s/^ *(test )?//; s/ +\.\.\. FAILED$//' || true)
+bad=$(printf '%s' "$failed" | grep -c . || true)
+if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi
+names=$(printf '%s' "$failed" | tr '\n' ' ')
 echo "PostgreSQL $version: build with $warnings warnings; make installcheck: $ok passed, $bad failed${names:+ ($names)}"
 [ "$status" -eq 0 ]
