@@ -31,6 +31,9 @@ FILTER_KINDS = [
     ("bf_counting", "bf_agg({C}, bf_create(1000, 0.01, counting => true) ORDER BY m.id)", "all"),
     ("bf_scalable", "bf_agg({C}, bf_create(8, 0.01, expansion => 2) ORDER BY m.id)", "all"),
     ("bf_typed", "bf_agg({C}, bf_create(1000, 0.01, key_type => {T}) ORDER BY m.id)", "all"),
+    # the shape form of a template (bf_shape: the template made again on
+    # the first row), here a scalable one that grows past it
+    ("bf_shaped", "bf_agg({C}, bf_shape(bf_create(8, 0.01, expansion => 2)) ORDER BY m.id)", "all"),
     ("bf_addall", "bf_add_all(bf_create(1000, 0.01), array_agg({C} ORDER BY m.id))", "noarray"),
     ("cf", "cf_agg({C}, 1000 ORDER BY m.id)", "all"),
     ("cf_addall", "cf_add_all(cf_create(1000, 0.01), array_agg({C} ORDER BY m.id))", "noarray"),
@@ -83,6 +86,7 @@ PATHS = [
     Path("bf_count/sized", "bf", "bf_count(f.bf_sized, {W}) >= 1", needs=("bf_sized",)),
     Path("bf_contains/scalable", "bf", "bf_contains(f.bf_scalable, {W})", needs=("bf_scalable",)),
     Path("bf_contains/typed", "bf", "bf_contains(f.bf_typed, {W})", needs=("bf_typed",)),
+    Path("bf_contains/shaped", "bf", "bf_contains(f.bf_shaped, {W})", needs=("bf_shaped",)),
     Path("bf_contains/add_all", "bf", "bf_contains(f.bf_addall, {W})", NOARRAY, needs=("bf_addall",)),
     Path("bf_contains/bf_add", "bf", "bf_contains(f.bf_add, {W})", needs=("bf_add",)),
     Path("bf_contains/literals", "bf", "bf_contains(f.bf_literals, {W})", needs=("bf_literals",)),
