@@ -12,7 +12,8 @@ cf_add_all, cf_add; two build sessions of different settings), indexes it
 with the bloomfilter access method (built by inserts, by CREATE INDEX, on an
 expression, on two columns, and on an empty shell whose rows live
 elsewhere, as a Citus table's do) and shards it; then for each member v it
-generates probes w that SQL may call equal (other spellings, other types, untyped literals of its
+generates probes w that SQL may call equal (other spellings, other types,
+untyped literals of its
 output under other DateStyle/TimeZone/IntervalStyle/extra_float_digits,
 text, untyped and binary parameters, psycopg's round trip, ROW(...) and
 ARRAY[...] around it, generic plans, and for text-like types other
